@@ -1,0 +1,44 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/s3lease/s3lease/scenarios"
+)
+
+// cmdBench measures the simulator: seeds per second and simulated seconds
+// per wall second on one goroutine (one core), all checkers on.
+func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := newFlags("bench", stderr)
+	scenario := scenarioFlag(fs)
+	seeds := fs.Int("seeds", 2000, "number of seeds to run")
+	if err := parse(fs, args); err != nil {
+		return 0, err
+	}
+	if *seeds < 1 {
+		return 0, fmt.Errorf("%w: -seeds must be at least 1, got %d", errUsage, *seeds)
+	}
+	sc, err := lookup(*scenario)
+	if err != nil {
+		return 0, err
+	}
+	simulated := sc.Config(1).Duration
+	steps := 0
+	start := time.Now()
+	for i := range *seeds {
+		o, err := scenarios.RunSeed(sc, uint64(i+1), false)
+		if err != nil {
+			return 0, err
+		}
+		steps += o.Result.Steps
+	}
+	wall := time.Since(start)
+	per := wall / time.Duration(*seeds)
+	fmt.Fprintf(stdout, "scenario %s, %d seeds on one goroutine, all checkers on\n", sc.Name, *seeds)
+	fmt.Fprintf(stdout, "%.0f seeds/s, %v per seed, %.0f simulated s per wall s, %d steps per seed, %.0f ns per step\n",
+		float64(*seeds)/wall.Seconds(), per.Round(time.Microsecond),
+		float64(*seeds)*simulated.Seconds()/wall.Seconds(), steps / *seeds, float64(wall.Nanoseconds())/float64(steps))
+	return exitOK, nil
+}

@@ -1,0 +1,20 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/s3lease/s3lease/scenarios"
+)
+
+func cmdList(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := newFlags("list", stderr)
+	if err := parse(fs, args); err != nil {
+		return 0, err
+	}
+	for _, name := range scenarios.Names() {
+		sc, _ := scenarios.Lookup(name)
+		fmt.Fprintf(stdout, "%-20s %s\n", sc.Name, sc.Doc)
+	}
+	return exitOK, nil
+}

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+
+	"github.com/s3lease/s3lease/scenarios"
+)
+
+// runSummary is the machine-readable result of `simrun run -json`.
+type runSummary struct {
+	Scenario       string       `json:"scenario"`
+	FirstSeed      uint64       `json:"firstSeed"`
+	Seeds          int          `json:"seeds"`
+	Pass           int          `json:"pass"`
+	Unsafe         int          `json:"unsafe"`
+	Crashed        int          `json:"crashed"`
+	Workers        int          `json:"workers"`
+	WallSeconds    float64      `json:"wallSeconds"`
+	SeedsPerSecond float64      `json:"seedsPerSecond"`
+	Failures       []seedResult `json:"failures"`
+}
+
+func hashString(h uint64) string { return fmt.Sprintf("%016x", h) }
+
+func replayCommand(scenario string, seed uint64) string {
+	return "simrun replay -scenario " + scenario + " -seed " + strconv.FormatUint(seed, 10)
+}
+
+// scenarioFlag registers the -scenario flag.
+func scenarioFlag(fs *flag.FlagSet) *string {
+	return fs.String("scenario", scenarios.Reference.Name, "scenario to run (see 'simrun list')")
+}
+
+func lookup(name string) (scenarios.Scenario, error) {
+	sc, err := scenarios.Lookup(name)
+	if err != nil {
+		return sc, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return sc, nil
+}
+
+// isSet reports whether the flag called name was given.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := newFlags("run", stderr)
+	scenario := scenarioFlag(fs)
+	seeds := fs.Int("seeds", 1000, "number of seeds to run")
+	start := fs.Uint64("start", 1, "first seed of the range")
+	seed := fs.Uint64("seed", 0, "run this one seed (instead of -seeds/-start)")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel runs")
+	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	if err := parse(fs, args); err != nil {
+		return 0, err
+	}
+	if isSet(fs, "seed") {
+		if isSet(fs, "seeds") || isSet(fs, "start") {
+			return 0, fmt.Errorf("%w: -seed runs one seed; do not combine it with -seeds or -start", errUsage)
+		}
+		*start, *seeds = *seed, 1
+	}
+	if *seeds < 1 {
+		return 0, fmt.Errorf("%w: -seeds must be at least 1, got %d", errUsage, *seeds)
+	}
+	if *workers < 1 {
+		return 0, fmt.Errorf("%w: -workers must be at least 1, got %d", errUsage, *workers)
+	}
+	if *start+uint64(*seeds)-1 < *start {
+		return 0, fmt.Errorf("%w: seed range %d+%d overflows", errUsage, *start, *seeds)
+	}
+	sc, err := lookup(*scenario)
+	if err != nil {
+		return 0, err
+	}
+	results, wall, err := campaign(sc, *start, *seeds, *workers)
+	if err != nil {
+		return 0, err
+	}
+	sum := runSummary{Scenario: sc.Name, FirstSeed: *start, Seeds: *seeds, Workers: *workers,
+		WallSeconds: wall.Seconds(), SeedsPerSecond: float64(*seeds) / wall.Seconds(), Failures: []seedResult{}}
+	for _, r := range results {
+		switch r.verdict {
+		case scenarios.Pass:
+			sum.Pass++
+		case scenarios.Unsafe:
+			sum.Unsafe++
+			sum.Failures = append(sum.Failures, r)
+		case scenarios.Crashed:
+			sum.Crashed++
+			sum.Failures = append(sum.Failures, r)
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(sum); err != nil {
+			return 0, err
+		}
+	} else {
+		printSummary(stdout, &sum)
+	}
+	switch {
+	case sum.Unsafe > 0:
+		return exitUnsafe, nil
+	case sum.Crashed > 0:
+		return exitCrashed, nil
+	}
+	return exitOK, nil
+}
+
+func printSummary(w io.Writer, s *runSummary) {
+	fmt.Fprintf(w, "scenario %s: %d seeds (%d..%d): %d pass, %d unsafe, %d crashed\n",
+		s.Scenario, s.Seeds, s.FirstSeed, s.FirstSeed+uint64(s.Seeds)-1, s.Pass, s.Unsafe, s.Crashed)
+	fmt.Fprintf(w, "wall %.2fs with %d workers: %.0f seeds/s\n", s.WallSeconds, s.Workers, s.SeedsPerSecond)
+	const show = 10
+	for i, f := range s.Failures {
+		if i == show {
+			fmt.Fprintf(w, "... and %d more failing seeds (use -json for all)\n", len(s.Failures)-show)
+			break
+		}
+		fmt.Fprintf(w, "\nseed %d: %s\n", f.Seed, f.Verdict)
+		if f.Failure != "" {
+			fmt.Fprintf(w, "  %s\n", f.Failure)
+		}
+		for j, v := range f.Violations {
+			if j == 3 {
+				fmt.Fprintf(w, "  ... %d more violations\n", len(f.Violations)-3)
+				break
+			}
+			fmt.Fprintf(w, "  %s\n", v)
+		}
+		fmt.Fprintf(w, "  replay: %s\n", f.Replay)
+	}
+}

@@ -1,0 +1,136 @@
+package protocol
+
+import (
+	"context"
+	"time"
+)
+
+// campaign follows the lock object until this elector acquires it, and
+// returns the new term; it returns nil once ctx is done.
+func (e *Elector) campaign(ctx context.Context) *term {
+	for ctx.Err() == nil {
+		wait, t := e.campaignStep(ctx)
+		if t != nil {
+			return t
+		}
+		if e.clock.Sleep(ctx, wait) != nil {
+			break
+		}
+	}
+	return nil
+}
+
+// campaignStep reads the lock object once and acts on it. It returns the
+// term if one began, or how long to wait before the next step.
+func (e *Elector) campaignStep(ctx context.Context) (time.Duration, *term) {
+	s, err := e.read(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			e.log.Warn("read lock object", "class", ClassifyError(err), "err", err)
+		}
+		return e.pollWait(), nil
+	}
+	switch {
+	case !s.exists:
+		// Never created, or deleted by someone: create it with a token
+		// above every token this elector has seen.
+		return e.acquire(ctx, s, nil)
+	case s.bad != nil:
+		e.log.Warn("lock object holds no valid record; timing it as a foreign lease", "err", s.bad)
+		return e.awaitExpiry(ctx, s, e.cfg.LeaseDuration, nil)
+	}
+	e.highest = max(e.highest, s.rec.Token)
+	if w, ok := e.ours(s.rec.Nonce); ok {
+		return e.resumeOwn(ctx, s, w)
+	}
+	if s.rec.Released {
+		return e.acquire(ctx, s, endOf(s.rec, EndedReleased))
+	}
+	e.announce(s.rec.Holder)
+	return e.awaitExpiry(ctx, s, max(s.rec.LeaseDuration(), e.cfg.LeaseDuration), endOf(s.rec, EndedExpired))
+}
+
+// resumeOwn handles a record this Run wrote. If it is an acquisition whose
+// answer was lost (an unknown outcome, or a 412 after an SDK retry), the
+// term begins now, measured from that write's send. Otherwise it is the
+// record of a term that is over (or a grant that came too late), and no one
+// has replaced it since: take it again at once with a new token.
+func (e *Elector) resumeOwn(ctx context.Context, s snapshot, w sentWrite) (time.Duration, *term) {
+	if w.acquire && !s.rec.Released && w.rec.Token > e.lastTerm {
+		e.log.Info("found our acquisition applied", "token", w.rec.Token)
+		if t := e.begin(ctx, s.etag, w); t != nil {
+			return 0, t
+		}
+	}
+	ending := EndedExpired
+	if s.rec.Released {
+		ending = EndedReleased
+	}
+	return e.acquire(ctx, s, endOf(s.rec, ending))
+}
+
+// awaitExpiry times a record this elector did not write, on the local
+// monotonic clock from the first read that returned it, and takes it over
+// once it stayed unchanged for wait.
+func (e *Elector) awaitExpiry(ctx context.Context, s snapshot, wait time.Duration, prev *PreviousTerm) (time.Duration, *term) {
+	if s.etag != e.seen.etag || s.rec.Nonce != e.seen.nonce {
+		e.seen = observation{etag: s.etag, nonce: s.rec.Nonce, at: s.at}
+	}
+	elapsed := s.at - e.seen.at
+	if elapsed < wait {
+		return min(e.pollWait(), wait-elapsed), nil
+	}
+	e.log.Info("lease expired; taking over", "holder", s.rec.Holder, "token", s.rec.Token, "unchanged_for", elapsed)
+	return e.acquire(ctx, s, prev)
+}
+
+// acquire writes a new term's record with token highest+1: If-Match the
+// snapshot's ETag, or If-None-Match: * if the object is missing.
+func (e *Elector) acquire(ctx context.Context, s snapshot, prev *PreviousTerm) (time.Duration, *term) {
+	if e.prevCallback != nil && e.prevCallback.Err() == nil {
+		e.log.Warn("not acquiring: OnStartedLeading of the last term has not returned")
+		return e.pollWait(), nil
+	}
+	now := e.clock.Now()
+	e.highest++
+	rec := Record{
+		Holder:          e.cfg.Identity,
+		Token:           e.highest,
+		LeaseDurationMS: ceilMillis(e.cfg.LeaseDuration),
+		AcquireTime:     now,
+		RenewTime:       now,
+		Previous:        prev,
+	}
+	etag, w, err := e.write(ctx, rec, s.etag, true)
+	switch class := ClassifyError(err); class {
+	case ClassNone:
+		if t := e.begin(ctx, etag, w); t != nil {
+			return 0, t
+		}
+		return e.pollWait(), nil
+	case ClassPreconditionFailed, ClassNotFound:
+		// Lost the race, or the object vanished under If-Match (AWS says
+		// 404, gofakes3 412), or an earlier attempt of this call applied:
+		// re-read now and let the nonce decide.
+		return 0, nil
+	case ClassConflict, ClassUnknownOutcome:
+		if ctx.Err() == nil {
+			e.log.Info("acquire attempt inconclusive", "class", class, "err", err)
+		}
+		return e.backoff(), nil
+	default:
+		e.log.Warn("acquire failed", "class", class, "err", err)
+		return e.pollWait(), nil
+	}
+}
+
+// endOf is the audit link to the term whose last record is r.
+func endOf(r Record, how Ending) *PreviousTerm {
+	return &PreviousTerm{Holder: r.Holder, Token: r.Token, Nonce: r.Nonce, Ended: how}
+}
+
+// ceilMillis rounds d up to whole milliseconds, so that a record never
+// understates its lease.
+func ceilMillis(d time.Duration) int64 {
+	return int64((d + time.Millisecond - 1) / time.Millisecond)
+}

@@ -1,0 +1,109 @@
+// Package protocol is leader election on one S3 object: candidates compete
+// for a lease with conditional PutObject calls, the winner leads until its
+// local deadline unless it renews, and every term carries a fencing token that
+// strictly increases from term to term.
+//
+// The same code runs in production, with [RealClock] and an *s3.Client, and
+// in a deterministic simulator that supplies its own [Clock], [ObjectStore]
+// and Config.Entropy. Nothing in the package reads the time, starts a
+// goroutine, sleeps or draws randomness except through those three.
+//
+// # The lock object
+//
+// Config.Bucket/Config.Key holds a JSON [Record]: the holder's identity, its
+// fencing token, its lease duration, wall-clock acquire and renew times (for
+// humans only), a released flag, a nonce, and a link to the previous term:
+// who held it, with which token, and whether that term was released or
+// expired (an audit chain, one link per record). Every write carries a fresh
+// 16-hex-digit nonce from Config.Entropy, so no two bodies are equal, ETags
+// never repeat, and If-Match cannot suffer ABA. The nonce also tells a writer,
+// on its next read, whether a write whose answer it never saw was applied.
+//
+// The object is never deleted by an elector: the token sequence lives in it.
+// If someone else deletes it, the next creator uses the highest token it has
+// itself ever seen plus one.
+//
+// # Time
+//
+// Each elector measures durations only on its own monotonic clock
+// (Clock.Monotonic), and never compares a time written by another node with
+// its own clock. Clock rates may differ from true time by at most
+// Config.ClockDriftPPM parts per million.
+//
+//   - A follower takes over a record only after it has seen that exact record
+//     (same ETag and nonce) unchanged for max(record's lease, own
+//     LeaseDuration) on its own clock, counted from the arrival of the first
+//     read that returned it.
+//   - A leader's term ends at its local deadline: the monotonic reading taken
+//     just before sending its last successful write, plus
+//     min(RenewDeadline, LeaseDuration - driftMargin), where
+//     driftMargin = LeaseDuration*2*ppm/(1e6+ppm). The write was applied
+//     before any follower could read it, so the leader's deadline passes
+//     (in true time) before any follower's wait ends.
+//   - A grant whose answer arrives after its deadline is not acted on.
+//
+// # Campaigning
+//
+// A follower reads the object every RetryPeriod plus up to 20% jitter.
+//
+//   - Missing: create it, If-None-Match: *, token = highest seen + 1.
+//   - Released: take it at once, If-Match its ETag, token + 1.
+//   - Written by this Run (its nonce is one of ours): an acquisition whose
+//     answer was lost starts a term measured from that write's send; any
+//     other record of ours is taken again at once with a new token.
+//   - Anyone else's, including an earlier incarnation of the same identity,
+//     or a body that does not decode: time it, then take it over, If-Match
+//     its ETag, token + 1.
+//
+// A new term does not start while the last term's OnStartedLeading is still
+// running.
+//
+// # Leading
+//
+// The term begins when the acquiring write succeeded in time:
+// OnStartedLeading runs via Clock.Go with a context that is cancelled when
+// the term ends. The leader renews every RetryPeriod, If-Match its last ETag,
+// same token, fresh nonce. A watchdog goroutine sleeps until the current
+// deadline and ends the term when it passes, even while a renewal is in
+// flight; each successful renewal moves the deadline. A read that shows
+// another record, or no object, ends the term at once.
+//
+// # S3 answers
+//
+// [ClassifyError] reads the SDK's error chain. 412: re-read and compare the
+// nonce (an SDK retry may have got 412 against our own applied write). 409:
+// re-read, back off 10-20% of RetryPeriod, retry. 404 on a conditional put:
+// the object was deleted; re-read and create. 5xx, throttling, timeouts and
+// connection errors: the outcome is unknown; the write stays remembered with
+// its send instant, and the next read that shows its nonce counts it as
+// applied, from that instant. Anything else (403, NoSuchBucket): log, wait a
+// RetryPeriod, keep going.
+//
+// # Releasing
+//
+// When Run's context ends during a term, the leader context is cancelled,
+// Run waits for OnStartedLeading to return but not past the local deadline,
+// and, with ReleaseOnCancel and only if the callback returned before the
+// deadline, writes the record once more with Released set and the same token.
+// Any candidate takes a released record at once.
+//
+// # Fencing
+//
+// Two leaders at the same true instant cannot be ruled out without the
+// assumptions below. Tokens make the overlap harmless to a resource that
+// checks them: a [Fence] admits a token only if it is at least the highest it
+// has admitted.
+//
+// # Assumptions
+//
+// Mutual exclusion in true time holds if every node's monotonic clock runs
+// within ClockDriftPPM of true time and does not stop while the node runs
+// (a suspended VM whose monotonic clock stops is failure mode 8), if S3 is
+// strongly consistent with atomic conditional writes, and if only electors
+// write the object. Token monotonicity holds across releases, expiries,
+// crashes and restarts as long as the object is not deleted or overwritten
+// by others; after a deletion, tokens stay monotonic within each elector
+// that saw the earlier ones. Liveness: once S3 answers within RequestTimeout
+// and no node pauses, a released lease is taken within about RetryPeriod, an
+// abandoned one within about LeaseDuration + RetryPeriod.
+package protocol

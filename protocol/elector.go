@@ -1,0 +1,167 @@
+package protocol
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// ErrAlreadyRunning is returned by Run when another call of Run on the same
+// Elector has not returned yet.
+var ErrAlreadyRunning = errors.New("s3lease: Run is already running")
+
+// Lease describes one leadership term.
+type Lease struct {
+	// Token is the term's fencing token. Tokens of successive terms
+	// strictly increase; hand it to every fenced resource.
+	Token uint64
+	// Holder is this elector's identity.
+	Holder string
+	// LeaseDuration is the elector's configured LeaseDuration.
+	LeaseDuration time.Duration
+	// AcquireTime is the wall-clock time written into the record when the
+	// term was acquired; for humans only.
+	AcquireTime time.Time
+}
+
+// Elector campaigns for, holds and gives up one S3 lease. Create it with
+// NewElector and drive it with Run; IsLeader and Lease may be called from any
+// goroutine.
+type Elector struct {
+	cfg        Config
+	clock      Clock
+	entropy    entropySource
+	log        *slog.Logger
+	termLen    time.Duration // how long a term lasts after a successful send
+	reqTimeout time.Duration
+
+	mu      sync.Mutex
+	running bool
+	cur     *term // the term in progress, nil between terms
+
+	// Owned by the goroutine in Run.
+	highest      uint64          // highest token seen in a record or written by us
+	lastTerm     uint64          // token of the most recent term that began
+	writes       []sentWrite     // this Run's most recent writes, oldest first
+	seen         observation     // the foreign record whose lease is being timed
+	announced    string          // last identity passed to OnNewLeader
+	prevCallback context.Context // done once the last term's OnStartedLeading returned
+}
+
+// NewElector validates cfg and returns an Elector. Errors are *ConfigError
+// values wrapping ErrInvalidConfig; see Config for the rules.
+func NewElector(cfg Config) (*Elector, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = NewRealClock()
+	}
+	if cfg.Entropy == nil {
+		cfg.Entropy = rand.Reader
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	cfg.ClockDriftPPM = cfg.driftPPM()
+	cfg.RequestTimeout = cfg.requestTimeout()
+	e := &Elector{
+		cfg:        cfg,
+		clock:      cfg.Clock,
+		log:        cfg.Logger.With("identity", cfg.Identity, "bucket", cfg.Bucket, "key", cfg.Key),
+		termLen:    cfg.termLength(),
+		reqTimeout: cfg.RequestTimeout,
+	}
+	e.entropy = entropySource{r: cfg.Entropy, log: e.log}
+	return e, nil
+}
+
+// Run campaigns for the lease, leads while it holds it, and campaigns again
+// after a term ends, until ctx is done. It then ends any term (releasing the
+// lease if ReleaseOnCancel), waits for OnStartedLeading to return or the local
+// deadline to pass, and returns ctx.Err(). A later Run on the same Elector
+// continues its token sequence but treats every record it finds as foreign.
+func (e *Elector) Run(ctx context.Context) error {
+	e.mu.Lock()
+	if e.running {
+		e.mu.Unlock()
+		return ErrAlreadyRunning
+	}
+	e.running = true
+	e.mu.Unlock()
+	defer func() {
+		e.mu.Lock()
+		e.running = false
+		e.mu.Unlock()
+	}()
+
+	e.writes, e.seen = nil, observation{}
+	for {
+		t := e.campaign(ctx)
+		if t == nil {
+			return ctx.Err()
+		}
+		e.lead(ctx, t)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+}
+
+// IsLeader reports whether a term is in progress and its local deadline has
+// not passed.
+func (e *Elector) IsLeader() bool {
+	_, ok := e.Lease()
+	return ok
+}
+
+// Lease returns the current term, if one is in progress and its local
+// deadline has not passed.
+func (e *Elector) Lease() (Lease, bool) {
+	now := e.clock.Monotonic()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	t := e.cur
+	if t == nil || t.ended || now >= t.deadline {
+		return Lease{}, false
+	}
+	return t.lease, true
+}
+
+// announce reports holder to OnNewLeader if it differs from the last one.
+func (e *Elector) announce(holder string) {
+	if holder == e.announced {
+		return
+	}
+	e.announced = holder
+	e.log.Info("new leader observed", "holder", holder)
+	if f := e.cfg.Callbacks.OnNewLeader; f != nil {
+		f(holder)
+	}
+}
+
+// spawn runs f via Clock.Go and returns a context that is done once f
+// returned: the way to join it with Clock.Sleep.
+func (e *Elector) spawn(f func()) context.Context {
+	done, markDone := context.WithCancel(context.Background())
+	e.clock.Go(func() {
+		defer markDone()
+		f()
+	})
+	return done
+}
+
+// pollWait is a follower's interval between reads: RetryPeriod plus up to
+// 20% jitter.
+func (e *Elector) pollWait() time.Duration {
+	return e.cfg.RetryPeriod + e.entropy.jitter(e.cfg.RetryPeriod/5)
+}
+
+// backoff is the short jittered pause after a 409 or an unknown outcome:
+// between 10% and 20% of RetryPeriod.
+func (e *Elector) backoff() time.Duration {
+	return e.cfg.RetryPeriod/10 + e.entropy.jitter(e.cfg.RetryPeriod/10)
+}

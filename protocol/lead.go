@@ -1,0 +1,191 @@
+package protocol
+
+import (
+	"context"
+	"time"
+)
+
+// term is one leadership term.
+type term struct {
+	lease  Lease
+	ctx    context.Context // the leader context given to OnStartedLeading
+	cancel context.CancelFunc
+	// watchdogDone and callbackDone are done once the watchdog and
+	// OnStartedLeading returned.
+	watchdogDone, callbackDone context.Context
+
+	// Guarded by Elector.mu.
+	deadline time.Duration // Monotonic instant at which the term ends
+	ended    bool
+
+	// Owned by the goroutine in Run.
+	etag string // ETag of the term's current record
+	rec  Record // the term's current record
+}
+
+// begin starts a term on the grant w, which S3 answered with etag, unless
+// the grant came too late: the deadline runs from w's send, and a grant
+// whose answer arrives after it is not acted on.
+func (e *Elector) begin(ctx context.Context, etag string, w sentWrite) *term {
+	now := e.clock.Monotonic()
+	deadline := w.sent + e.termLen
+	if now >= deadline {
+		e.log.Warn("grant arrived after its local deadline; not leading", "token", w.rec.Token, "late_by", now-deadline)
+		return nil
+	}
+	e.lastTerm = w.rec.Token
+	leaderCtx, cancel := context.WithCancel(ctx)
+	t := &term{
+		lease: Lease{
+			Token:         w.rec.Token,
+			Holder:        e.cfg.Identity,
+			LeaseDuration: e.cfg.LeaseDuration,
+			AcquireTime:   w.rec.AcquireTime,
+		},
+		ctx:      leaderCtx,
+		cancel:   cancel,
+		deadline: deadline,
+		etag:     etag,
+		rec:      w.rec,
+	}
+	e.mu.Lock()
+	e.cur = t
+	e.mu.Unlock()
+	e.seen = observation{}
+	e.log.Info("started leading", "token", t.lease.Token, "term_left", deadline-now)
+	e.announce(e.cfg.Identity)
+	t.watchdogDone = e.spawn(func() { e.watchdog(t) })
+	t.callbackDone = e.spawn(func() { e.cfg.Callbacks.OnStartedLeading(leaderCtx, t.lease) })
+	e.prevCallback = t.callbackDone
+	return t
+}
+
+// lead renews the term every RetryPeriod until it ends, then finishes it.
+func (e *Elector) lead(ctx context.Context, t *term) {
+	wait := e.cfg.RetryPeriod
+	for e.clock.Sleep(t.ctx, wait) == nil {
+		wait = e.renew(t)
+	}
+	e.finish(ctx, t)
+}
+
+// renew writes the term's record again, same token, If-Match its ETag, and
+// returns how long to wait before the next renewal.
+func (e *Elector) renew(t *term) time.Duration {
+	rec := t.rec
+	rec.RenewTime = e.clock.Now()
+	etag, w, err := e.write(t.ctx, rec, t.etag, false)
+	class := ClassifyError(err)
+	switch {
+	case class == ClassNone:
+		return e.extend(t, w, etag)
+	case t.ctx.Err() != nil:
+		return 0 // the term ended while the call was in flight
+	case class == ClassOther:
+		e.log.Warn("renew failed", "class", class, "err", err)
+		return e.cfg.RetryPeriod
+	}
+	// 412, 409, 404 or unknown: what does the object hold now?
+	e.log.Info("renew inconclusive; re-reading", "class", class, "err", err)
+	s, err := e.read(t.ctx)
+	switch {
+	case err != nil:
+		return e.backoff()
+	case !s.exists:
+		e.stop(t, "lock object was deleted")
+		return 0
+	case s.etag == t.etag:
+		return e.backoff() // nothing we sent has applied yet
+	}
+	if w, ok := e.ours(s.rec.Nonce); ok && w.rec.Token == t.lease.Token && !s.rec.Released {
+		return e.extend(t, w, s.etag) // an attempt whose answer we lost did apply
+	}
+	if s.bad == nil {
+		e.highest = max(e.highest, s.rec.Token)
+	}
+	e.stop(t, "lock record was replaced", "holder", s.rec.Holder, "their_token", s.rec.Token)
+	return 0
+}
+
+// extend moves the deadline to w's send plus the term length, if the term
+// is still alive, records w as the term's current record, and returns the
+// wait until the next renewal is due.
+func (e *Elector) extend(t *term, w sentWrite, etag string) time.Duration {
+	now := e.clock.Monotonic()
+	e.mu.Lock()
+	alive := !t.ended && now < t.deadline
+	if alive {
+		t.deadline = max(t.deadline, w.sent+e.termLen)
+	}
+	e.mu.Unlock()
+	if !alive {
+		e.stop(t, "renewal succeeded after the local deadline")
+		return 0
+	}
+	t.etag, t.rec = etag, w.rec
+	return max(0, w.sent+e.cfg.RetryPeriod-now)
+}
+
+// stop ends the term now: IsLeader turns false and the leader context is
+// cancelled.
+func (e *Elector) stop(t *term, why string, args ...any) {
+	e.mu.Lock()
+	wasEnded := t.ended
+	t.ended = true
+	e.mu.Unlock()
+	t.cancel()
+	if !wasEnded {
+		e.log.Warn("leadership lost: "+why, append([]any{"token", t.lease.Token}, args...)...)
+	}
+}
+
+// watchdog ends the term when its deadline passes, even while a renewal is
+// in flight. It re-reads the deadline after every sleep: renewals move it.
+func (e *Elector) watchdog(t *term) {
+	for {
+		now := e.clock.Monotonic()
+		e.mu.Lock()
+		ended, deadline := t.ended, t.deadline
+		e.mu.Unlock()
+		if ended {
+			return
+		}
+		if now >= deadline {
+			e.stop(t, "local deadline passed without a successful renewal")
+			return
+		}
+		if e.clock.Sleep(t.ctx, deadline-now) != nil {
+			return
+		}
+	}
+}
+
+// finish ends the term, waits for OnStartedLeading to return but not past
+// the local deadline, releases the lease if Run's context is done and
+// ReleaseOnCancel is set, joins the watchdog, and calls OnStoppedLeading.
+func (e *Elector) finish(ctx context.Context, t *term) {
+	e.mu.Lock()
+	t.ended = true
+	deadline := t.deadline
+	e.mu.Unlock()
+	t.cancel()
+	if ctx.Err() != nil {
+		e.log.Info("stopping: context done", "token", t.lease.Token)
+	}
+	if left := deadline - e.clock.Monotonic(); left > 0 {
+		_ = e.clock.Sleep(t.callbackDone, left)
+	}
+	if t.callbackDone.Err() == nil {
+		e.log.Warn("OnStartedLeading still running after the local deadline", "token", t.lease.Token)
+	} else if ctx.Err() != nil && e.cfg.ReleaseOnCancel {
+		e.release(ctx, t, deadline)
+	}
+	_ = e.clock.Sleep(t.watchdogDone, e.cfg.LeaseDuration)
+	e.mu.Lock()
+	e.cur = nil
+	e.mu.Unlock()
+	e.log.Info("stopped leading", "token", t.lease.Token)
+	if f := e.cfg.Callbacks.OnStoppedLeading; f != nil {
+		f()
+	}
+}

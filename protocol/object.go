@@ -1,0 +1,141 @@
+package protocol
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+)
+
+// maxRecordSize bounds how much of the lock object is read; a larger body
+// is malformed.
+const maxRecordSize = 64 << 10
+
+// maxWrites is how many of its recent writes an elector can recognise by
+// nonce. Forgetting one is safe: its record then looks foreign.
+const maxWrites = 16
+
+// errNoETag is returned when S3 answers without an ETag. It is not an S3
+// error, so it classifies as an unknown outcome and the nonce decides.
+var errNoETag = errors.New("s3lease: S3 answered without an ETag")
+
+// snapshot is one read of the lock object.
+type snapshot struct {
+	exists bool
+	etag   string
+	rec    Record
+	bad    error         // why the body is not a valid record, if it is not
+	at     time.Duration // Monotonic when the response had arrived
+}
+
+// sentWrite is one PutObject this elector sent.
+type sentWrite struct {
+	rec     Record        // the record written, with its nonce
+	sent    time.Duration // Monotonic just before sending
+	acquire bool          // an acquisition (create or take over), not a renewal
+}
+
+// observation is the foreign record a follower is timing: the first
+// Monotonic reading at which it saw that exact record.
+type observation struct {
+	etag, nonce string
+	at          time.Duration
+}
+
+// read gets the lock object. A missing object is a snapshot with exists
+// false, not an error.
+func (e *Elector) read(ctx context.Context) (snapshot, error) {
+	cctx, cancel := e.clock.WithTimeout(ctx, e.reqTimeout)
+	defer cancel()
+	out, err := e.cfg.Store.GetObject(cctx, &s3.GetObjectInput{
+		Bucket: aws.String(e.cfg.Bucket),
+		Key:    aws.String(e.cfg.Key),
+	})
+	if err != nil {
+		if ClassifyError(err) == ClassNotFound {
+			return snapshot{at: e.clock.Monotonic()}, nil
+		}
+		return snapshot{}, err
+	}
+	var body []byte
+	if out.Body != nil {
+		defer out.Body.Close()
+		body, err = io.ReadAll(io.LimitReader(out.Body, maxRecordSize+1))
+		if err != nil {
+			return snapshot{}, fmt.Errorf("s3lease: read lock object body: %w", err)
+		}
+	}
+	s := snapshot{exists: true, at: e.clock.Monotonic()}
+	if out.ETag == nil || *out.ETag == "" {
+		return snapshot{}, errNoETag
+	}
+	s.etag = *out.ETag
+	if len(body) > maxRecordSize {
+		s.bad = fmt.Errorf("s3lease: %w: larger than %d bytes", ErrMalformedRecord, maxRecordSize)
+	} else {
+		s.rec, s.bad = DecodeRecord(body)
+	}
+	return s, nil
+}
+
+// write puts rec, with a fresh nonce, conditioned on If-Match: ifMatch, or on
+// If-None-Match: * when ifMatch is empty. It remembers the write before
+// sending it, so that a later read can recognise it whatever the answer.
+func (e *Elector) write(ctx context.Context, rec Record, ifMatch string, acquire bool) (string, sentWrite, error) {
+	nonce, err := e.entropy.nonce()
+	if err != nil {
+		return "", sentWrite{}, err
+	}
+	rec.Nonce = nonce
+	body, err := rec.Encode()
+	if err != nil {
+		return "", sentWrite{}, err
+	}
+	in := &s3.PutObjectInput{
+		Bucket:        aws.String(e.cfg.Bucket),
+		Key:           aws.String(e.cfg.Key),
+		Body:          bytes.NewReader(body),
+		ContentLength: aws.Int64(int64(len(body))),
+		ContentType:   aws.String("application/json"),
+	}
+	if ifMatch == "" {
+		in.IfNoneMatch = aws.String("*")
+	} else {
+		in.IfMatch = aws.String(ifMatch)
+	}
+	cctx, cancel := e.clock.WithTimeout(ctx, e.reqTimeout)
+	defer cancel()
+	w := sentWrite{rec: rec, acquire: acquire, sent: e.clock.Monotonic()}
+	e.remember(w)
+	out, err := e.cfg.Store.PutObject(cctx, in)
+	if err != nil {
+		return "", w, err
+	}
+	if out.ETag == nil || *out.ETag == "" {
+		return "", w, errNoETag
+	}
+	return *out.ETag, w, nil
+}
+
+func (e *Elector) remember(w sentWrite) {
+	if len(e.writes) == maxWrites {
+		copy(e.writes, e.writes[1:])
+		e.writes = e.writes[:maxWrites-1]
+	}
+	e.writes = append(e.writes, w)
+}
+
+// ours returns the write of this Run whose nonce a record carries.
+func (e *Elector) ours(nonce string) (sentWrite, bool) {
+	for _, w := range e.writes {
+		if w.rec.Nonce == nonce {
+			return w, true
+		}
+	}
+	return sentWrite{}, false
+}

@@ -1,0 +1,125 @@
+package protocol
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ErrMalformedRecord is wrapped by every DecodeRecord error.
+var ErrMalformedRecord = errors.New("malformed lock record")
+
+// NonceLen is the length of Record.Nonce: 16 lowercase hex digits.
+const NonceLen = 16
+
+// Record is the JSON body of the lock object. Every write carries a fresh
+// Nonce, so no two bodies are equal and ETags never repeat.
+type Record struct {
+	// Holder is the identity of the elector that wrote the record.
+	Holder string `json:"holder"`
+	// Token is the fencing token of the holder's term; it is at least 1.
+	Token uint64 `json:"token"`
+	// LeaseDurationMS is the holder's LeaseDuration in milliseconds,
+	// rounded up; followers wait at least this long.
+	LeaseDurationMS int64 `json:"leaseDurationMs"`
+	// AcquireTime and RenewTime are the holder's wall clock when the term
+	// began and when this record was written. For humans only: no elector
+	// compares them with its own clock.
+	AcquireTime time.Time `json:"acquireTime"`
+	RenewTime   time.Time `json:"renewTime"`
+	// Nonce is unique to this write (NonceLen hex digits).
+	Nonce string `json:"nonce"`
+	// Released reports that the holder gave the lease up; the next
+	// candidate may take it at once.
+	Released bool `json:"released,omitempty"`
+	// Previous links to the term before this one; nil for the first term
+	// of a newly created object.
+	Previous *PreviousTerm `json:"previous,omitempty"`
+}
+
+// Ending says how a term ended.
+type Ending string
+
+const (
+	// EndedReleased means the holder released the lease.
+	EndedReleased Ending = "released"
+	// EndedExpired means a candidate took the lease over after it saw the
+	// record unchanged for a full lease.
+	EndedExpired Ending = "expired"
+)
+
+// PreviousTerm is the audit link from a record to the term it replaced.
+type PreviousTerm struct {
+	Holder string `json:"holder"`
+	Token  uint64 `json:"token"`
+	// Nonce is the nonce of the last record of that term.
+	Nonce string `json:"nonce"`
+	Ended Ending `json:"ended"`
+}
+
+// LeaseDuration returns LeaseDurationMS as a Duration.
+func (r Record) LeaseDuration() time.Duration {
+	return time.Duration(r.LeaseDurationMS) * time.Millisecond
+}
+
+// Encode returns the JSON body of r. It fails only if r would not decode.
+func (r Record) Encode() ([]byte, error) {
+	if err := r.check(); err != nil {
+		return nil, fmt.Errorf("s3lease: encode record: %w", err)
+	}
+	return json.Marshal(r)
+}
+
+// DecodeRecord parses a lock object body. Errors wrap ErrMalformedRecord
+// and, for a JSON syntax or type error, the encoding/json error.
+func DecodeRecord(body []byte) (Record, error) {
+	var r Record
+	if err := json.Unmarshal(body, &r); err != nil {
+		return Record{}, fmt.Errorf("s3lease: %w: %w", ErrMalformedRecord, err)
+	}
+	if err := r.check(); err != nil {
+		return Record{}, fmt.Errorf("s3lease: %w", err)
+	}
+	return r, nil
+}
+
+func (r Record) check() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrMalformedRecord, fmt.Sprintf(format, args...))
+	}
+	switch {
+	case r.Holder == "":
+		return bad("empty holder")
+	case r.Token == 0:
+		return bad("token 0")
+	case r.LeaseDurationMS <= 0 || r.LeaseDuration() > MaxLeaseDuration:
+		return bad("lease duration %d ms outside (0, %v]", r.LeaseDurationMS, MaxLeaseDuration)
+	case !validNonce(r.Nonce):
+		return bad("nonce %q is not %d lowercase hex digits", r.Nonce, NonceLen)
+	}
+	if p := r.Previous; p != nil {
+		switch {
+		case p.Holder == "":
+			return bad("previous term has an empty holder")
+		case p.Token >= r.Token:
+			return bad("previous token %d is not below token %d", p.Token, r.Token)
+		case p.Ended != EndedReleased && p.Ended != EndedExpired:
+			return bad("previous term ended %q", p.Ended)
+		}
+	}
+	return nil
+}
+
+func validNonce(s string) bool {
+	if len(s) != NonceLen {
+		return false
+	}
+	for i := range len(s) {
+		c := s[i]
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,67 @@
+package protocol
+
+import (
+	"context"
+	"time"
+)
+
+// releaseAttempts bounds the writes of one release: the first, and retries
+// after learning that an earlier renewal of ours applied after all.
+const releaseAttempts = 3
+
+// release marks the term's record released, with the same token, If-Match
+// its ETag, so that the next candidate takes over at once. It runs only
+// after OnStartedLeading returned and only before the local deadline: a
+// release that lands later is harmless (If-Match fails if anyone took over)
+// but no longer needed. The object is never deleted: that would reset the
+// token sequence. ctx is Run's context, already done; the calls use a copy
+// that keeps its values but not its cancellation.
+func (e *Elector) release(ctx context.Context, t *term, deadline time.Duration) {
+	base := context.WithoutCancel(ctx)
+	for range releaseAttempts {
+		now := e.clock.Monotonic()
+		if now >= deadline {
+			e.log.Info("not released: local deadline passed", "token", t.lease.Token)
+			return
+		}
+		cctx, cancel := e.clock.WithTimeout(base, deadline-now)
+		done := e.releaseOnce(cctx, t)
+		cancel()
+		if done {
+			return
+		}
+	}
+	e.log.Warn("release gave up", "token", t.lease.Token)
+}
+
+// releaseOnce makes one release attempt and reports whether there is
+// nothing more to do.
+func (e *Elector) releaseOnce(ctx context.Context, t *term) bool {
+	rec := t.rec
+	rec.Released = true
+	rec.RenewTime = e.clock.Now()
+	_, _, err := e.write(ctx, rec, t.etag, false)
+	switch class := ClassifyError(err); class {
+	case ClassNone:
+		e.log.Info("released", "token", t.lease.Token)
+		return true
+	case ClassOther:
+		e.log.Warn("release failed", "class", class, "err", err)
+		return true
+	}
+	s, err := e.read(ctx)
+	if err != nil {
+		return false
+	}
+	w, ok := e.ours(s.rec.Nonce)
+	switch {
+	case !s.exists || !ok || w.rec.Token != t.lease.Token:
+		return true // someone else holds it now
+	case s.rec.Released:
+		e.log.Info("released", "token", t.lease.Token)
+		return true
+	}
+	// A renewal of ours applied after all: release that record.
+	t.etag, t.rec = s.etag, s.rec
+	return false
+}

@@ -1,0 +1,175 @@
+package protocol
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/smithy-go"
+)
+
+// newTestClient returns an SDK client for an endpoint on loopback, with
+// retries off so that each call is one HTTP exchange.
+func newTestClient(url string) *s3.Client {
+	return s3.New(s3.Options{
+		Region:       "us-east-1",
+		BaseEndpoint: aws.String(url),
+		UsePathStyle: true,
+		Credentials:  credentials.NewStaticCredentialsProvider("AKIDTEST", "SECRETTEST", ""),
+		Retryer:      aws.NopRetryer{},
+		// gofakes3 does not check checksums, and the test server ignores
+		// them; sending them only when required keeps requests plain.
+		RequestChecksumCalculation: aws.RequestChecksumCalculationWhenRequired,
+	})
+}
+
+// errorServer answers every request for key "<status>-<code>" with that
+// status and an S3 XML error body carrying code ("none" sends no body).
+// Key "hang" never answers.
+func errorServer(t *testing.T) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key := r.URL.Path[strings.LastIndex(r.URL.Path, "/")+1:]
+		if key == "hang" {
+			<-r.Context().Done()
+			return
+		}
+		statusText, code, _ := strings.Cut(key, "-")
+		status, err := strconv.Atoi(statusText)
+		if err != nil {
+			http.Error(w, "bad test key", http.StatusTeapot)
+			return
+		}
+		if code == "none" || r.Method == http.MethodHead {
+			w.WriteHeader(status)
+			return
+		}
+		w.Header().Set("Content-Type", "application/xml")
+		w.WriteHeader(status)
+		fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?>`+
+			`<Error><Code>%s</Code><Message>test message</Message><RequestId>REQ1</RequestId><HostId>HOST1</HostId></Error>`, code)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func put(ctx context.Context, c *s3.Client, key string) error {
+	_, err := c.PutObject(ctx, &s3.PutObjectInput{
+		Bucket:  aws.String("b"),
+		Key:     aws.String(key),
+		Body:    strings.NewReader("{}"),
+		IfMatch: aws.String(`"0123"`),
+	})
+	return err
+}
+
+func TestClassifySDKErrors(t *testing.T) {
+	srv := errorServer(t)
+	c := newTestClient(srv.URL)
+	ctx := context.Background()
+	tests := []struct {
+		key  string
+		want ErrorClass
+	}{
+		{"412-PreconditionFailed", ClassPreconditionFailed},
+		{"409-ConditionalRequestConflict", ClassConflict},
+		{"409-OperationAborted", ClassConflict},
+		{"404-NoSuchKey", ClassNotFound},
+		{"404-NoSuchBucket", ClassOther},
+		{"500-InternalError", ClassUnknownOutcome},
+		{"502-none", ClassUnknownOutcome},
+		{"503-SlowDown", ClassUnknownOutcome},
+		{"504-none", ClassUnknownOutcome},
+		{"400-RequestTimeout", ClassUnknownOutcome},
+		{"403-AccessDenied", ClassOther},
+		{"400-InvalidArgument", ClassOther},
+		// Empty bodies: the SDK falls back to the status text.
+		{"412-none", ClassPreconditionFailed},
+		{"409-none", ClassConflict},
+		{"404-none", ClassOther}, // "NotFound" would be a missing key, but an empty 404 PUT says nothing
+	}
+	for _, tt := range tests {
+		err := put(ctx, c, tt.key)
+		if got := ClassifyError(err); got != tt.want {
+			t.Errorf("PutObject answered %s: ClassifyError = %v, want %v (%v)", tt.key, got, tt.want, err)
+		}
+	}
+
+	// GetObject of a missing key: the typed *types.NoSuchKey.
+	_, err := c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("b"), Key: aws.String("404-NoSuchKey")})
+	if got := ClassifyError(err); got != ClassNotFound {
+		t.Errorf("GetObject 404 NoSuchKey: %v (%v)", got, err)
+	}
+	// HeadObject has no body: code "NotFound" from the status text.
+	_, err = c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String("b"), Key: aws.String("404-x")})
+	if got := ClassifyError(err); got != ClassNotFound {
+		t.Errorf("HeadObject 404: %v (%v)", got, err)
+	}
+
+	// The per-call timeout.
+	tctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	err = put(tctx, c, "hang")
+	if got := ClassifyError(err); got != ClassUnknownOutcome || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("timed-out PutObject: %v (%v)", got, err)
+	}
+
+	// A connection refused: nothing listens any more.
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close()
+	err = put(ctx, newTestClient(closed.URL), "412-PreconditionFailed")
+	if got := ClassifyError(err); got != ClassUnknownOutcome {
+		t.Errorf("PutObject to a closed port: %v (%v)", got, err)
+	}
+
+	if got := ClassifyError(nil); got != ClassNone {
+		t.Errorf("ClassifyError(nil) = %v", got)
+	}
+}
+
+// TestSDKErrorChain pins down the shape the classifier relies on: a
+// smithy.APIError with the code, and an *awshttp.ResponseError with the
+// status, both reachable with errors.As from the *smithy.OperationError the
+// client returns.
+func TestSDKErrorChain(t *testing.T) {
+	c := newTestClient(errorServer(t).URL)
+	err := put(context.Background(), c, "412-PreconditionFailed")
+
+	var chain []string
+	for e := error(err); e != nil; e = errors.Unwrap(e) {
+		chain = append(chain, reflect.TypeOf(e).String())
+	}
+	t.Logf("error chain: %s", strings.Join(chain, " -> "))
+
+	var op *smithy.OperationError
+	if !errors.As(err, &op) || op.Operation() != "PutObject" {
+		t.Errorf("no *smithy.OperationError for PutObject in %v", err)
+	}
+	var resp *awshttp.ResponseError
+	if !errors.As(err, &resp) || resp.HTTPStatusCode() != 412 {
+		t.Errorf("no *awshttp.ResponseError with status 412 in %v", err)
+	}
+	var api smithy.APIError
+	if !errors.As(err, &api) || api.ErrorCode() != "PreconditionFailed" || api.ErrorMessage() != "test message" {
+		t.Errorf("no smithy.APIError with code PreconditionFailed in %v", err)
+	}
+}
+
+func TestErrorClassString(t *testing.T) {
+	if s := ClassUnknownOutcome.String(); s != "unknown-outcome" {
+		t.Errorf("String() = %q", s)
+	}
+	if s := ErrorClass(99).String(); s != "ErrorClass(?)" {
+		t.Errorf("String() = %q", s)
+	}
+}

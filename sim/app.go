@@ -1,0 +1,92 @@
+package sim
+
+import "context"
+
+// Fence is the judge inside the fenced resource: it admits a write carrying
+// token, or refuses it as stale. protocol.Fence is the implementation users
+// ship; broken variants plug in here.
+type Fence interface {
+	Admit(token uint64) error
+}
+
+// fenceSide is the fenced resource that leaders write to: a remote service
+// with its own latency that judges each write with a Fence at the instant it
+// arrives.
+type fenceSide struct {
+	request, response Latency
+	calls             uint64
+	judge             Fence
+}
+
+// lead is the application every node runs while its protocol says it leads:
+// it records the term and writes to the fenced resource under the token,
+// every WriteInterval, until ctx is done.
+func (w *World) lead(ctx context.Context, n *Node, token uint64) {
+	t := w.mustCurrent("Lead")
+	idx := len(w.history.Terms)
+	w.history.Terms = append(w.history.Terms, Term{
+		Node: n.Index, Identity: n.identity, Incarnation: n.incarnation,
+		Token: token, Start: w.now, Open: true,
+	})
+	e := n.event(EvLead)
+	e.Token, e.Detail = token, n.identity
+	w.trace.add(e)
+	defer w.endTerm(n, idx)
+	for ctx.Err() == nil {
+		w.fenceWrite(ctx, t, n, token)
+		if err := t.wait(ctx, n.clock.after(w.now, w.cfg.WriteInterval)); err != nil {
+			return
+		}
+	}
+}
+
+// endTerm closes term idx at the current instant, unless it was closed
+// already (by a crash) or the run is over (open terms stay open).
+func (w *World) endTerm(n *Node, idx int) {
+	term := &w.history.Terms[idx]
+	if !term.Open || w.stopping {
+		return
+	}
+	term.Open = false
+	term.End = w.now
+	e := n.event(EvUnlead)
+	e.Token = term.Token
+	w.trace.add(e)
+}
+
+// closeTerms ends every open term of node n at the current instant: the
+// node's process died.
+func (w *World) closeTerms(n *Node) {
+	for i := range w.history.Terms {
+		if term := &w.history.Terms[i]; term.Open && term.Node == n.Index {
+			w.endTerm(n, i)
+		}
+	}
+}
+
+// fenceWrite sends one write under token to the fenced resource and waits
+// for the answer or for ctx to end. The write is judged when it arrives,
+// whatever the sender does meanwhile.
+func (w *World) fenceWrite(ctx context.Context, t *task, n *Node, token uint64) {
+	w.fence.calls++
+	id := w.fence.calls
+	e := n.event(EvFenceSend)
+	e.Call, e.Token = id, token
+	w.trace.add(e)
+	sent := w.now
+	applyAt := w.now + w.fence.request.Sample(w.chooser)
+	respond := w.fence.response.Sample(w.chooser)
+	node := n.Index
+	w.At(applyAt, -1, func() {
+		accepted := w.fence.judge.Admit(token) == nil
+		w.history.Writes = append(w.history.Writes, FencedWrite{
+			Node: node, Token: token, Sent: sent, Applied: w.now, Accepted: accepted,
+		})
+		a := Event{At: w.now, Node: -1, Local: w.now + w.s3.clock, Kind: EvFenceApply, Call: id, Token: token, Status: 200, Code: "accepted"}
+		if !accepted {
+			a.Status, a.Code = 409, "stale"
+		}
+		w.trace.add(a)
+	})
+	_ = t.wait(ctx, applyAt+respond)
+}

@@ -1,0 +1,195 @@
+package sim
+
+import (
+	"context"
+	"sort"
+	"time"
+)
+
+// Epoch is the wall-clock instant at which every run's true time starts.
+// It is fixed so that traces do not depend on when a run happened.
+var Epoch = time.Date(2030, time.January, 1, 0, 0, 0, 0, time.UTC)
+
+// ClockModel describes how one node's clocks relate to true time.
+//
+// The monotonic clock runs at rate 1+DriftPPM/1e6 relative to true time and
+// stands still during every stall. The wall clock is the monotonic clock's
+// progress plus Offset plus every jump that has happened so far. A positive
+// DriftPPM is a clock that runs fast.
+type ClockModel struct {
+	// Offset is how far the node's wall clock is ahead of true time at the
+	// start of the run (negative: behind).
+	Offset time.Duration `json:"offset"`
+	// DriftPPM is the rate error of both clocks in parts per million.
+	DriftPPM int64 `json:"driftPPM"`
+	// Jumps are steps of the wall clock (an NTP step or a manual change):
+	// at true time At the wall clock moves by By. The monotonic clock is not
+	// affected.
+	Jumps []ClockJump `json:"jumps,omitempty"`
+	// Stalls are intervals of true time during which the monotonic clock
+	// does not advance (a suspended VM). The node's tasks cannot run during
+	// a stall either; the fault layer pauses the node for the same interval.
+	Stalls []ClockStall `json:"stalls,omitempty"`
+}
+
+// ClockJump is a step of a node's wall clock.
+type ClockJump struct {
+	At time.Duration `json:"at"`
+	By time.Duration `json:"by"`
+}
+
+// ClockStall is an interval [At, At+For) of true time during which a node's
+// monotonic clock stands still.
+type ClockStall struct {
+	At  time.Duration `json:"at"`
+	For time.Duration `json:"for"`
+}
+
+// clockState is a ClockModel prepared for fast evaluation.
+type clockState struct {
+	m ClockModel
+	// base is the monotonic reading at true time zero: nodes' monotonic
+	// clocks have unrelated origins, as on real machines.
+	base time.Duration
+}
+
+func newClockState(m ClockModel, base time.Duration) *clockState {
+	m.Jumps = append([]ClockJump(nil), m.Jumps...)
+	m.Stalls = append([]ClockStall(nil), m.Stalls...)
+	sort.SliceStable(m.Jumps, func(i, j int) bool { return m.Jumps[i].At < m.Jumps[j].At })
+	sort.SliceStable(m.Stalls, func(i, j int) bool { return m.Stalls[i].At < m.Stalls[j].At })
+	m.Stalls = mergeStalls(m.Stalls)
+	return &clockState{m: m, base: base}
+}
+
+// mergeStalls joins overlapping stalls of a sorted list, so that the
+// running time of the clock is true time minus the total stalled time.
+func mergeStalls(in []ClockStall) []ClockStall {
+	out := in[:0]
+	for _, s := range in {
+		if s.For <= 0 {
+			continue
+		}
+		if n := len(out); n > 0 && s.At <= out[n-1].At+out[n-1].For {
+			if end := s.At + s.For; end > out[n-1].At+out[n-1].For {
+				out[n-1].For = end - out[n-1].At
+			}
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// running returns how much true time up to t the monotonic clock was not
+// stalled.
+func (c *clockState) running(t time.Duration) time.Duration {
+	r := t
+	for _, s := range c.m.Stalls {
+		if s.At >= t {
+			break
+		}
+		end := s.At + s.For
+		if end > t {
+			end = t
+		}
+		r -= end - s.At
+	}
+	return r
+}
+
+// mono returns the monotonic reading at true time t.
+func (c *clockState) mono(t time.Duration) time.Duration {
+	return c.base + ppmScale(c.running(t), c.m.DriftPPM)
+}
+
+// wall returns the wall-clock reading at true time t, as an offset from Epoch.
+func (c *clockState) wall(t time.Duration) time.Duration {
+	w := c.m.Offset + ppmScale(c.running(t), c.m.DriftPPM)
+	for _, j := range c.m.Jumps {
+		if j.At > t {
+			break
+		}
+		w += j.By
+	}
+	return w
+}
+
+// after returns the earliest true instant at which the monotonic clock reads
+// at least d more than it does at true time t.
+func (c *clockState) after(t, d time.Duration) time.Duration {
+	if d <= 0 {
+		return t
+	}
+	// The clock reads base + floor(running * rate); find the least running
+	// time whose reading reaches the target, then the true instant at which
+	// that much running time has accumulated.
+	target := ppmScale(c.running(t), c.m.DriftPPM) + d
+	need := ppmUnscale(target, c.m.DriftPPM)
+	stalled := time.Duration(0)
+	for _, s := range c.m.Stalls {
+		if s.At-stalled >= need {
+			break
+		}
+		stalled += s.For
+	}
+	return need + stalled
+}
+
+// nodeClock is a node's protocol.Clock.
+type nodeClock struct {
+	w *World
+	n *Node
+}
+
+func (c *nodeClock) Now() time.Time { return Epoch.Add(c.n.clock.wall(c.w.now)) }
+
+func (c *nodeClock) Monotonic() time.Duration { return c.n.clock.mono(c.w.now) }
+
+func (c *nodeClock) Sleep(ctx context.Context, d time.Duration) error {
+	t := c.w.mustCurrent("Clock.Sleep")
+	return t.wait(ctx, c.n.clock.after(c.w.now, d))
+}
+
+func (c *nodeClock) Go(f func()) {
+	c.w.mustCurrent("Clock.Go")
+	c.w.spawn(c.n, f)
+}
+
+// WithTimeout returns a context cancelled, with context.DeadlineExceeded as
+// its error, when d of the node's monotonic time has passed. The timer is an
+// event of the node, so it fires late if the node is paused, as a real
+// process's timers do.
+func (c *nodeClock) WithTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	inner, cancel := context.WithCancel(ctx)
+	tc := &timeoutCtx{Context: inner, deadline: c.Now().Add(d)}
+	c.w.At(c.n.clock.after(c.w.now, d), c.n.Index, func() {
+		if inner.Err() == nil {
+			tc.expired = true
+			cancel()
+		}
+	})
+	return tc, cancel
+}
+
+// timeoutCtx is a context.WithCancel whose error becomes DeadlineExceeded
+// when the simulator's timer cancels it. It delegates Done and Value to the
+// standard cancel context underneath, so contexts derived from it attach to
+// that context and are cancelled synchronously, without goroutines. (They
+// report context.Canceled rather than DeadlineExceeded; only the timeout
+// context itself reports the deadline.)
+type timeoutCtx struct {
+	context.Context
+	deadline time.Time
+	expired  bool
+}
+
+func (c *timeoutCtx) Deadline() (time.Time, bool) { return c.deadline, true }
+
+func (c *timeoutCtx) Err() error {
+	err := c.Context.Err()
+	if err != nil && c.expired {
+		return context.DeadlineExceeded
+	}
+	return err
+}

@@ -1,0 +1,97 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ErrInvalidConfig is wrapped by every error Config.Validate returns.
+var ErrInvalidConfig = errors.New("sim: invalid config")
+
+// Config is everything one run needs. A run is a pure function of its
+// Config: the same Config (including Seed) gives the same trace.
+type Config struct {
+	// Seed seeds the default chooser and so every decision of the run.
+	Seed uint64
+	// Nodes is the number of candidates, from 1.
+	Nodes int
+	// Duration is how much true time the run lasts.
+	Duration time.Duration
+	// Candidate is the protocol every node runs.
+	Candidate Candidate
+	// Identities optionally names each node's first incarnation; empty
+	// entries (or a nil slice) mean "n<index>".
+	Identities []string
+	// Bucket and Key name the lock object; the bucket exists from the start.
+	Bucket, Key string
+	// Dialect selects the S3 semantics (AWS by default).
+	Dialect Dialect
+	// S3Request and S3Response are the latencies of the two legs of every
+	// S3 request; FenceRequest and FenceResponse those of fenced writes.
+	S3Request, S3Response       Latency
+	FenceRequest, FenceResponse Latency
+	// WriteInterval is how often a leader's application writes to the fenced
+	// resource (on its own monotonic clock).
+	WriteInterval time.Duration
+	// Clocks gives each node's clock model; nil means perfect clocks.
+	Clocks []ClockModel
+	// S3ClockOffset is how far S3's clock (Last-Modified) is from true time.
+	S3ClockOffset time.Duration
+	// Chooser makes every choice; nil means NewRandomChooser(Seed).
+	Chooser Chooser
+	// NewFence builds the fenced resource's judge; nil means a correct
+	// fence that admits tokens no lower than the highest it has seen.
+	NewFence func() Fence
+	// MaxSteps bounds the number of scheduler steps; 0 means no bound.
+	MaxSteps int
+	// KeepTrace keeps every event in Result.Trace (the hash is always kept).
+	KeepTrace bool
+	// Setup, if set, runs before the first step; faults and scenarios use it
+	// to schedule their actions with World.At.
+	Setup func(w *World)
+}
+
+// Validate reports the first problem with c.
+func (c *Config) Validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrInvalidConfig, fmt.Sprintf(format, args...))
+	}
+	switch {
+	case c.Nodes < 1:
+		return bad("Nodes is %d; a run needs at least one node", c.Nodes)
+	case c.Duration <= 0:
+		return bad("Duration is %v; it must be positive", c.Duration)
+	case c.Candidate == nil:
+		return bad("Candidate is nil")
+	case c.Bucket == "" || c.Key == "":
+		return bad("Bucket and Key must both be set")
+	case c.WriteInterval <= 0:
+		return bad("WriteInterval is %v; it must be positive", c.WriteInterval)
+	case c.Identities != nil && len(c.Identities) != c.Nodes:
+		return bad("Identities has %d entries for %d nodes", len(c.Identities), c.Nodes)
+	case c.Clocks != nil && len(c.Clocks) != c.Nodes:
+		return bad("Clocks has %d entries for %d nodes", len(c.Clocks), c.Nodes)
+	case c.MaxSteps < 0:
+		return bad("MaxSteps is negative")
+	}
+	for _, l := range []struct {
+		name string
+		l    Latency
+	}{{"S3Request", c.S3Request}, {"S3Response", c.S3Response}, {"FenceRequest", c.FenceRequest}, {"FenceResponse", c.FenceResponse}} {
+		if err := l.l.Validate(); err != nil {
+			return bad("%s: %v", l.name, err)
+		}
+	}
+	for i, m := range c.Clocks {
+		if m.DriftPPM <= -1_000_000 || m.DriftPPM > 1_000_000 {
+			return bad("Clocks[%d].DriftPPM is %d; it must lie in (-1e6, 1e6]", i, m.DriftPPM)
+		}
+		for _, s := range m.Stalls {
+			if s.For < 0 || s.At < 0 {
+				return bad("Clocks[%d] has a stall with negative time", i)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,80 @@
+// Package sim is a deterministic simulator for leader-election protocols
+// written against protocol.Clock and protocol.ObjectStore. It runs the
+// protocol's real Go code on a set of simulated nodes that share one
+// simulated S3, and records what happened so that checkers can judge it.
+//
+// A run is a pure function of its Config: the same Config and seed give the
+// same trace, event for event and byte for byte, on any machine, with any
+// GOMAXPROCS, in any process. The trace carries a running hash so that this
+// can be checked cheaply.
+//
+// # Time
+//
+// There is one true time, a time.Duration since the start of the run. It
+// advances only when every simulated goroutine is blocked, jumping to the
+// next event on the agenda. No code in the simulated path reads the real
+// clock.
+//
+// Each node reads its own clocks, derived from true time by a ClockModel: a
+// monotonic clock that runs at a rate off by DriftPPM and stands still
+// during stalls (a suspended VM), and a wall clock that adds an Offset and
+// any Jumps (NTP steps) to it. Clock.Sleep and Clock.WithTimeout measure
+// the node's monotonic clock, so a node with a fast clock wakes early in true
+// time. S3 has a clock of its own for Last-Modified. All time arithmetic is
+// done in integers, because floating-point results may differ between CPUs.
+//
+// # Blocking
+//
+// Protocol code runs in simulated goroutines (tasks): coroutines that the
+// scheduler resumes one at a time. A task runs until it blocks, and it
+// blocks only in these operations:
+//
+//   - Clock.Sleep, until its duration passes or its context is done;
+//   - a call on the node's ObjectStore, until the answer arrives or the
+//     context is done;
+//   - a write to the fenced resource by the application (Env.Lead).
+//
+// Clock.Go starts a new task. A context cancelled by one task wakes the tasks
+// waiting on it at the same instant: the scheduler polls the awaited
+// contexts after every step. Blocking in any other way (a channel receive, a
+// select, a mutex held by a blocked task, time.Sleep, a go statement) is
+// outside the model: the run hangs or loses determinism. A mutex is fine if it
+// is never held across a blocking operation, since only one task runs at a
+// time.
+//
+// # Scheduling
+//
+// Events (a task to resume, an S3 request to apply, a timer) wait on an
+// agenda ordered by due time. When several are due at the same instant the
+// Chooser picks which runs first. Every choice the simulator makes, the
+// order of simultaneous events, each latency sample, each node's entropy,
+// each fault, goes through the one Chooser, so a seeded RandomChooser makes
+// the whole run a function of the seed, and other strategies (exhaustive
+// enumeration) can replace it.
+//
+// A paused node's events wait until the pause ends: its goroutines do not
+// run and its timers do not fire, while its clocks and the rest of the world
+// go on. A crashed node's goroutines are unwound (their deferred functions
+// run, but any blocking operation they attempt panics again) and never run
+// again; a restart starts a new incarnation of the candidate.
+//
+// # S3
+//
+// Each request travels over a request leg with a sampled latency, is applied
+// atomically by the Store at one instant, and its answer travels back over a
+// response leg. If the caller's context ends first, the call returns the
+// SDK's cancellation error at once, and the request is still applied when it
+// arrives: the outcome is unknown to the caller, as with a real timeout. The
+// Store answers with AWS's semantics (or a named Dialect) and returns errors
+// shaped exactly as aws-sdk-go-v2 shapes them, so the protocol's real error
+// handling is what runs.
+//
+// # What a run records
+//
+// The History holds each leadership term as the application saw it (from
+// the moment the protocol handed it a token to the moment it saw its
+// context end) and each write to the fenced resource with the instant it was
+// judged. The Trace holds every event with true time and the node's own
+// wall-clock reading. Failures that stop a run, a panic in protocol code or
+// an exceeded step budget, are reported in the Result, not raised.
+package sim

@@ -1,0 +1,191 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"time"
+
+	"github.com/s3lease/s3lease/protocol"
+)
+
+// Candidate runs one node's election protocol until ctx is done. It is the
+// unit the harness runs: production code adapted to Env, or any other
+// protocol written against the same Clock and ObjectStore.
+type Candidate func(ctx context.Context, env Env) error
+
+// Env is everything a candidate gets from the simulated world.
+type Env struct {
+	// Node is the node's index and Incarnation counts its restarts.
+	Node, Incarnation int
+	// Identity is the candidate's identity for this incarnation.
+	Identity string
+	// Clock is the node's clock; Store is the node's S3 client.
+	Clock protocol.Clock
+	Store protocol.ObjectStore
+	// Entropy is the node's randomness, seeded from the run's seed.
+	Entropy io.Reader
+	// Bucket and Key name the lock object.
+	Bucket, Key string
+	// Lead is the application: the protocol calls it, on a goroutine of its
+	// own, when it starts leading with a fencing token. It keeps writing to
+	// the fenced resource under that token until ctx is done, then returns.
+	Lead func(ctx context.Context, token uint64)
+}
+
+// Node is one simulated machine: its clocks, its processes over time
+// (incarnations), and the simulated goroutines of the current one.
+type Node struct {
+	// Index is the node's number, from 0.
+	Index int
+	w     *World
+	clock *clockState
+	clk   nodeClock
+	s3    nodeS3
+
+	incarnation int
+	identity    string
+	up          bool
+	cancel      context.CancelFunc
+	tasks       []*task
+	pausedUntil time.Duration
+}
+
+// Identity returns the identity of the node's current incarnation.
+func (n *Node) Identity() string { return n.identity }
+
+// Up reports whether the node's process is running (not crashed).
+func (n *Node) Up() bool { return n.up }
+
+// Clock returns the node's clock.
+func (n *Node) Clock() protocol.Clock { return &n.clk }
+
+func (n *Node) localWall(t time.Duration) time.Duration { return n.clock.wall(t) }
+
+func (n *Node) event(k EventKind) Event {
+	return Event{At: n.w.now, Node: n.Index, Local: n.clock.wall(n.w.now), Kind: k}
+}
+
+// start begins a new incarnation running the configured candidate.
+func (n *Node) start(identity string) {
+	w := n.w
+	n.incarnation++
+	if identity == "" {
+		identity = "n" + strconv.Itoa(n.Index)
+	}
+	n.identity = identity
+	n.up = true
+	ctx, cancel := context.WithCancel(context.Background())
+	n.cancel = cancel
+	env := Env{
+		Node: n.Index, Incarnation: n.incarnation, Identity: identity,
+		Clock: &n.clk, Store: &n.s3,
+		Entropy: newEntropy(w.chooser.Choose(ChooseEntropy, math.MaxUint64)),
+		Bucket:  w.cfg.Bucket, Key: w.cfg.Key,
+		Lead: func(ctx context.Context, token uint64) { w.lead(ctx, n, token) },
+	}
+	e := n.event(EvStart)
+	e.Detail = identity
+	w.trace.add(e)
+	inc := n.incarnation
+	w.spawn(n, func() {
+		if err := w.cfg.Candidate(ctx, env); err != nil && ctx.Err() == nil && n.incarnation == inc {
+			w.candidateReturned(n, err)
+		}
+	})
+}
+
+// SetClock replaces the node's clock model. It may only be called from
+// Config.Setup, before the run starts; later it returns an error.
+func (n *Node) SetClock(m ClockModel) error {
+	if n.w.started {
+		return fmt.Errorf("sim: SetClock on n%d after the run started", n.Index)
+	}
+	n.clock = newClockState(m, n.clock.base)
+	return nil
+}
+
+// Pause stops the node's process for d of true time starting now: none of
+// its goroutines runs and its timers do not fire until the pause ends. The
+// node's clocks keep running.
+func (n *Node) Pause(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	w := n.w
+	until := w.now + d
+	if until > n.pausedUntil {
+		n.pausedUntil = until
+	}
+	e := n.event(EvPause)
+	e.Detail = "for " + d.String()
+	w.trace.add(e)
+	w.At(until, -1, func() {
+		if n.pausedUntil == w.now {
+			w.trace.add(n.event(EvResume))
+		}
+	})
+}
+
+// Crash kills the node's process now: every goroutine stops where it is,
+// without running anything more.
+func (n *Node) Crash() {
+	if !n.up {
+		return
+	}
+	w := n.w
+	w.trace.add(n.event(EvCrash))
+	n.up = false
+	n.cancel()
+	w.closeTerms(n)
+	tasks := n.tasks
+	n.tasks = nil
+	for _, t := range tasks {
+		w.kill(t)
+	}
+}
+
+// Restart starts a fresh process on a crashed node, with the given identity
+// (empty: the node's default identity).
+func (n *Node) Restart(identity string) {
+	if n.up {
+		n.Crash()
+	}
+	n.start(identity)
+}
+
+// Stop asks the node's candidate to stop, by cancelling its context; a
+// protocol that releases its lease on cancellation does so now.
+func (n *Node) Stop() {
+	if !n.up {
+		return
+	}
+	n.w.trace.add(n.event(EvStop))
+	n.cancel()
+}
+
+// entropy is a node's randomness source: a PCG stream seeded by the run's
+// chooser.
+type entropy struct {
+	src rand.PCG
+}
+
+func newEntropy(seed uint64) *entropy {
+	e := &entropy{}
+	e.src.Seed(seed, seed^0xda3e39cb94b95bdb)
+	return e
+}
+
+func (e *entropy) Read(p []byte) (int, error) {
+	for i := 0; i < len(p); i += 8 {
+		v := e.src.Uint64()
+		for j := i; j < len(p) && j < i+8; j++ {
+			p[j] = byte(v)
+			v >>= 8
+		}
+	}
+	return len(p), nil
+}

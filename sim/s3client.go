@@ -1,0 +1,213 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/smithy-go"
+)
+
+// s3Side is the simulated S3 service as the network sees it: the latency of
+// each leg of a request and the counter that numbers requests.
+type s3Side struct {
+	request, response Latency
+	calls             uint64
+	// clock is S3's own clock offset from true time; Last-Modified comes
+	// from it, not from any node.
+	clock time.Duration
+}
+
+// nodeS3 is one node's S3 client. Each call sends the request over the
+// request leg, S3 applies it atomically at a single instant, and the answer
+// travels back over the response leg. If the caller's context ends first,
+// the call returns the SDK's cancellation error at once; the request is
+// still applied when it reaches S3, so its outcome is unknown to the caller.
+type nodeS3 struct {
+	w *World
+	n *Node
+}
+
+// s3Now returns S3's clock reading at the current instant.
+func (w *World) s3Now() time.Time { return Epoch.Add(w.now + w.s3.clock) }
+
+// call runs one request. apply is called at the instant S3 applies the
+// request and returns the answer's error (nil for success) and ETag.
+func (c *nodeS3) call(ctx context.Context, op, key, cond string, apply func(now time.Time) (etag string, err error)) error {
+	w := c.w
+	t := w.mustCurrent("S3 " + op)
+	w.s3.calls++
+	id := w.s3.calls
+	e := c.n.event(EvS3Send)
+	e.Call, e.Op, e.Key, e.Cond = id, op, key, cond
+	w.trace.add(e)
+
+	var result error
+	applyAt := w.now + w.s3.request.Sample(w.chooser)
+	respond := w.s3.response.Sample(w.chooser)
+	w.At(applyAt, -1, func() {
+		now := w.s3Now()
+		etag, err := apply(now)
+		result = err
+		a := Event{At: w.now, Node: -1, Local: now.Sub(Epoch), Kind: EvS3Apply, Call: id, Op: op, Key: key, ETag: etag}
+		a.Status, a.Code = statusOf(err)
+		w.trace.add(a)
+	})
+	if err := t.wait(ctx, applyAt+respond); err != nil {
+		a := c.n.event(EvS3Abandon)
+		a.Call, a.Op, a.Detail = id, op, err.Error()
+		w.trace.add(a)
+		return &smithy.OperationError{ServiceID: "S3", OperationName: op, Err: &smithy.CanceledError{Err: err}}
+	}
+	r := c.n.event(EvS3Return)
+	r.Call, r.Op = id, op
+	r.Status, r.Code = statusOf(result)
+	w.trace.add(r)
+	return result
+}
+
+// statusOf extracts the HTTP status and error code of an answer.
+func statusOf(err error) (int, string) {
+	if err == nil {
+		return 200, ""
+	}
+	status := 0
+	var hs interface{ HTTPStatusCode() int }
+	if errors.As(err, &hs) {
+		status = hs.HTTPStatusCode()
+	}
+	var api smithy.APIError
+	if errors.As(err, &api) {
+		return status, api.ErrorCode()
+	}
+	return status, err.Error()
+}
+
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+func cond(ifMatch, ifNoneMatch *string) string {
+	switch {
+	case ifMatch != nil && ifNoneMatch != nil:
+		return "If-Match:" + *ifMatch + " If-None-Match:" + *ifNoneMatch
+	case ifMatch != nil:
+		return "If-Match:" + *ifMatch
+	case ifNoneMatch != nil:
+		return "If-None-Match:" + *ifNoneMatch
+	}
+	return ""
+}
+
+// PutObject sends a PutObject request. The body is read when the call is
+// made, as the SDK does before sending.
+func (c *nodeS3) PutObject(ctx context.Context, in *s3.PutObjectInput, _ ...func(*s3.Options)) (*s3.PutObjectOutput, error) {
+	var body []byte
+	var req s3.PutObjectInput
+	if in != nil {
+		req = *in
+		if in.Body != nil {
+			b, err := io.ReadAll(in.Body)
+			if err != nil {
+				return nil, &smithy.OperationError{ServiceID: "S3", OperationName: "PutObject", Err: err}
+			}
+			body = b
+		}
+	}
+	var out *s3.PutObjectOutput
+	err := c.call(ctx, "PutObject", str(req.Key), cond(req.IfMatch, req.IfNoneMatch), func(now time.Time) (string, error) {
+		o, err := c.w.store.PutObject(now, &req, body)
+		out = o
+		if o != nil {
+			return str(o.ETag), err
+		}
+		return "", err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// GetObject sends a GetObject request.
+func (c *nodeS3) GetObject(ctx context.Context, in *s3.GetObjectInput, _ ...func(*s3.Options)) (*s3.GetObjectOutput, error) {
+	var req s3.GetObjectInput
+	if in != nil {
+		req = *in
+	}
+	var out *s3.GetObjectOutput
+	err := c.call(ctx, "GetObject", str(req.Key), cond(req.IfMatch, req.IfNoneMatch), func(now time.Time) (string, error) {
+		o, err := c.w.store.GetObject(now, &req)
+		out = o
+		if o != nil {
+			return str(o.ETag), err
+		}
+		return "", err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// HeadObject sends a HeadObject request.
+func (c *nodeS3) HeadObject(ctx context.Context, in *s3.HeadObjectInput, _ ...func(*s3.Options)) (*s3.HeadObjectOutput, error) {
+	var req s3.HeadObjectInput
+	if in != nil {
+		req = *in
+	}
+	var out *s3.HeadObjectOutput
+	err := c.call(ctx, "HeadObject", str(req.Key), cond(req.IfMatch, req.IfNoneMatch), func(now time.Time) (string, error) {
+		o, err := c.w.store.HeadObject(now, &req)
+		out = o
+		if o != nil {
+			return str(o.ETag), err
+		}
+		return "", err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// DeleteObject sends a DeleteObject request.
+func (c *nodeS3) DeleteObject(ctx context.Context, in *s3.DeleteObjectInput, _ ...func(*s3.Options)) (*s3.DeleteObjectOutput, error) {
+	var req s3.DeleteObjectInput
+	if in != nil {
+		req = *in
+	}
+	var out *s3.DeleteObjectOutput
+	err := c.call(ctx, "DeleteObject", str(req.Key), cond(req.IfMatch, nil), func(now time.Time) (string, error) {
+		o, err := c.w.store.DeleteObject(now, &req)
+		out = o
+		return "", err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ListObjectsV2 sends a ListObjectsV2 request.
+func (c *nodeS3) ListObjectsV2(ctx context.Context, in *s3.ListObjectsV2Input, _ ...func(*s3.Options)) (*s3.ListObjectsV2Output, error) {
+	var req s3.ListObjectsV2Input
+	if in != nil {
+		req = *in
+	}
+	var out *s3.ListObjectsV2Output
+	err := c.call(ctx, "ListObjectsV2", str(req.Prefix), "", func(now time.Time) (string, error) {
+		o, err := c.w.store.ListObjectsV2(now, &req)
+		out = o
+		return "", err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}

@@ -1,0 +1,167 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"runtime/debug"
+	"time"
+)
+
+// task is one simulated goroutine: a coroutine (iter.Pull) that runs only
+// when the scheduler resumes it and hands control back whenever it blocks in
+// a simulated primitive (Sleep, an S3 call, a fenced write). Exactly one task
+// runs at a time, so protocol code needs no synchronisation beyond what it
+// would use anyway, and the order of execution is the scheduler's alone.
+type task struct {
+	w    *World
+	node *Node
+	id   int
+
+	next  func() (struct{}, bool)
+	stop  func()
+	yield func(struct{}) bool
+
+	// gen counts the task's waits; a wake event carries the generation it
+	// was scheduled for, so a wake that lost the race with a cancellation is
+	// recognised as stale and dropped.
+	gen uint64
+	// watch is the Done channel of the context the task is waiting on, if
+	// any; the scheduler polls it after every step.
+	watch     <-chan struct{}
+	watching  bool // the task is in World.waiters
+	cancelled bool // the last wait ended because watch was closed
+
+	killed bool // the task must unwind at its next blocking point
+	done   bool // the task's function returned or unwound
+}
+
+// killSignal is the panic value that unwinds a killed task.
+type killSignal struct{}
+
+// taskPanic carries a panic raised by protocol code out of its coroutine,
+// with the stack at the point of the panic.
+type taskPanic struct {
+	value any
+	stack []byte
+}
+
+func (p *taskPanic) Error() string { return fmt.Sprintf("panic: %v", p.value) }
+
+// spawn creates a task on node n that will run f, and schedules its first
+// step at the current instant.
+func (w *World) spawn(n *Node, f func()) *task {
+	t := &task{w: w, node: n, id: w.nextTaskID}
+	w.nextTaskID++
+	t.next, t.stop = iter.Pull(func(yield func(struct{}) bool) {
+		t.yield = yield
+		defer func() {
+			if r := recover(); r != nil {
+				if _, ok := r.(killSignal); !ok {
+					r = &taskPanic{value: r, stack: debug.Stack()}
+				}
+				panic(r)
+			}
+		}()
+		f()
+	})
+	n.tasks = append(n.tasks, t)
+	w.wakeAt(t, w.now)
+	return t
+}
+
+// block hands control back to the scheduler until the task is resumed. It is
+// called on the task's own goroutine.
+func (t *task) block() {
+	if t.killed {
+		panic(killSignal{})
+	}
+	if !t.yield(struct{}{}) || t.killed {
+		panic(killSignal{})
+	}
+}
+
+// wait blocks the task until the instant at, or until ctx is done. It
+// returns ctx.Err() in the latter case.
+func (t *task) wait(ctx context.Context, at time.Duration) error {
+	w := t.w
+	var done <-chan struct{}
+	if ctx != nil {
+		done = ctx.Done()
+	}
+	if done != nil {
+		select {
+		case <-done:
+			return ctx.Err()
+		default:
+		}
+	}
+	w.wakeAt(t, at)
+	if done != nil {
+		t.watch = done
+		if !t.watching {
+			t.watching = true
+			w.waiters = append(w.waiters, t)
+		}
+	}
+	t.block()
+	t.watch = nil
+	if t.cancelled {
+		t.cancelled = false
+		return ctx.Err()
+	}
+	return nil
+}
+
+// resume runs the task until it blocks, returns or panics. A panic other
+// than the kill signal becomes the run's failure.
+func (w *World) resume(t *task) {
+	if t.done {
+		return
+	}
+	w.current = t
+	defer func() {
+		w.current = nil
+		if r := recover(); r != nil {
+			t.done = true
+			w.taskFailed(t, r)
+		}
+	}()
+	if _, ok := t.next(); !ok {
+		t.done = true
+	}
+}
+
+// kill unwinds the task: its blocking primitive panics with killSignal,
+// running the deferred functions of the protocol code on the way out.
+func (w *World) kill(t *task) {
+	if t.done {
+		return
+	}
+	t.killed = true
+	w.current = t
+	defer func() {
+		w.current = nil
+		t.done = true
+		if r := recover(); r != nil {
+			w.taskFailed(t, r)
+		}
+	}()
+	t.stop()
+}
+
+// taskFailed records a panic that escaped a task.
+func (w *World) taskFailed(t *task, r any) {
+	if _, ok := r.(killSignal); ok {
+		return
+	}
+	if w.failure != nil {
+		return
+	}
+	p, ok := r.(*taskPanic)
+	if !ok {
+		p = &taskPanic{value: r}
+	}
+	w.failure = &Failure{Kind: FailurePanic, At: w.now, Node: t.node.Index, Message: fmt.Sprint(p.value), Stack: string(p.stack)}
+	w.trace.add(Event{At: w.now, Node: t.node.Index, Local: t.node.localWall(w.now), Kind: EvPanic, Detail: fmt.Sprint(p.value)})
+}

@@ -1,0 +1,210 @@
+package sim
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// EventKind says what a trace event records.
+type EventKind uint8
+
+// The kinds of trace events.
+const (
+	EvStart       EventKind = iota // a node incarnation started its candidate
+	EvS3Send                       // a node sent an S3 request
+	EvS3Apply                      // S3 applied the request at one instant
+	EvS3Return                     // the answer reached the node
+	EvS3Abandon                    // the node's context ended before the answer arrived
+	EvLead                         // the application was told it leads
+	EvUnlead                       // the application saw its leadership end
+	EvFenceSend                    // a leader sent a write to the fenced resource
+	EvFenceApply                   // the fenced resource judged the write
+	EvPause                        // a node's process stopped running
+	EvResume                       // a paused node runs again
+	EvCrash                        // a node's process died
+	EvStop                         // a node's candidate was asked to stop (context cancelled)
+	EvFault                        // a fault was injected
+	EvPanic                        // protocol code panicked
+	numEventKinds
+)
+
+var eventKindNames = [numEventKinds]string{
+	"start", "s3.send", "s3.apply", "s3.return", "s3.abandon", "lead", "unlead",
+	"fence.send", "fence.apply", "pause", "resume", "crash", "stop", "fault", "panic",
+}
+
+// String returns the kind's name as it appears in traces.
+func (k EventKind) String() string {
+	if k < numEventKinds {
+		return eventKindNames[k]
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// MarshalText encodes the kind by name.
+func (k EventKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// Event is one line of a trace.
+type Event struct {
+	// At is true time since the start of the run.
+	At time.Duration `json:"at"`
+	// Node is the node the event happened on, or -1 for S3 and the fenced
+	// resource.
+	Node int `json:"node"`
+	// Local is the node's wall-clock reading at At, as an offset from Epoch
+	// (for S3 events, S3's own clock).
+	Local time.Duration `json:"local"`
+	Kind  EventKind     `json:"kind"`
+	// Call numbers the request an S3 or fence event belongs to.
+	Call uint64 `json:"call,omitempty"`
+	// Op is the S3 operation ("PutObject", ...).
+	Op  string `json:"op,omitempty"`
+	Key string `json:"key,omitempty"`
+	// Cond is the request's precondition ("If-Match:\"…\"", "If-None-Match:*").
+	Cond string `json:"cond,omitempty"`
+	// Status and Code are the HTTP status and S3 error code of an answer.
+	Status int    `json:"status,omitempty"`
+	Code   string `json:"code,omitempty"`
+	ETag   string `json:"etag,omitempty"`
+	Token  uint64 `json:"token,omitempty"`
+	// Detail is free text: an identity, a fault, a panic value, a body.
+	Detail string `json:"detail,omitempty"`
+}
+
+// Trace records every event of a run and keeps a running FNV-1a hash of
+// them. Two runs with equal hashes made the same decisions in the same order
+// at the same instants.
+type Trace struct {
+	Events []Event
+	hash   uint64
+	keep   bool
+}
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func newTrace(keep bool) *Trace { return &Trace{hash: fnvOffset, keep: keep} }
+
+// Hash returns the running hash of every event so far.
+func (t *Trace) Hash() uint64 { return t.hash }
+
+// Len returns the number of events recorded.
+func (t *Trace) Len() int { return len(t.Events) }
+
+func (t *Trace) u64(v uint64) {
+	h := t.hash
+	for i := 0; i < 8; i++ {
+		h ^= v & 0xff
+		h *= fnvPrime
+		v >>= 8
+	}
+	t.hash = h
+}
+
+func (t *Trace) str(s string) {
+	h := t.hash
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime
+	}
+	h ^= 0xff
+	h *= fnvPrime
+	t.hash = h
+}
+
+// add hashes e and, if the trace keeps events, appends it. Detail is
+// hashed too: it is derived from the run's state.
+func (t *Trace) add(e Event) {
+	t.u64(uint64(e.At))
+	t.u64(uint64(int64(e.Node)))
+	t.u64(uint64(e.Local))
+	t.u64(uint64(e.Kind)<<32 | uint64(uint32(e.Status)))
+	t.u64(e.Call)
+	t.u64(e.Token)
+	t.str(e.Op)
+	t.str(e.Key)
+	t.str(e.Cond)
+	t.str(e.Code)
+	t.str(e.ETag)
+	t.str(e.Detail)
+	if t.keep {
+		t.Events = append(t.Events, e)
+	}
+}
+
+// fmtDur prints a duration as seconds with nanosecond precision, which
+// reads well and sorts as text.
+func fmtDur(d time.Duration) string {
+	neg := d < 0
+	if neg {
+		d = -d
+	}
+	s := fmt.Sprintf("%d.%09ds", d/time.Second, d%time.Second)
+	if neg {
+		return "-" + s
+	}
+	return s
+}
+
+// String renders the event as one line of the readable trace.
+func (e Event) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%16s ", fmtDur(e.At))
+	if e.Node >= 0 {
+		fmt.Fprintf(&b, "n%-2d [wall %s] ", e.Node, fmtDur(e.Local))
+	} else {
+		fmt.Fprintf(&b, "s3  [wall %s] ", fmtDur(e.Local))
+	}
+	fmt.Fprintf(&b, "%-11s", e.Kind)
+	if e.Call != 0 {
+		fmt.Fprintf(&b, " #%d", e.Call)
+	}
+	for _, f := range [...]struct{ k, v string }{{"", e.Op}, {"key=", e.Key}, {"", e.Cond}} {
+		if f.v != "" {
+			b.WriteString(" " + f.k + f.v)
+		}
+	}
+	if e.Status != 0 {
+		fmt.Fprintf(&b, " -> %d", e.Status)
+		if e.Code != "" {
+			b.WriteString(" " + e.Code)
+		}
+	}
+	if e.ETag != "" {
+		b.WriteString(" etag=" + e.ETag)
+	}
+	if e.Token != 0 {
+		fmt.Fprintf(&b, " token=%d", e.Token)
+	}
+	if e.Detail != "" {
+		b.WriteString(" " + e.Detail)
+	}
+	return b.String()
+}
+
+// WriteText writes the readable trace, one event per line.
+func (t *Trace) WriteText(w io.Writer) error {
+	for _, e := range t.Events {
+		if _, err := io.WriteString(w, e.String()+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteJSON writes the trace as JSON lines, one event per line.
+func (t *Trace) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	for _, e := range t.Events {
+		if err := enc.Encode(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,217 @@
+package sim
+
+import (
+	"fmt"
+	"time"
+)
+
+// World is one simulated run: true time, the agenda of events, the nodes and
+// their tasks, the simulated S3 and the fenced resource. It is driven by a
+// single goroutine (the caller of Run) and is not safe for concurrent use.
+type World struct {
+	cfg     *Config
+	now     time.Duration
+	seq     uint64
+	agenda  agenda
+	free    []*event
+	ties    []*event
+	chooser Chooser
+
+	nodes      []*Node
+	current    *task
+	nextTaskID int
+	waiters    []*task
+
+	store   *Store
+	s3      s3Side
+	fence   fenceSide
+	history History
+	trace   *Trace
+
+	started  bool
+	steps    int
+	failure  *Failure
+	stopping bool
+}
+
+// Now returns the current true time.
+func (w *World) Now() time.Duration { return w.now }
+
+// Node returns node i.
+func (w *World) Node(i int) *Node { return w.nodes[i] }
+
+// Nodes returns the number of nodes.
+func (w *World) Nodes() int { return len(w.nodes) }
+
+// Chooser returns the run's chooser, for faults and scenarios that make
+// choices of their own while the run is under way.
+func (w *World) Chooser() Chooser { return w.chooser }
+
+// Store returns the simulated S3's object store, for inspection and for
+// writes from outside the nodes (an operator deleting the lock object).
+func (w *World) Store() *Store { return w.store }
+
+func (w *World) newEvent() *event {
+	if n := len(w.free); n > 0 {
+		e := w.free[n-1]
+		w.free = w.free[:n-1]
+		return e
+	}
+	return &event{}
+}
+
+func (w *World) recycle(e *event) {
+	*e = event{}
+	w.free = append(w.free, e)
+}
+
+func (w *World) schedule(e *event) {
+	w.seq++
+	e.seq = w.seq
+	w.agenda.push(e)
+}
+
+// wakeAt schedules task t to resume at instant at (not before now) and
+// starts a new wait generation, which makes any earlier wake stale.
+func (w *World) wakeAt(t *task, at time.Duration) {
+	if at < w.now {
+		at = w.now
+	}
+	t.gen++
+	e := w.newEvent()
+	e.at, e.kind, e.node, e.task, e.gen = at, evWake, t.node.Index, t, t.gen
+	w.schedule(e)
+}
+
+// At schedules f to run on the scheduler at true instant at. Node is the node
+// the action belongs to (it waits while the node is paused), or -1 for
+// actions of the outside world: S3, the fenced resource, an operator, a fault.
+func (w *World) At(at time.Duration, node int, f func()) {
+	if at < w.now {
+		at = w.now
+	}
+	e := w.newEvent()
+	e.at, e.kind, e.node, e.fn = at, evCall, node, f
+	w.schedule(e)
+}
+
+// stale reports whether the event no longer has anything to do.
+func stale(e *event) bool {
+	return e.kind == evWake && (e.task.done || e.gen != e.task.gen)
+}
+
+// nextEvent removes and returns the event to run next, or nil. Stale wakes
+// are dropped; when several live events are due at the same instant the
+// chooser picks one.
+func (w *World) nextEvent() *event {
+	for w.agenda.len() > 0 {
+		e := w.agenda.pop()
+		if stale(e) {
+			w.recycle(e)
+			continue
+		}
+		if w.agenda.len() == 0 || w.agenda.peek().at != e.at {
+			return e
+		}
+		ties := append(w.ties[:0], e)
+		for w.agenda.len() > 0 && w.agenda.peek().at == e.at {
+			x := w.agenda.pop()
+			if stale(x) {
+				w.recycle(x)
+				continue
+			}
+			ties = append(ties, x)
+		}
+		i := 0
+		if len(ties) > 1 {
+			i = int(w.chooser.Choose(ChooseSchedule, uint64(len(ties))))
+		}
+		e = ties[i]
+		for j, x := range ties {
+			if j != i {
+				w.agenda.push(x)
+			}
+		}
+		w.ties = ties[:0]
+		return e
+	}
+	return nil
+}
+
+// loop runs events until the agenda is empty, the end of the run is reached,
+// a task fails or the step budget is spent.
+func (w *World) loop(end time.Duration) {
+	for w.failure == nil {
+		e := w.nextEvent()
+		if e == nil {
+			return
+		}
+		if e.at > end {
+			w.agenda.push(e)
+			return
+		}
+		if e.node >= 0 {
+			if until := w.nodes[e.node].pausedUntil; until > e.at {
+				e.at = until
+				w.agenda.push(e)
+				continue
+			}
+		}
+		w.now = e.at
+		w.steps++
+		if w.cfg.MaxSteps > 0 && w.steps > w.cfg.MaxSteps {
+			w.failure = &Failure{Kind: FailureStuck, At: w.now, Node: -1,
+				Message: fmt.Sprintf("the run took more than %d steps by true time %v: livelock or a busy loop", w.cfg.MaxSteps, w.now)}
+			return
+		}
+		switch e.kind {
+		case evWake:
+			t := e.task
+			w.recycle(e)
+			w.resume(t)
+		case evCall:
+			fn := e.fn
+			w.recycle(e)
+			fn()
+		}
+		w.pollCancellations()
+	}
+}
+
+// pollCancellations wakes, at the current instant, every task whose awaited
+// context was cancelled by the step that just ran. Contexts are cancelled
+// only by code that runs inside the simulation (a task or a timer), so
+// polling after each step observes every cancellation at the instant it
+// happened.
+func (w *World) pollCancellations() {
+	j := 0
+	for _, t := range w.waiters {
+		if t.watch == nil || t.done {
+			t.watching = false
+			continue
+		}
+		select {
+		case <-t.watch:
+			t.watch = nil
+			t.watching = false
+			t.cancelled = true
+			w.wakeAt(t, w.now)
+			continue
+		default:
+		}
+		w.waiters[j] = t
+		j++
+	}
+	clear(w.waiters[j:])
+	w.waiters = w.waiters[:j]
+}
+
+// mustCurrent returns the running task, or panics with a message naming the
+// primitive that was called from outside any simulated goroutine.
+func (w *World) mustCurrent(what string) *task {
+	t := w.current
+	if t == nil {
+		panic("sim: " + what + " called outside a simulated goroutine (protocol code must run in tasks started by the simulator or by Clock.Go)")
+	}
+	return t
+}
