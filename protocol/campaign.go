@@ -56,7 +56,7 @@ func (e *Elector) campaignStep(ctx context.Context) (time.Duration, *term) {
 // record of a term that is over (or a grant that came too late), and no one
 // has replaced it since: take it again at once with a new token.
 func (e *Elector) resumeOwn(ctx context.Context, s snapshot, w sentWrite) (time.Duration, *term) {
-	if w.acquire && !s.rec.Released && w.rec.Token > e.lastTerm {
+	if w.acquire && !s.rec.Released && w.rec.Token > e.lastGrant {
 		e.log.Info("found our acquisition applied", "token", w.rec.Token)
 		if t := e.begin(ctx, s.etag, w); t != nil {
 			return 0, t

@@ -61,8 +61,9 @@ type Config struct {
 
 	// Bucket and Key name the one lock object.
 	Bucket, Key string
-	// Identity names this candidate in the lock record. Two live electors
-	// must not share an identity.
+	// Identity names this candidate in the lock record. Electors that
+	// share an identity still exclude each other (records are told apart by
+	// nonce), but the record can then not tell humans which one holds it.
 	Identity string
 
 	// LeaseDuration is how long followers wait, on their own clocks, after

@@ -47,13 +47,13 @@
 // A follower reads the object every RetryPeriod plus up to 20% jitter.
 //
 //   - Missing: create it, If-None-Match: *, token = highest seen + 1.
-//   - Released: take it at once, If-Match its ETag, token + 1.
+//   - Released: take it at once, If-Match its ETag, token = highest seen + 1.
 //   - Written by this Run (its nonce is one of ours): an acquisition whose
 //     answer was lost starts a term measured from that write's send; any
 //     other record of ours is taken again at once with a new token.
 //   - Anyone else's, including an earlier incarnation of the same identity,
 //     or a body that does not decode: time it, then take it over, If-Match
-//     its ETag, token + 1.
+//     its ETag, token = highest seen + 1.
 //
 // A new term does not start while the last term's OnStartedLeading is still
 // running.
@@ -87,12 +87,30 @@
 // deadline, writes the record once more with Released set and the same token.
 // Any candidate takes a released record at once.
 //
+// # Goroutines and determinism
+//
+// Run's goroutine makes every S3 call, reads Config.Entropy, and calls
+// OnNewLeader and OnStoppedLeading. Each term adds two goroutines, started
+// with Clock.Go: OnStartedLeading and the watchdog. Run joins the watchdog
+// before a term's end is reported, and OnStartedLeading up to the local
+// deadline; a new term does not start while the previous callback runs.
+// Every wait is Clock.Sleep, every per-call timeout Clock.WithTimeout, and a
+// join is a Clock.Sleep on a context the joined goroutine cancels as it
+// returns. Time arithmetic is integer nanoseconds. Given a deterministic
+// Clock, ObjectStore and Entropy, an elector's behaviour is a function of
+// their answers.
+//
+// With an *s3.Client, one ObjectStore call may be several HTTP attempts (the
+// SDK's retryer); RequestTimeout bounds them all. A retry that meets the
+// effect of an earlier attempt is what the nonce comparison resolves.
+//
 // # Fencing
 //
 // Two leaders at the same true instant cannot be ruled out without the
-// assumptions below. Tokens make the overlap harmless to a resource that
-// checks them: a [Fence] admits a token only if it is at least the highest it
-// has admitted.
+// assumptions below, and no lease protects an action from a pause between
+// checking leadership and acting, or from a write that arrives late. Tokens
+// make such overlaps harmless to a resource that checks them: a [Fence]
+// admits a token only if it is at least the highest it has admitted.
 //
 // # Assumptions
 //

@@ -44,7 +44,7 @@ type Elector struct {
 
 	// Owned by the goroutine in Run.
 	highest      uint64          // highest token seen in a record or written by us
-	lastTerm     uint64          // token of the most recent term that began
+	lastGrant    uint64          // token of the last acquisition judged: a term began, or it came too late
 	writes       []sentWrite     // this Run's most recent writes, oldest first
 	seen         observation     // the foreign record whose lease is being timed
 	announced    string          // last identity passed to OnNewLeader

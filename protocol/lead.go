@@ -29,11 +29,11 @@ type term struct {
 func (e *Elector) begin(ctx context.Context, etag string, w sentWrite) *term {
 	now := e.clock.Monotonic()
 	deadline := w.sent + e.termLen
+	e.lastGrant = w.rec.Token
 	if now >= deadline {
 		e.log.Warn("grant arrived after its local deadline; not leading", "token", w.rec.Token, "late_by", now-deadline)
 		return nil
 	}
-	e.lastTerm = w.rec.Token
 	leaderCtx, cancel := context.WithCancel(ctx)
 	t := &term{
 		lease: Lease{
@@ -60,9 +60,13 @@ func (e *Elector) begin(ctx context.Context, etag string, w sentWrite) *term {
 	return t
 }
 
-// lead renews the term every RetryPeriod until it ends, then finishes it.
+// lead renews the term every RetryPeriod, counted from the send of its last
+// successful write, until it ends, then finishes it.
 func (e *Elector) lead(ctx context.Context, t *term) {
-	wait := e.cfg.RetryPeriod
+	e.mu.Lock()
+	sent := t.deadline - e.termLen // the grant's send: begin set deadline from it
+	e.mu.Unlock()
+	wait := max(0, sent+e.cfg.RetryPeriod-e.clock.Monotonic())
 	for e.clock.Sleep(t.ctx, wait) == nil {
 		wait = e.renew(t)
 	}

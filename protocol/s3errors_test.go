@@ -19,29 +19,33 @@ import (
 	"github.com/aws/smithy-go"
 )
 
-// newTestClient returns an SDK client for an endpoint on loopback, with
-// retries off so that each call is one HTTP exchange.
-func newTestClient(url string) *s3.Client {
+// newTestClient returns an SDK client for an endpoint on loopback, set up as
+// config.LoadDefaultConfig would for a real bucket: path-style addressing,
+// static credentials, and the SDK's default checksums (WhenSupported: over
+// plain http the CRC32 is sent as an x-amz-checksum-crc32 header, which
+// gofakes3 accepts and ignores; s3.New alone would leave it unset, meaning
+// no checksum). retryer nil keeps the SDK's standard retryer.
+func newTestClient(url string, retryer aws.Retryer) *s3.Client {
 	return s3.New(s3.Options{
-		Region:       "us-east-1",
-		BaseEndpoint: aws.String(url),
-		UsePathStyle: true,
-		Credentials:  credentials.NewStaticCredentialsProvider("AKIDTEST", "SECRETTEST", ""),
-		Retryer:      aws.NopRetryer{},
-		// gofakes3 does not check checksums, and the test server ignores
-		// them; sending them only when required keeps requests plain.
-		RequestChecksumCalculation: aws.RequestChecksumCalculationWhenRequired,
+		Region:                     "us-east-1",
+		BaseEndpoint:               aws.String(url),
+		UsePathStyle:               true,
+		Credentials:                credentials.NewStaticCredentialsProvider("AKIDTEST", "SECRETTEST", ""),
+		Retryer:                    retryer,
+		RequestChecksumCalculation: aws.RequestChecksumCalculationWhenSupported,
+		ResponseChecksumValidation: aws.ResponseChecksumValidationWhenSupported,
 	})
 }
 
 // errorServer answers every request for key "<status>-<code>" with that
 // status and an S3 XML error body carrying code ("none" sends no body).
-// Key "hang" never answers.
+// Key "hang" answers only when the test ends.
 func errorServer(t *testing.T) *httptest.Server {
+	testDone := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		key := r.URL.Path[strings.LastIndex(r.URL.Path, "/")+1:]
 		if key == "hang" {
-			<-r.Context().Done()
+			<-testDone
 			return
 		}
 		statusText, code, _ := strings.Cut(key, "-")
@@ -60,6 +64,7 @@ func errorServer(t *testing.T) *httptest.Server {
 			`<Error><Code>%s</Code><Message>test message</Message><RequestId>REQ1</RequestId><HostId>HOST1</HostId></Error>`, code)
 	}))
 	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(testDone) }) // runs first
 	return srv
 }
 
@@ -75,7 +80,7 @@ func put(ctx context.Context, c *s3.Client, key string) error {
 
 func TestClassifySDKErrors(t *testing.T) {
 	srv := errorServer(t)
-	c := newTestClient(srv.URL)
+	c := newTestClient(srv.URL, aws.NopRetryer{})
 	ctx := context.Background()
 	tests := []struct {
 		key  string
@@ -96,7 +101,7 @@ func TestClassifySDKErrors(t *testing.T) {
 		// Empty bodies: the SDK falls back to the status text.
 		{"412-none", ClassPreconditionFailed},
 		{"409-none", ClassConflict},
-		{"404-none", ClassOther}, // "NotFound" would be a missing key, but an empty 404 PUT says nothing
+		{"404-none", ClassNotFound}, // code "NotFound", as HeadObject's 404 for a missing key
 	}
 	for _, tt := range tests {
 		err := put(ctx, c, tt.key)
@@ -127,7 +132,7 @@ func TestClassifySDKErrors(t *testing.T) {
 	// A connection refused: nothing listens any more.
 	closed := httptest.NewServer(http.NotFoundHandler())
 	closed.Close()
-	err = put(ctx, newTestClient(closed.URL), "412-PreconditionFailed")
+	err = put(ctx, newTestClient(closed.URL, aws.NopRetryer{}), "412-PreconditionFailed")
 	if got := ClassifyError(err); got != ClassUnknownOutcome {
 		t.Errorf("PutObject to a closed port: %v (%v)", got, err)
 	}
@@ -142,7 +147,7 @@ func TestClassifySDKErrors(t *testing.T) {
 // status, both reachable with errors.As from the *smithy.OperationError the
 // client returns.
 func TestSDKErrorChain(t *testing.T) {
-	c := newTestClient(errorServer(t).URL)
+	c := newTestClient(errorServer(t).URL, aws.NopRetryer{})
 	err := put(context.Background(), c, "412-PreconditionFailed")
 
 	var chain []string

@@ -14,21 +14,21 @@ type EventKind uint8
 
 // The kinds of trace events.
 const (
-	EvStart       EventKind = iota // a node incarnation started its candidate
-	EvS3Send                       // a node sent an S3 request
-	EvS3Apply                      // S3 applied the request at one instant
-	EvS3Return                     // the answer reached the node
-	EvS3Abandon                    // the node's context ended before the answer arrived
-	EvLead                         // the application was told it leads
-	EvUnlead                       // the application saw its leadership end
-	EvFenceSend                    // a leader sent a write to the fenced resource
-	EvFenceApply                   // the fenced resource judged the write
-	EvPause                        // a node's process stopped running
-	EvResume                       // a paused node runs again
-	EvCrash                        // a node's process died
-	EvStop                         // a node's candidate was asked to stop (context cancelled)
-	EvFault                        // a fault was injected
-	EvPanic                        // protocol code panicked
+	EvStart      EventKind = iota // a node incarnation started its candidate
+	EvS3Send                      // a node sent an S3 request
+	EvS3Apply                     // S3 applied the request at one instant
+	EvS3Return                    // the answer reached the node
+	EvS3Abandon                   // the node's context ended before the answer arrived
+	EvLead                        // the application was told it leads
+	EvUnlead                      // the application saw its leadership end
+	EvFenceSend                   // a leader sent a write to the fenced resource
+	EvFenceApply                  // the fenced resource judged the write
+	EvPause                       // a node's process stopped running
+	EvResume                      // a paused node runs again
+	EvCrash                       // a node's process died
+	EvStop                        // a node's candidate was asked to stop (context cancelled)
+	EvFault                       // a fault was injected
+	EvPanic                       // protocol code panicked
 	numEventKinds
 )
 
@@ -47,6 +47,17 @@ func (k EventKind) String() string {
 
 // MarshalText encodes the kind by name.
 func (k EventKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText decodes a kind from its name.
+func (k *EventKind) UnmarshalText(b []byte) error {
+	for i, name := range eventKindNames {
+		if name == string(b) {
+			*k = EventKind(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("sim: unknown event kind %q", b)
+}
 
 // Event is one line of a trace.
 type Event struct {

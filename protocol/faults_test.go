@@ -1,0 +1,253 @@
+package protocol
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
+)
+
+// sdkError builds an error the way the SDK returns an S3 error answer.
+func sdkError(op string, status int, code string) error {
+	return &smithy.OperationError{
+		ServiceID:     "S3",
+		OperationName: op,
+		Err: &awshttp.ResponseError{
+			ResponseError: &smithyhttp.ResponseError{
+				Response: &smithyhttp.Response{Response: &http.Response{StatusCode: status}},
+				Err:      &smithy.GenericAPIError{Code: code, Message: "injected by the test"},
+			},
+		},
+	}
+}
+
+// fault is what faultyStore does to one PutObject.
+type fault int
+
+const (
+	pass         fault = iota
+	applyThen500       // the write applies, the answer is lost: 500 InternalError
+	applyThen412       // the write applies, an SDK retry then gets 412
+	refuse403          // the write does not apply: 403 AccessDenied
+)
+
+// faultyStore is an ObjectStore that injects faults into PutObject calls,
+// chosen by plan from the call's number (from 1). after, if set, runs after
+// each PutObject with its number and result.
+type faultyStore struct {
+	ObjectStore
+	plan  func(n int) fault
+	after func(n int, err error)
+	puts  atomic.Int64
+}
+
+func (s *faultyStore) PutObject(ctx context.Context, in *s3.PutObjectInput, opts ...func(*s3.Options)) (*s3.PutObjectOutput, error) {
+	n := int(s.puts.Add(1))
+	out, err := s.put(ctx, n, in, opts)
+	if s.after != nil {
+		s.after(n, err)
+	}
+	return out, err
+}
+
+func (s *faultyStore) put(ctx context.Context, n int, in *s3.PutObjectInput, opts []func(*s3.Options)) (*s3.PutObjectOutput, error) {
+	f := s.plan(n)
+	if f == refuse403 {
+		return nil, sdkError("PutObject", 403, "AccessDenied")
+	}
+	out, err := s.ObjectStore.PutObject(ctx, in, opts...)
+	if err != nil {
+		return out, err
+	}
+	switch f {
+	case applyThen500:
+		return nil, sdkError("PutObject", 500, "InternalError")
+	case applyThen412:
+		return nil, sdkError("PutObject", 412, "PreconditionFailed")
+	}
+	return out, nil
+}
+
+func faultsAt(plan map[int]fault) func(int) fault {
+	return func(n int) fault { return plan[n] }
+}
+
+// jumpClock is a RealClock whose monotonic time can be moved forward, as
+// if the process had been paused.
+type jumpClock struct {
+	*RealClock
+	offset atomic.Int64
+}
+
+func (c *jumpClock) Monotonic() time.Duration {
+	return c.RealClock.Monotonic() + time.Duration(c.offset.Load())
+}
+
+func TestInjectedErrorsClassify(t *testing.T) {
+	for _, tt := range []struct {
+		err  error
+		want ErrorClass
+	}{
+		{sdkError("PutObject", 500, "InternalError"), ClassUnknownOutcome},
+		{sdkError("PutObject", 412, "PreconditionFailed"), ClassPreconditionFailed},
+		{sdkError("PutObject", 403, "AccessDenied"), ClassOther},
+	} {
+		if got := ClassifyError(tt.err); got != tt.want {
+			t.Errorf("ClassifyError(%v) = %v, want %v", tt.err, got, tt.want)
+		}
+	}
+}
+
+// A create whose answer is lost (500) or turned into a 412 by an SDK retry
+// did apply: the elector recognises its nonce on the next read and leads on
+// that write, with token 1. Had it not, it would have taken its own record
+// over again with token 2.
+func TestAcquisitionWithLostAnswer(t *testing.T) {
+	for _, f := range []fault{applyThen500, applyThen412} {
+		client := startFakeS3(t)
+		store := &faultyStore{ObjectStore: client, plan: faultsAt(map[int]fault{1: f})}
+		n := startNode(t, testConfig(t, store, "a"), &leaders{})
+		if lease := <-n.started; lease.Token != 1 {
+			t.Errorf("fault %d: leads with token %d, want 1", f, lease.Token)
+		}
+		if rec := readRecord(t, client); rec.Token != 1 || rec.Holder != "a" {
+			t.Errorf("fault %d: record %+v", f, rec)
+		}
+		n.stop(t)
+	}
+}
+
+// Renewals whose answers are lost keep the term: the elector finds its own
+// nonce in the object and moves its deadline from that write's send.
+func TestRenewalWithLostAnswer(t *testing.T) {
+	client := startFakeS3(t)
+	enough := make(chan struct{})
+	var once sync.Once
+	store := &faultyStore{
+		ObjectStore: client,
+		plan:        faultsAt(map[int]fault{2: applyThen500, 3: applyThen412, 4: applyThen500}),
+		after: func(n int, err error) {
+			if n >= 8 && err == nil {
+				once.Do(func() { close(enough) })
+			}
+		},
+	}
+	n := startNode(t, testConfig(t, store, "a"), &leaders{})
+	lease := <-n.started
+	<-enough
+	select {
+	case <-n.stopped:
+		t.Fatal("the term ended")
+	default:
+	}
+	if got, ok := n.Lease(); !ok || got.Token != lease.Token {
+		t.Errorf("Lease() = %+v, %v; want token %d", got, ok, lease.Token)
+	}
+	if rec := readRecord(t, client); rec.Token != lease.Token || rec.Holder != "a" {
+		t.Errorf("record %+v", rec)
+	}
+	n.stop(t)
+}
+
+// When renewals keep failing, the watchdog ends the term at the local
+// deadline; once writes work again the elector takes its own record back at
+// once, with a new token.
+func TestRenewalsFailUntilDeadline(t *testing.T) {
+	client := startFakeS3(t)
+	var fail atomic.Bool
+	store := &faultyStore{ObjectStore: client, plan: func(n int) fault {
+		if fail.Load() {
+			return refuse403
+		}
+		return pass
+	}}
+	n := startNode(t, testConfig(t, store, "a"), &leaders{})
+	first := <-n.started
+	fail.Store(true)
+	<-n.stopped
+	if n.IsLeader() {
+		t.Error("IsLeader after the term ended")
+	}
+	fail.Store(false)
+	second := <-n.started
+	if second.Token <= first.Token {
+		t.Errorf("second term token %d, want above %d", second.Token, first.Token)
+	}
+	rec := readRecord(t, client)
+	if p := rec.Previous; p == nil || p.Holder != "a" || p.Token != first.Token || p.Ended != EndedExpired {
+		t.Errorf("record %+v: previous %+v", rec, rec.Previous)
+	}
+	n.stop(t)
+}
+
+// Someone deletes the lock object under a leader: the leader's next renewal
+// finds it gone (gofakes3 answers 412 to If-Match on a missing key, AWS 404),
+// the term ends at once, and the elector creates a new object with a token
+// above the one it had.
+func TestObjectDeletedUnderLeader(t *testing.T) {
+	client := startFakeS3(t)
+	n := startNode(t, testConfig(t, client, "a"), &leaders{})
+	first := <-n.started
+	if _, err := client.DeleteObject(context.Background(), &s3.DeleteObjectInput{
+		Bucket: aws.String(testBucket), Key: aws.String(testKey),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	<-n.stopped
+	second := <-n.started
+	if second.Token != first.Token+1 {
+		t.Errorf("after the deletion, token %d, want %d", second.Token, first.Token+1)
+	}
+	if rec := readRecord(t, client); rec.Previous != nil {
+		t.Errorf("a recreated object links to %+v", rec.Previous)
+	}
+	n.stop(t)
+}
+
+// A grant whose answer arrives after its local deadline (the process was
+// paused while the answer waited) is not acted on: no term with that token
+// begins. The record is still ours, so the elector takes it again at once.
+func TestLateGrantIsNotActedOn(t *testing.T) {
+	client := startFakeS3(t)
+	clock := &jumpClock{RealClock: NewRealClock()}
+	store := &faultyStore{
+		ObjectStore: client,
+		plan:        faultsAt(nil),
+		after: func(n int, err error) {
+			if n == 1 {
+				clock.offset.Add(int64(itRenew)) // a pause as long as the term
+			}
+		},
+	}
+	cfg := testConfig(t, store, "a")
+	cfg.Clock = clock
+	n := startNode(t, cfg, &leaders{})
+	lease := <-n.started
+	if lease.Token != 2 {
+		t.Errorf("first term has token %d, want 2 (token 1 came too late)", lease.Token)
+	}
+	rec := readRecord(t, client)
+	if p := rec.Previous; p == nil || p.Holder != "a" || p.Token != 1 || p.Ended != EndedExpired {
+		t.Errorf("record %+v: previous %+v", rec, rec.Previous)
+	}
+	n.stop(t)
+}
+
+func TestRunTwice(t *testing.T) {
+	client := startFakeS3(t)
+	n := startNode(t, testConfig(t, client, "a"), &leaders{})
+	<-n.started
+	if err := n.Run(context.Background()); !errors.Is(err, ErrAlreadyRunning) {
+		t.Errorf("second Run: %v, want ErrAlreadyRunning", err)
+	}
+	n.stop(t)
+}
