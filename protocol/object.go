@@ -65,7 +65,7 @@ func (e *Elector) read(ctx context.Context) (snapshot, error) {
 	var body []byte
 	if out.Body != nil {
 		defer out.Body.Close()
-		body, err = io.ReadAll(io.LimitReader(out.Body, maxRecordSize+1))
+		body, err = readRecordBody(out.Body, out.ContentLength)
 		if err != nil {
 			return snapshot{}, fmt.Errorf("s3lease: read lock object body: %w", err)
 		}
@@ -138,4 +138,24 @@ func (e *Elector) ours(nonce string) (sentWrite, bool) {
 		}
 	}
 	return sentWrite{}, false
+}
+
+// readRecordBody reads at most maxRecordSize+1 bytes of a GetObject body,
+// in one allocation when S3 announced the length.
+func readRecordBody(r io.Reader, length *int64) ([]byte, error) {
+	if length == nil || *length < 0 || *length > maxRecordSize {
+		return io.ReadAll(io.LimitReader(r, maxRecordSize+1))
+	}
+	// One byte more than announced, to notice a body longer than that.
+	buf := make([]byte, *length+1)
+	n, err := io.ReadFull(r, buf)
+	switch {
+	case err == io.ErrUnexpectedEOF || err == io.EOF:
+		return buf[:n], nil
+	case err != nil:
+		return nil, err
+	}
+	// The body is longer than announced: read the rest, within the limit.
+	rest, err := io.ReadAll(io.LimitReader(r, maxRecordSize+1-int64(n)))
+	return append(buf, rest...), err
 }

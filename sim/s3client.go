@@ -68,6 +68,17 @@ func (c *nodeS3) call(ctx context.Context, op, key, cond string, apply func(now 
 	return result
 }
 
+// readBody reads a request body, sized in one allocation when the reader
+// knows its length (bytes.Reader, strings.Reader).
+func readBody(r io.Reader) ([]byte, error) {
+	if l, ok := r.(interface{ Len() int }); ok {
+		b := make([]byte, l.Len())
+		_, err := io.ReadFull(r, b)
+		return b, err
+	}
+	return io.ReadAll(r)
+}
+
 // statusOf extracts the HTTP status and error code of an answer.
 func statusOf(err error) (int, string) {
 	if err == nil {
@@ -112,7 +123,7 @@ func (c *nodeS3) PutObject(ctx context.Context, in *s3.PutObjectInput, _ ...func
 	if in != nil {
 		req = *in
 		if in.Body != nil {
-			b, err := io.ReadAll(in.Body)
+			b, err := readBody(in.Body)
 			if err != nil {
 				return nil, &smithy.OperationError{ServiceID: "S3", OperationName: "PutObject", Err: err}
 			}

@@ -197,7 +197,9 @@ func (s *Store) GetObject(now time.Time, in *s3.GetObjectInput) (*s3.GetObjectOu
 		return nil, err
 	}
 	r := &bodyReader{}
-	r.Reset(cloneBytes(obj.body))
+	// Stored bodies are never modified (a put stores a new object), and a
+	// bytes.Reader does not hand out its slice, so no copy is needed.
+	r.Reset(obj.body)
 	out := &s3.GetObjectOutput{Body: r}
 	fillObjectOutput(obj, &out.AcceptRanges, &out.ContentLength, &out.ContentType, &out.ETag, &out.LastModified, &out.Metadata)
 	return out, nil

