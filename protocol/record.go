@@ -64,7 +64,22 @@ func (r Record) LeaseDuration() time.Duration {
 }
 
 // Encode returns the JSON body of r. It fails only if r would not decode.
+//
+// The body is byte for byte what json.Marshal(r) returns; the common case is
+// written by hand (see record_fast.go), anything else by encoding/json.
 func (r Record) Encode() ([]byte, error) {
+	if err := r.check(); err != nil {
+		return nil, fmt.Errorf("s3lease: encode record: %w", err)
+	}
+	if body, ok := r.appendJSON(make([]byte, 0, r.encodedSizeHint())); ok {
+		return body, nil
+	}
+	return json.Marshal(r)
+}
+
+// encodeRecordJSON is Encode done entirely by encoding/json: the reference
+// the fast encoder is tested and benchmarked against.
+func encodeRecordJSON(r Record) ([]byte, error) {
 	if err := r.check(); err != nil {
 		return nil, fmt.Errorf("s3lease: encode record: %w", err)
 	}
@@ -73,7 +88,24 @@ func (r Record) Encode() ([]byte, error) {
 
 // DecodeRecord parses a lock object body. Errors wrap ErrMalformedRecord
 // and, for a JSON syntax or type error, the encoding/json error.
+//
+// It gives exactly what decodeRecordJSON gives: a body in the shape Encode
+// writes is parsed by hand (see record_fast.go), anything else by
+// encoding/json.
 func DecodeRecord(body []byte) (Record, error) {
+	r, ok := decodeRecordFast(body)
+	if !ok {
+		return decodeRecordJSON(body)
+	}
+	if err := r.check(); err != nil {
+		return Record{}, fmt.Errorf("s3lease: %w", err)
+	}
+	return r, nil
+}
+
+// decodeRecordJSON is DecodeRecord done entirely by encoding/json: the
+// fallback of the fast parser, and the reference it is tested against.
+func decodeRecordJSON(body []byte) (Record, error) {
 	var r Record
 	if err := json.Unmarshal(body, &r); err != nil {
 		return Record{}, fmt.Errorf("s3lease: %w: %w", ErrMalformedRecord, err)

@@ -38,6 +38,10 @@ type Config struct {
 	Clocks []ClockModel
 	// S3ClockOffset is how far S3's clock (Last-Modified) is from true time.
 	S3ClockOffset time.Duration
+	// S3Attempts is how many attempts each node's S3 client makes for a
+	// request that fails in a way the SDK retries (the standard retryer's
+	// default is 3); 0 or 1 means no retries (aws.NopRetryer).
+	S3Attempts int
 	// Chooser makes every choice; nil means NewRandomChooser(Seed).
 	Chooser Chooser
 	// NewFence builds the fenced resource's judge; nil means a correct
@@ -72,6 +76,8 @@ func (c *Config) Validate() error {
 		return bad("Identities has %d entries for %d nodes", len(c.Identities), c.Nodes)
 	case c.Clocks != nil && len(c.Clocks) != c.Nodes:
 		return bad("Clocks has %d entries for %d nodes", len(c.Clocks), c.Nodes)
+	case c.S3Attempts < 0:
+		return bad("S3Attempts is negative")
 	case c.MaxSteps < 0:
 		return bad("MaxSteps is negative")
 	}

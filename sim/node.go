@@ -80,10 +80,15 @@ func (n *Node) start(identity string) {
 	n.up = true
 	ctx, cancel := context.WithCancel(context.Background())
 	n.cancel = cancel
+	ent := newEntropy(w.chooser.Choose(ChooseEntropy, math.MaxUint64))
+	var store protocol.ObjectStore = &n.s3
+	if w.cfg.S3Attempts > 1 {
+		store = newSDKRetry(store, &n.clk, newEntropy(w.chooser.Choose(ChooseEntropy, math.MaxUint64)), w.cfg.S3Attempts)
+	}
 	env := Env{
 		Node: n.Index, Incarnation: n.incarnation, Identity: identity,
-		Clock: &n.clk, Store: &n.s3,
-		Entropy: newEntropy(w.chooser.Choose(ChooseEntropy, math.MaxUint64)),
+		Clock: &n.clk, Store: store,
+		Entropy: ent,
 		Bucket:  w.cfg.Bucket, Key: w.cfg.Key,
 		Lead: func(ctx context.Context, token uint64) { w.lead(ctx, n, token) },
 	}

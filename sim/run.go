@@ -60,7 +60,7 @@ func newWorld(cfg *Config) *World {
 	}
 	w.store = NewStore(cfg.Dialect)
 	w.store.CreateBucket(cfg.Bucket)
-	w.s3 = s3Side{request: cfg.S3Request, response: cfg.S3Response, clock: cfg.S3ClockOffset}
+	w.s3 = s3Side{request: cfg.S3Request, response: cfg.S3Response, clock: cfg.S3ClockOffset, inflight: map[string]int{}}
 	var judge Fence
 	if cfg.NewFence != nil {
 		judge = cfg.NewFence()

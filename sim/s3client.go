@@ -15,6 +15,9 @@ import (
 type s3Side struct {
 	request, response Latency
 	calls             uint64
+	faults            FaultInjector
+	// inflight counts conditional writes sent and not yet applied, per key.
+	inflight map[string]int
 	// clock is S3's own clock offset from true time; Last-Modified comes
 	// from it, not from any node.
 	clock time.Duration
@@ -34,28 +37,72 @@ type nodeS3 struct {
 func (w *World) s3Now() time.Time { return Epoch.Add(w.now + w.s3.clock) }
 
 // call runs one request. apply is called at the instant S3 applies the
-// request and returns the answer's error (nil for success) and ETag.
-func (c *nodeS3) call(ctx context.Context, op, key, cond string, apply func(now time.Time) (etag string, err error)) error {
+// request and returns the answer's error (nil for success) and ETag. The
+// world's FaultInjector, if any, decides the request's fate when it is sent.
+func (c *nodeS3) call(ctx context.Context, op, key, cond string, write bool, apply func(now time.Time) (etag string, err error)) error {
 	w := c.w
 	t := w.mustCurrent("S3 " + op)
 	w.s3.calls++
 	id := w.s3.calls
+	conditional := cond != ""
+	var f RequestFault
+	if w.s3.faults != nil {
+		f = w.s3.faults.RequestFault(w, Request{Node: c.n.Index, Op: op, Key: key, Conditional: conditional,
+			Write: write, InFlight: w.s3.inflight[key]})
+	}
 	e := c.n.event(EvS3Send)
 	e.Call, e.Op, e.Key, e.Cond = id, op, key, cond
+	if f.Fate != Delivered {
+		e.Detail = "fault: " + f.Fate.String()
+	}
 	w.trace.add(e)
 
+	tracked := conditional && write
+	if tracked {
+		w.s3.inflight[key]++
+	}
 	var result error
-	applyAt := w.now + w.s3.request.Sample(w.chooser)
-	respond := w.s3.response.Sample(w.chooser)
+	applyAt := w.now + w.s3.request.Sample(w.chooser) + f.ExtraRequest
+	respond := w.s3.response.Sample(w.chooser) + f.ExtraResponse
 	w.At(applyAt, -1, func() {
+		if tracked {
+			w.s3.inflight[key]--
+		}
 		now := w.s3Now()
-		etag, err := apply(now)
-		result = err
-		a := Event{At: w.now, Node: -1, Local: now.Sub(Epoch), Kind: EvS3Apply, Call: id, Op: op, Key: key, ETag: etag}
-		a.Status, a.Code = statusOf(err)
+		a := Event{At: w.now, Node: -1, Local: now.Sub(Epoch), Kind: EvS3Apply, Call: id, Op: op, Key: key}
+		switch f.Fate {
+		case Unreachable, Dropped:
+			a.Detail = "never arrived"
+			result = connectionError(op)
+		case RefusedBefore:
+			result = f.Err(op, w.store.requestID())
+			a.Detail = "not applied"
+		default:
+			etag, err := apply(now)
+			a.ETag = etag
+			result = err
+			switch f.Fate {
+			case FailedAfter:
+				a.Status, a.Code = statusOf(err)
+				a.Detail = "applied, answer replaced"
+				result = f.Err(op, w.store.requestID())
+			case Lost:
+				a.Detail = "applied, answer lost"
+			}
+		}
+		if a.Status == 0 {
+			a.Status, a.Code = statusOf(result)
+		}
+		if f.Fate == Unreachable || f.Fate == Dropped {
+			a.Status, a.Code = 0, ""
+		}
 		w.trace.add(a)
 	})
-	if err := t.wait(ctx, applyAt+respond); err != nil {
+	wake := applyAt + respond
+	if f.Fate == Lost || f.Fate == Dropped {
+		wake = -1
+	}
+	if err := t.wait(ctx, wake); err != nil {
 		a := c.n.event(EvS3Abandon)
 		a.Call, a.Op, a.Detail = id, op, err.Error()
 		w.trace.add(a)
@@ -66,17 +113,6 @@ func (c *nodeS3) call(ctx context.Context, op, key, cond string, apply func(now 
 	r.Status, r.Code = statusOf(result)
 	w.trace.add(r)
 	return result
-}
-
-// readBody reads a request body, sized in one allocation when the reader
-// knows its length (bytes.Reader, strings.Reader).
-func readBody(r io.Reader) ([]byte, error) {
-	if l, ok := r.(interface{ Len() int }); ok {
-		b := make([]byte, l.Len())
-		_, err := io.ReadFull(r, b)
-		return b, err
-	}
-	return io.ReadAll(r)
 }
 
 // statusOf extracts the HTTP status and error code of an answer.
@@ -131,7 +167,7 @@ func (c *nodeS3) PutObject(ctx context.Context, in *s3.PutObjectInput, _ ...func
 		}
 	}
 	var out *s3.PutObjectOutput
-	err := c.call(ctx, "PutObject", str(req.Key), cond(req.IfMatch, req.IfNoneMatch), func(now time.Time) (string, error) {
+	err := c.call(ctx, "PutObject", str(req.Key), cond(req.IfMatch, req.IfNoneMatch), true, func(now time.Time) (string, error) {
 		o, err := c.w.store.PutObject(now, &req, body)
 		out = o
 		if o != nil {
@@ -152,7 +188,7 @@ func (c *nodeS3) GetObject(ctx context.Context, in *s3.GetObjectInput, _ ...func
 		req = *in
 	}
 	var out *s3.GetObjectOutput
-	err := c.call(ctx, "GetObject", str(req.Key), cond(req.IfMatch, req.IfNoneMatch), func(now time.Time) (string, error) {
+	err := c.call(ctx, "GetObject", str(req.Key), cond(req.IfMatch, req.IfNoneMatch), false, func(now time.Time) (string, error) {
 		o, err := c.w.store.GetObject(now, &req)
 		out = o
 		if o != nil {
@@ -173,7 +209,7 @@ func (c *nodeS3) HeadObject(ctx context.Context, in *s3.HeadObjectInput, _ ...fu
 		req = *in
 	}
 	var out *s3.HeadObjectOutput
-	err := c.call(ctx, "HeadObject", str(req.Key), cond(req.IfMatch, req.IfNoneMatch), func(now time.Time) (string, error) {
+	err := c.call(ctx, "HeadObject", str(req.Key), cond(req.IfMatch, req.IfNoneMatch), false, func(now time.Time) (string, error) {
 		o, err := c.w.store.HeadObject(now, &req)
 		out = o
 		if o != nil {
@@ -194,7 +230,7 @@ func (c *nodeS3) DeleteObject(ctx context.Context, in *s3.DeleteObjectInput, _ .
 		req = *in
 	}
 	var out *s3.DeleteObjectOutput
-	err := c.call(ctx, "DeleteObject", str(req.Key), cond(req.IfMatch, nil), func(now time.Time) (string, error) {
+	err := c.call(ctx, "DeleteObject", str(req.Key), cond(req.IfMatch, nil), true, func(now time.Time) (string, error) {
 		o, err := c.w.store.DeleteObject(now, &req)
 		out = o
 		return "", err
@@ -212,7 +248,7 @@ func (c *nodeS3) ListObjectsV2(ctx context.Context, in *s3.ListObjectsV2Input, _
 		req = *in
 	}
 	var out *s3.ListObjectsV2Output
-	err := c.call(ctx, "ListObjectsV2", str(req.Prefix), "", func(now time.Time) (string, error) {
+	err := c.call(ctx, "ListObjectsV2", str(req.Prefix), "", false, func(now time.Time) (string, error) {
 		o, err := c.w.store.ListObjectsV2(now, &req)
 		out = o
 		return "", err
@@ -221,4 +257,15 @@ func (c *nodeS3) ListObjectsV2(ctx context.Context, in *s3.ListObjectsV2Input, _
 		return nil, err
 	}
 	return out, nil
+}
+
+// readBody reads a request body, sized in one allocation when the reader
+// knows its length (bytes.Reader, strings.Reader).
+func readBody(r io.Reader) ([]byte, error) {
+	if l, ok := r.(interface{ Len() int }); ok {
+		b := make([]byte, l.Len())
+		_, err := io.ReadFull(r, b)
+		return b, err
+	}
+	return io.ReadAll(r)
 }

@@ -82,7 +82,8 @@ func (t *task) block() {
 }
 
 // wait blocks the task until the instant at, or until ctx is done. It
-// returns ctx.Err() in the latter case.
+// returns ctx.Err() in the latter case. A negative at waits for ctx alone;
+// with a context that is never done, the task blocks until the run ends.
 func (t *task) wait(ctx context.Context, at time.Duration) error {
 	w := t.w
 	var done <-chan struct{}
@@ -96,7 +97,12 @@ func (t *task) wait(ctx context.Context, at time.Duration) error {
 		default:
 		}
 	}
-	w.wakeAt(t, at)
+	if at >= 0 {
+		w.wakeAt(t, at)
+	} else {
+		// No timer: only the context (or nothing) ends this wait.
+		t.gen++
+	}
 	if done != nil {
 		t.watch = done
 		if !t.watching {

@@ -1,0 +1,385 @@
+package protocol
+
+// A hand-written JSON codec for Record, for speed: the deterministic
+// simulator encodes and decodes records thousands of times per second, and
+// encoding/json's reflection dominated its profile.
+//
+// Both directions are exact stand-ins for encoding/json, never a dialect of
+// their own. The encoder writes what json.Marshal writes, byte for byte, and
+// hands anything it does not write itself (a string that needs escaping, a
+// time that cannot be written as RFC 3339) to encoding/json. The parser takes
+// only bodies in the shape Encode writes, in any key order and with any JSON
+// whitespace, and reports any other body, valid or not, as not handled, for
+// DecodeRecord to give to encoding/json; so results and errors are the ones
+// encoding/json gives. record_fast_test.go checks both against encoding/json.
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// encodedSizeHint is a capacity that fits the encoding of r in the common
+// case, so that appendJSON allocates once.
+func (r Record) encodedSizeHint() int {
+	// The keys, punctuation, two 20-digit numbers and two RFC 3339 times
+	// with nanoseconds and an offset come to under 200 bytes.
+	n := 200 + len(r.Holder) + len(r.Nonce)
+	if p := r.Previous; p != nil {
+		n += 80 + len(p.Holder) + len(p.Nonce) + len(p.Ended)
+	}
+	return n
+}
+
+// appendJSON appends json.Marshal(r) to b. It reports false, having appended
+// part of it, if a time cannot be encoded; json.Marshal then gives the error.
+// Its field order and omitempty rules are those of the struct tags.
+func (r Record) appendJSON(b []byte) ([]byte, bool) {
+	var ok bool
+	b = append(b, `{"holder":`...)
+	b = appendJSONString(b, r.Holder)
+	b = append(b, `,"token":`...)
+	b = strconv.AppendUint(b, r.Token, 10)
+	b = append(b, `,"leaseDurationMs":`...)
+	b = strconv.AppendInt(b, r.LeaseDurationMS, 10)
+	b = append(b, `,"acquireTime":`...)
+	if b, ok = appendJSONTime(b, r.AcquireTime); !ok {
+		return b, false
+	}
+	b = append(b, `,"renewTime":`...)
+	if b, ok = appendJSONTime(b, r.RenewTime); !ok {
+		return b, false
+	}
+	b = append(b, `,"nonce":`...)
+	b = appendJSONString(b, r.Nonce)
+	if r.Released {
+		b = append(b, `,"released":true`...)
+	}
+	if p := r.Previous; p != nil {
+		b = append(b, `,"previous":{"holder":`...)
+		b = appendJSONString(b, p.Holder)
+		b = append(b, `,"token":`...)
+		b = strconv.AppendUint(b, p.Token, 10)
+		b = append(b, `,"nonce":`...)
+		b = appendJSONString(b, p.Nonce)
+		b = append(b, `,"ended":`...)
+		b = appendJSONString(b, string(p.Ended))
+		b = append(b, '}')
+	}
+	return append(b, '}'), true
+}
+
+// appendJSONTime appends t as time.Time.MarshalJSON writes it. AppendText
+// formats with the same function as MarshalJSON, RFC 3339 with nanoseconds,
+// and fails in the same cases (a year outside [0,9999], a zone offset of a
+// day or more); it reports false then.
+func appendJSONTime(b []byte, t time.Time) ([]byte, bool) {
+	b = append(b, '"')
+	b, err := t.AppendText(b)
+	if err != nil {
+		return b, false
+	}
+	return append(b, '"'), true
+}
+
+// appendJSONString appends s quoted as json.Marshal quotes it. Printable
+// ASCII is copied as it is, except for '"' and '\\', which need escaping,
+// and '<', '>' and '&', which json.Marshal escapes for HTML; any string with
+// one of those or another byte is quoted by json.Marshal itself.
+func appendJSONString(b []byte, s string) []byte {
+	for i := range len(s) {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s) // a string always marshals
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// decodeRecordFast parses body if it is a JSON object in the shape Encode
+// writes, where json.Unmarshal would give the same Record without error. It
+// reports false for any other body, valid JSON or not, and for anything it is
+// unsure of, leaving that body to encoding/json: an escape in a string, a key
+// that is not exactly one of Record's (an unknown key, a key matching only
+// case-insensitively), a repeated key, null, a number that is not a decimal
+// integer in range, a time that time.Time.UnmarshalJSON rejects, trailing
+// data. It does not check the record; DecodeRecord does.
+func decodeRecordFast(body []byte) (Record, bool) {
+	p := recordParser{b: body}
+	var r Record
+	var s stringSpans
+	if !p.record(&r, &s) {
+		return Record{}, false
+	}
+	p.space()
+	if p.i != len(p.b) {
+		return Record{}, false
+	}
+	s.copyStrings(body, &r)
+	return r, true
+}
+
+// A span is a string's content body[start:end], unquoted and not yet
+// copied.
+type span struct{ start, end int }
+
+// stringSpans are the string fields of a record as found in the body. They
+// are copied out together once the body has parsed, in one allocation.
+type stringSpans struct {
+	holder, nonce, prevHolder, prevNonce, prevEnded span
+}
+
+func (s *stringSpans) copyStrings(body []byte, r *Record) {
+	// The endings Encode writes are constants; don't copy them.
+	var ended Ending
+	copied := [...]span{s.holder, s.nonce, s.prevHolder, s.prevNonce, s.prevEnded}
+	switch string(body[s.prevEnded.start:s.prevEnded.end]) {
+	case string(EndedReleased):
+		ended = EndedReleased
+		copied[4] = span{}
+	case string(EndedExpired):
+		ended = EndedExpired
+		copied[4] = span{}
+	}
+	n := 0
+	for _, sp := range copied {
+		n += sp.end - sp.start
+	}
+	var all string
+	if n > 0 {
+		var sb strings.Builder
+		sb.Grow(n)
+		for _, sp := range copied {
+			sb.Write(body[sp.start:sp.end])
+		}
+		all = sb.String()
+	}
+	cut := func(sp span) string {
+		v := all[:sp.end-sp.start]
+		all = all[len(v):]
+		return v
+	}
+	r.Holder = cut(copied[0])
+	r.Nonce = cut(copied[1])
+	if p := r.Previous; p != nil {
+		p.Holder = cut(copied[2])
+		p.Nonce = cut(copied[3])
+		if ended == "" {
+			ended = Ending(cut(copied[4]))
+		}
+		p.Ended = ended
+	}
+}
+
+// recordParser reads a body from b[i:].
+type recordParser struct {
+	b []byte
+	i int
+}
+
+// Bits for the keys of an object already seen.
+const (
+	keyHolder = 1 << iota
+	keyToken
+	keyLeaseDuration
+	keyAcquireTime
+	keyRenewTime
+	keyNonce
+	keyReleased
+	keyPrevious
+	keyEnded
+)
+
+// record parses the object of a Record into r, its strings into s.
+func (p *recordParser) record(r *Record, s *stringSpans) bool {
+	return p.object(func(key []byte) (bit int, ok bool) {
+		switch string(key) {
+		case "holder":
+			s.holder, ok = p.str()
+			return keyHolder, ok
+		case "token":
+			r.Token, ok = p.uint64()
+			return keyToken, ok
+		case "leaseDurationMs":
+			var n uint64
+			n, ok = p.uint64()
+			r.LeaseDurationMS = int64(n)
+			return keyLeaseDuration, ok && n <= math.MaxInt64
+		case "acquireTime":
+			return keyAcquireTime, p.time(&r.AcquireTime)
+		case "renewTime":
+			return keyRenewTime, p.time(&r.RenewTime)
+		case "nonce":
+			s.nonce, ok = p.str()
+			return keyNonce, ok
+		case "released":
+			r.Released, ok = p.bool()
+			return keyReleased, ok
+		case "previous":
+			r.Previous = new(PreviousTerm)
+			return keyPrevious, p.previous(r.Previous, s)
+		}
+		return 0, false
+	})
+}
+
+// previous parses the object of a PreviousTerm into t, its strings into s.
+func (p *recordParser) previous(t *PreviousTerm, s *stringSpans) bool {
+	return p.object(func(key []byte) (bit int, ok bool) {
+		switch string(key) {
+		case "holder":
+			s.prevHolder, ok = p.str()
+			return keyHolder, ok
+		case "token":
+			t.Token, ok = p.uint64()
+			return keyToken, ok
+		case "nonce":
+			s.prevNonce, ok = p.str()
+			return keyNonce, ok
+		case "ended":
+			s.prevEnded, ok = p.str()
+			return keyEnded, ok
+		}
+		return 0, false
+	})
+}
+
+// object parses an object, after optional whitespace, calling value for each
+// key with p at its value. value reads the value and returns the key's bit,
+// or false if it cannot; object fails on a key seen before.
+func (p *recordParser) object(value func(key []byte) (bit int, ok bool)) bool {
+	p.space()
+	if !p.byte('{') {
+		return false
+	}
+	p.space()
+	if p.byte('}') {
+		return true
+	}
+	seen := 0
+	for {
+		key, ok := p.str()
+		if !ok {
+			return false
+		}
+		p.space()
+		if !p.byte(':') {
+			return false
+		}
+		p.space()
+		bit, ok := value(p.b[key.start:key.end])
+		if !ok || seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+		p.space()
+		if p.byte('}') {
+			return true
+		}
+		if !p.byte(',') {
+			return false
+		}
+		p.space()
+	}
+}
+
+// space skips JSON whitespace.
+func (p *recordParser) space() {
+	for p.i < len(p.b) {
+		switch p.b[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+// byte consumes c if it is next.
+func (p *recordParser) byte(c byte) bool {
+	if p.i < len(p.b) && p.b[p.i] == c {
+		p.i++
+		return true
+	}
+	return false
+}
+
+// str reads a string that encoding/json would unquote to its bytes as they
+// are: no escape, no control character, valid UTF-8.
+func (p *recordParser) str() (span, bool) {
+	if !p.byte('"') {
+		return span{}, false
+	}
+	start := p.i
+	ascii := true
+	for j := start; j < len(p.b); j++ {
+		switch c := p.b[j]; {
+		case c == '"':
+			if !ascii && !utf8.Valid(p.b[start:j]) {
+				return span{}, false
+			}
+			p.i = j + 1
+			return span{start: start, end: j}, true
+		case c == '\\' || c < 0x20:
+			return span{}, false
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
+	}
+	return span{}, false
+}
+
+// uint64 reads a JSON number that is a decimal integer within uint64; it
+// leaves a fraction or exponent, or a leading zero, unread, for the caller to
+// fail on as it would on any character but ',', '}' or whitespace.
+func (p *recordParser) uint64() (uint64, bool) {
+	if p.i >= len(p.b) || p.b[p.i] < '0' || p.b[p.i] > '9' {
+		return 0, false
+	}
+	if p.b[p.i] == '0' {
+		p.i++
+		return 0, true
+	}
+	var n uint64
+	for ; p.i < len(p.b); p.i++ {
+		c := p.b[p.i]
+		if c < '0' || c > '9' {
+			break
+		}
+		d := uint64(c - '0')
+		if n > (math.MaxUint64-d)/10 {
+			return 0, false // out of range: an UnmarshalTypeError
+		}
+		n = n*10 + d
+	}
+	return n, true
+}
+
+// bool reads true or false.
+func (p *recordParser) bool() (bool, bool) {
+	rest := p.b[p.i:]
+	switch {
+	case len(rest) >= 4 && string(rest[:4]) == "true":
+		p.i += 4
+		return true, true
+	case len(rest) >= 5 && string(rest[:5]) == "false":
+		p.i += 5
+		return false, true
+	}
+	return false, false
+}
+
+// time reads a string into t as encoding/json does, by handing the quoted
+// string to time.Time.UnmarshalJSON, failing if that does.
+func (p *recordParser) time(t *time.Time) bool {
+	sp, ok := p.str()
+	if !ok {
+		return false
+	}
+	return t.UnmarshalJSON(p.b[sp.start-1:sp.end+1]) == nil
+}
