@@ -33,11 +33,40 @@ func (w *World) lead(ctx context.Context, n *Node, token uint64) {
 	w.trace.add(e)
 	defer w.endTerm(n, idx)
 	for ctx.Err() == nil {
-		w.fenceWrite(ctx, t, n, token)
+		w.guardedWrite(ctx, t, n, token)
 		if err := t.wait(ctx, n.clock.after(w.now, w.cfg.WriteInterval)); err != nil {
-			return
+			break
 		}
 	}
+	if n.linger > 0 {
+		// An application that does not stop when told: it goes on writing
+		// under its old token for a while.
+		until := n.clock.after(w.now, n.linger)
+		e := n.event(EvFault)
+		e.Token, e.Detail = token, "application ignores the end of its term for "+n.linger.String()
+		w.trace.add(e)
+		for w.now < until {
+			w.guardedWrite(context.Background(), t, n, token)
+			_ = t.wait(nil, n.clock.after(w.now, w.cfg.WriteInterval))
+		}
+	}
+}
+
+// guardedWrite is one step of the application's work: it has just checked
+// that it leads (its context was not done); it writes under token. A pause
+// planned for this write falls between the check and the write, and the
+// write is sent after the pause whatever happened meanwhile, as a real
+// process would send it: the check was already made.
+func (w *World) guardedWrite(ctx context.Context, t *task, n *Node, token uint64) {
+	n.writes++
+	if d := n.pauseBeforeWrite[n.writes]; d > 0 {
+		e := n.event(EvFault)
+		e.Token, e.Detail = token, "pause between lease check and guarded write"
+		w.trace.add(e)
+		n.Pause(d)
+		_ = t.wait(nil, w.now)
+	}
+	w.fenceWrite(ctx, t, n, token)
 }
 
 // endTerm closes term idx at the current instant, unless it was closed

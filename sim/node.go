@@ -52,7 +52,33 @@ type Node struct {
 	cancel      context.CancelFunc
 	tasks       []*task
 	pausedUntil time.Duration
+
+	// requests counts S3 requests per operation, for fault triggers.
+	requests map[string]int
+	// writes counts fenced writes; pauseBeforeWrite maps a write's number
+	// to a pause between the lease check and the write.
+	writes           int
+	pauseBeforeWrite map[int]time.Duration
+	// linger is how long the application goes on writing after its leader
+	// context ended (an application that ignores cancellation).
+	linger time.Duration
 }
+
+// PauseBeforeWrite makes the node's application pause for d after it checked
+// that it still leads and before it sends its nth fenced write (counted from
+// 1 over the whole run): the window in which a lease can expire between
+// check and act.
+func (n *Node) PauseBeforeWrite(nth int, d time.Duration) {
+	if n.pauseBeforeWrite == nil {
+		n.pauseBeforeWrite = map[int]time.Duration{}
+	}
+	n.pauseBeforeWrite[nth] = d
+}
+
+// SetLinger makes the node's application keep writing under its token for d
+// after its leader context ended, as an application that ignores
+// cancellation or stops slowly does.
+func (n *Node) SetLinger(d time.Duration) { n.linger = d }
 
 // Identity returns the identity of the node's current incarnation.
 func (n *Node) Identity() string { return n.identity }

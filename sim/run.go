@@ -78,7 +78,7 @@ func newWorld(cfg *Config) *World {
 		// Each node's monotonic clock starts at an unrelated reading, as
 		// uptimes of real machines do.
 		base := time.Duration(w.chooser.Choose(ChooseSetup, uint64(1000*time.Hour)))
-		n := &Node{Index: i, w: w, clock: newClockState(m, base)}
+		n := &Node{Index: i, w: w, clock: newClockState(m, base), requests: map[string]int{}}
 		n.clk = nodeClock{w: w, n: n}
 		n.s3 = nodeS3{w: w, n: n}
 		w.nodes[i] = n

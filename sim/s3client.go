@@ -47,8 +47,9 @@ func (c *nodeS3) call(ctx context.Context, op, key, cond string, write bool, app
 	conditional := cond != ""
 	var f RequestFault
 	if w.s3.faults != nil {
-		f = w.s3.faults.RequestFault(w, Request{Node: c.n.Index, Op: op, Key: key, Conditional: conditional,
-			Write: write, InFlight: w.s3.inflight[key]})
+		c.n.requests[op]++
+		f = w.s3.faults.RequestFault(w, Request{Node: c.n.Index, Op: op, Key: key, Nth: c.n.requests[op],
+			Conditional: conditional, Write: write, InFlight: w.s3.inflight[key]})
 	}
 	e := c.n.event(EvS3Send)
 	e.Call, e.Op, e.Key, e.Cond = id, op, key, cond
@@ -112,6 +113,12 @@ func (c *nodeS3) call(ctx context.Context, op, key, cond string, write bool, app
 	r.Call, r.Op = id, op
 	r.Status, r.Code = statusOf(result)
 	w.trace.add(r)
+	if f.PauseOnAnswer > 0 {
+		// The answer is in the process's buffers; the process stops before
+		// it can look at it.
+		c.n.Pause(f.PauseOnAnswer)
+		_ = t.wait(nil, w.now)
+	}
 	return result
 }
 

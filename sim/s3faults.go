@@ -51,6 +51,9 @@ type RequestFault struct {
 	Err func(op, requestID string) error
 	// ExtraRequest and ExtraResponse lengthen the two legs.
 	ExtraRequest, ExtraResponse time.Duration
+	// PauseOnAnswer pauses the calling node for this long at the instant the
+	// answer arrives, before the caller can act on it.
+	PauseOnAnswer time.Duration
 }
 
 // Request describes an S3 request about to be sent, for a FaultInjector.
@@ -58,6 +61,9 @@ type Request struct {
 	Node int
 	Op   string
 	Key  string
+	// Nth counts the node's requests of this Op, from 1, across its
+	// incarnations.
+	Nth int
 	// Conditional reports an If-Match or If-None-Match precondition.
 	Conditional bool
 	// Write reports a PutObject or DeleteObject.
