@@ -121,6 +121,7 @@ func sharedTokenViolations(writes []sim.FencedWrite, order []int) []Violation {
 func staleAcceptViolation(top, w *sim.FencedWrite) Violation {
 	return Violation{
 		Checker: fencingName,
+		Rule:    RuleStaleAccepted,
 		At:      w.Applied,
 		Nodes:   nodesOf(top.Node, w.Node),
 		Token:   w.Token,
@@ -132,6 +133,7 @@ func staleAcceptViolation(top, w *sim.FencedWrite) Violation {
 func currentRejectViolation(top, w *sim.FencedWrite) Violation {
 	v := Violation{
 		Checker: fencingName,
+		Rule:    RuleCurrentRefused,
 		At:      w.Applied,
 		Nodes:   []int{w.Node},
 		Token:   w.Token,
@@ -150,6 +152,7 @@ func currentRejectViolation(top, w *sim.FencedWrite) Violation {
 func sharedTokenViolation(first, w *sim.FencedWrite) Violation {
 	return Violation{
 		Checker: fencingName,
+		Rule:    RuleSharedEpoch,
 		At:      w.Applied,
 		Nodes:   nodesOf(first.Node, w.Node),
 		Token:   w.Token,

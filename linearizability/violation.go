@@ -10,7 +10,11 @@ import (
 
 // Violation is one broken safety property, with the evidence.
 type Violation struct {
-	Checker string        // "unique-holder", "monotonic-tokens", "fencing"
+	Checker string // "unique-holder", "monotonic-tokens", "fencing", "overlap", "liveness"
+	// Rule names which part of a checker's property broke, where a checker
+	// has several: the fencing checker's RuleStaleAccepted,
+	// RuleCurrentRefused and RuleSharedEpoch.
+	Rule    string        `json:",omitempty"`
 	At      time.Duration // true time at which the violation is witnessed
 	Nodes   []int         // nodes involved, ascending
 	Token   uint64
@@ -48,3 +52,18 @@ func holderName(t *sim.Term) string {
 	}
 	return fmt.Sprintf("node %d (incarnation %d)", t.Node, t.Incarnation)
 }
+
+// The rules of the fencing checker.
+const (
+	// RuleStaleAccepted: the resource accepted a write with a token lower
+	// than one it had accepted before. Fencing exists to prevent exactly
+	// this; it is a violation under any assumptions.
+	RuleStaleAccepted = "stale-accepted"
+	// RuleCurrentRefused: the resource refused a write whose token was not
+	// lower than any it had accepted: the fence itself is broken.
+	RuleCurrentRefused = "current-refused"
+	// RuleSharedEpoch: the resource accepted writes from two nodes under one
+	// token. Tokens cannot tell the two apart; it follows from a token
+	// handed out twice.
+	RuleSharedEpoch = "shared-epoch"
+)

@@ -91,7 +91,7 @@ func appendJSONTime(b []byte, t time.Time) ([]byte, bool) {
 // one of those or another byte is quoted by json.Marshal itself.
 func appendJSONString(b []byte, s string) []byte {
 	for i := range len(s) {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+		if !marshalsAsIs[s[i]] {
 			q, _ := json.Marshal(s) // a string always marshals
 			return append(b, q...)
 		}
@@ -100,6 +100,18 @@ func appendJSONString(b []byte, s string) []byte {
 	b = append(b, s...)
 	return append(b, '"')
 }
+
+// marshalsAsIs and unmarshalsAsIs tell the bytes that json.Marshal copies
+// into a string as they are (printable ASCII except '"', '\\', '<', '>' and
+// '&'), and the ASCII bytes that json.Unmarshal copies out of a string as
+// they are (all but control characters, '"' and '\\').
+var marshalsAsIs, unmarshalsAsIs = func() (m, u [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		u[c] = c != '"' && c != '\\'
+		m[c] = u[c] && c != 0x7f && c != '<' && c != '>' && c != '&'
+	}
+	return m, u
+}()
 
 // decodeRecordFast parses body if it is a JSON object in the shape Encode
 // writes, where json.Unmarshal would give the same Record without error. It
@@ -315,12 +327,16 @@ func (p *recordParser) str() (span, bool) {
 	if !p.byte('"') {
 		return span{}, false
 	}
-	start := p.i
+	b, start := p.b, p.i
+	j := start
+	for j < len(b) && unmarshalsAsIs[b[j]] {
+		j++
+	}
 	ascii := true
-	for j := start; j < len(p.b); j++ {
-		switch c := p.b[j]; {
+	for ; j < len(b); j++ {
+		switch c := b[j]; {
 		case c == '"':
-			if !ascii && !utf8.Valid(p.b[start:j]) {
+			if !ascii && !utf8.Valid(b[start:j]) {
 				return span{}, false
 			}
 			p.i = j + 1

@@ -168,10 +168,10 @@ func record() *rapid.Generator[Record] {
 				rapid.SampledFrom([]uint64{0, 1, math.MaxInt64, math.MaxInt64 + 1, math.MaxUint64})).Draw(t, "token"),
 			LeaseDurationMS: usually(rapid.Int64Range(1, MaxLeaseDuration.Milliseconds()), rapid.Int64(),
 				rapid.SampledFrom([]int64{0, -1, math.MinInt64, math.MaxInt64})).Draw(t, "lease"),
-			AcquireTime:     timestamp().Draw(t, "acquire"),
-			RenewTime:       timestamp().Draw(t, "renew"),
-			Nonce:           nonce().Draw(t, "nonce"),
-			Released:        rapid.Bool().Draw(t, "released"),
+			AcquireTime: timestamp().Draw(t, "acquire"),
+			RenewTime:   timestamp().Draw(t, "renew"),
+			Nonce:       nonce().Draw(t, "nonce"),
+			Released:    rapid.Bool().Draw(t, "released"),
 		}
 		if rapid.Bool().Draw(t, "hasPrevious") {
 			r.Previous = &PreviousTerm{
@@ -242,92 +242,116 @@ func sameInstantIfWholeMinuteZone(got, want time.Time) bool {
 	return got.Equal(want) || off%60 != 0
 }
 
-// Bodies near the shape Encode writes, with what encoding/json accepts or
-// rejects around it: other key orders and whitespace, unknown, repeated and
-// case-folded keys, escapes, null, odd numbers and times, other types, bad
-// syntax.
+// Bodies near the shape Encode writes. Half are tame: JSON whitespace, the
+// record's own keys in any order, each at most once, with well-formed values,
+// mostly what the fast parser takes. The others are wild, with what
+// encoding/json accepts or rejects around that shape: unknown, repeated and
+// case-folded keys, escapes, null, odd numbers and times, other types, other
+// whitespace, bad syntax.
 func nearRecordBody() *rapid.Generator[string] {
-	ws := rapid.OneOf(rapid.Just(""), rapid.StringOf(rapid.SampledFrom([]rune(" \t\n\r"))), rapid.SampledFrom([]string{"\v", "\f", "\u00a0"}))
-	str := rapid.OneOf(
+	jsonSpace := rapid.OneOf(rapid.Just(""), rapid.Just(""), rapid.StringOf(rapid.SampledFrom([]rune(" \t\n\r"))))
+	wildSpace := usually(jsonSpace, rapid.SampledFrom([]string{"\v", "\f", "\u00a0", "\x00", "\u2028"}))
+	tameStr := rapid.OneOf(
 		rapid.Map(plainString(0, 20), strconv.Quote),
-		rapid.Map(rapid.StringOfN(rapid.SampledFrom([]rune(hexDigits)), NonceLen, NonceLen, -1), strconv.Quote),
+		rapid.Map(hexNonce(), strconv.Quote),
+		rapid.Map(rapid.StringOf(rapid.SampledFrom([]rune("aé€😀\u2028\ufffd\u007f"))), func(s string) string { return `"` + s + `"` }),
+	)
+	wildStr := rapid.OneOf(
+		tameStr,
 		rapid.Map(oddString(), func(s string) string { q, _ := json.Marshal(s); return string(q) }),
 		rapid.Map(oddString(), func(s string) string { return `"` + s + `"` }), // raw, maybe invalid
-		rapid.SampledFrom([]string{`"released"`, `"expired"`, `"rel\u0065ased"`, `"\/"`, `"a\"b"`, `""`}),
+		rapid.SampledFrom([]string{`"released"`, `"expired"`, `"rel\u0065ased"`, `"\/"`, `"a\"b"`, `""`, `"\u00e9"`}),
 	)
-	num := rapid.OneOf(
+	tameNum := rapid.OneOf(
 		rapid.Map(rapid.Uint64(), func(n uint64) string { return strconv.FormatUint(n, 10) }),
-		rapid.Map(rapid.Int64(), func(n int64) string { return strconv.FormatInt(n, 10) }),
 		rapid.Map(rapid.Uint64Range(0, 100000), func(n uint64) string { return strconv.FormatUint(n, 10) }),
-		rapid.SampledFrom([]string{"0", "-0", "00", "01", "1.0", "1e3", "1E3", "1.5", "-1", "2.", ".5", "+1", "0x10",
-			"9223372036854775807", "9223372036854775808", "18446744073709551615", "18446744073709551616",
-			"99999999999999999999", "1e400", "86400000", "86400001"}),
+		rapid.SampledFrom([]string{"0", "9223372036854775807", "18446744073709551615", "86400000", "86400001"}),
 	)
-	tm := rapid.OneOf(
+	wildNum := rapid.OneOf(
+		tameNum,
+		rapid.Map(rapid.Int64(), func(n int64) string { return strconv.FormatInt(n, 10) }),
+		rapid.SampledFrom([]string{"-0", "00", "01", "1.0", "1e3", "1E3", "1.5", "-1", "2.", ".5", "+1", "0x10", "1_0",
+			"9223372036854775808", "18446744073709551616", "99999999999999999999", "1e400", "0.0", "0e0"}),
+	)
+	tameTime := rapid.OneOf(
 		rapid.Map(timestamp(), func(t time.Time) string { b, _ := t.MarshalJSON(); return string(b) }),
 		rapid.Map(timestamp(), func(t time.Time) string { return strconv.Quote(t.Format(time.RFC3339)) }),
+	)
+	wildTime := rapid.OneOf(
+		tameTime,
 		rapid.SampledFrom([]string{`"2025-01-02T03:04:05Z"`, `"2025-01-02T03:04:05.000Z"`, `"2025-01-02T03:04:05+05:30"`,
 			`"2025-01-02T03:04:05-00:00"`, `"2025-01-02T03:04:05.1234567891Z"`, `"2025-01-02T03:04:05,5Z"`,
 			`"2025-01-02T3:04:05Z"`, `"2025-13-02T03:04:05Z"`, `"2025-02-29T03:04:05Z"`, `"2025-01-02T03:04:05+24:00"`,
 			`"2025-01-02T03:04:05+01:60"`, `"2025-01-02t03:04:05z"`, `"2025-01-02 03:04:05Z"`, `"2025-01-02T03:04:05"`,
-			`"0000-01-01T00:00:00Z"`, `"9999-12-31T23:59:59.999999999Z"`, `"10000-01-01T00:00:00Z"`,
-			`"2025-01-02T03:04:05\u005a"`, `"2025-01-02T03:04:05Z\n"`, `""`, `"null"`}),
+			`"0000-01-01T00:00:00Z"`, `"9999-12-31T23:59:59.999999999Z"`, `"10000-01-01T00:00:00Z"`, `"2025-01-02T03:04:05.Z"`,
+			`"2025-01-02T03:04:05\u005a"`, `"2025-01-02T03:04:05Z\n"`, `""`, `"null"`, `"2025-01-02T03:04:05.123+05:30:00"`}),
 	)
-	scalar := rapid.OneOf(str, num, tm, rapid.SampledFrom([]string{"true", "false", "null", "tru", "True", "nul", "[]", "[1]", "{}"}))
-	key := func(names ...string) *rapid.Generator[string] {
+	wildScalar := rapid.OneOf(wildStr, wildNum, wildTime,
+		rapid.SampledFrom([]string{"true", "false", "null", "tru", "True", "nul", "nulll", "[]", "[1]", "{}", `{"a":1}`}))
+	wildKey := func(names []string) *rapid.Generator[string] {
 		return rapid.OneOf(
 			rapid.Map(rapid.SampledFrom(names), strconv.Quote),
 			rapid.Map(rapid.SampledFrom(names), func(k string) string { return strconv.Quote(strings.ToUpper(k[:1]) + k[1:]) }),
 			rapid.SampledFrom([]string{`"HOLDER"`, `"to\u212aen"`, `"toKen"`, `"relea\u017fed"`, `"previou\u017f"`,
-				`"hold\u0065r"`, `"nonce "`, `"future"`, `""`, `"Ended"`, `"ended"`}),
+				`"hold\u0065r"`, `"nonce "`, `"future"`, `""`, `"Ended"`, `"ended"`, `"leaseDurationMS"`}),
 		)
 	}
-	object := func(t *rapid.T, label string, names []string, value func(name string) string) string {
-		w := func() string { return ws.Draw(t, label+"ws") }
-		var b strings.Builder
-		b.WriteString(w() + "{" + w())
-		if rapid.IntRange(0, 9).Draw(t, label+"keys") == 0 {
-			// Any keys.
-			n := rapid.IntRange(0, 5).Draw(t, label+"n")
-			for i := range n {
+	return rapid.Custom(func(t *rapid.T) string {
+		wild := rapid.Bool().Draw(t, "wild")
+		space, str, num, tm := jsonSpace, tameStr, tameNum, tameTime
+		if wild {
+			space, str, num, tm = wildSpace, wildStr, wildNum, wildTime
+		}
+		odd := func() bool { return wild && rapid.IntRange(0, 7).Draw(t, "odd") == 0 }
+		var object func(label string, names []string, value func(name string) string) string
+		object = func(label string, names []string, value func(name string) string) string {
+			w := func() string { return space.Draw(t, label+"space") }
+			var b strings.Builder
+			b.WriteString(w() + "{" + w())
+			var keys []string
+			if odd() {
+				// Any keys, maybe repeated.
+				n := rapid.IntRange(0, 5).Draw(t, label+"n")
+				for range n {
+					keys = append(keys, wildKey(names).Draw(t, label+"key"))
+				}
+			} else {
+				// Known keys, some left out, in any order.
+				perm := rapid.Permutation(names).Draw(t, label+"order")
+				for _, name := range perm[:rapid.IntRange(0, len(perm)).Draw(t, label+"n")] {
+					keys = append(keys, strconv.Quote(name))
+				}
+			}
+			for i, k := range keys {
 				if i > 0 {
 					b.WriteString(w() + "," + w())
 				}
-				k := key(names...).Draw(t, label+"key")
 				name, _ := strconv.Unquote(k)
 				b.WriteString(k + w() + ":" + w() + value(name))
 			}
-		} else {
-			// Known keys, some left out, in any order.
-			perm := rapid.Permutation(names).Draw(t, label+"order")
-			perm = perm[:rapid.IntRange(0, len(perm)).Draw(t, label+"n")]
-			for i, name := range perm {
-				if i > 0 {
-					b.WriteString(w() + "," + w())
-				}
-				b.WriteString(strconv.Quote(name) + w() + ":" + w() + value(name))
+			b.WriteString(w() + "}")
+			if odd() {
+				// No brace, a trailing comma, two braces...
+				out := b.String()
+				return out[:len(out)-1] + rapid.SampledFrom([]string{"", ",}", "}}", "]"}).Draw(t, label+"close")
 			}
+			return b.String()
 		}
-		b.WriteString(w() + rapid.SampledFrom([]string{"}", "}", "}", "}", "}", ",}", ""}).Draw(t, label+"close"))
-		return b.String()
-	}
-	return rapid.Custom(func(t *rapid.T) string {
-		odd := func(label string) bool { return rapid.IntRange(0, 7).Draw(t, label) == 0 }
 		prevValue := func(name string) string {
-			if odd("prevOdd") {
-				return scalar.Draw(t, "prevScalar")
+			if odd() {
+				return wildScalar.Draw(t, "prevScalar")
 			}
 			switch name {
 			case "token":
 				return num.Draw(t, "prevToken")
 			case "ended":
-				return rapid.SampledFrom([]string{`"released"`, `"expired"`, `"vanished"`}).Draw(t, "ended")
+				return rapid.SampledFrom([]string{`"released"`, `"expired"`, `"vanished"`, `""`}).Draw(t, "ended")
 			}
 			return str.Draw(t, "prevStr")
 		}
 		value := func(name string) string {
-			if odd("odd") {
-				return scalar.Draw(t, "scalar")
+			if odd() {
+				return wildScalar.Draw(t, "scalar")
 			}
 			switch name {
 			case "token", "leaseDurationMs":
@@ -337,20 +361,22 @@ func nearRecordBody() *rapid.Generator[string] {
 			case "released":
 				return rapid.SampledFrom([]string{"true", "false"}).Draw(t, name)
 			case "previous":
-				return object(t, "prev", []string{"holder", "token", "nonce", "ended"}, prevValue)
+				return object("prev", []string{"holder", "token", "nonce", "ended"}, prevValue)
 			}
 			return str.Draw(t, name)
 		}
-		body := object(t, "", []string{"holder", "token", "leaseDurationMs", "acquireTime", "renewTime", "nonce", "released", "previous"}, value)
-		switch rapid.IntRange(0, 19).Draw(t, "end") {
-		case 0:
-			body = body[:rapid.IntRange(0, len(body)).Draw(t, "cut")]
-		case 1:
-			body += rapid.SampledFrom([]string{"x", "{}", " 1", "\x00", "}"}).Draw(t, "trailer")
-		case 2:
-			body = rapid.SampledFrom([]string{"null", "[]", "1", `"x"`, "true", ""}).Draw(t, "other")
+		body := object("", []string{"holder", "token", "leaseDurationMs", "acquireTime", "renewTime", "nonce", "released", "previous"}, value)
+		if odd() {
+			switch rapid.IntRange(0, 2).Draw(t, "end") {
+			case 0:
+				body = body[:rapid.IntRange(0, len(body)).Draw(t, "cut")]
+			case 1:
+				body += rapid.SampledFrom([]string{"x", "{}", " 1", "\x00", "}"}).Draw(t, "trailer")
+			case 2:
+				body = rapid.SampledFrom([]string{"null", "[]", "1", `"x"`, "true", ""}).Draw(t, "other")
+			}
 		}
-		return body + ws.Draw(t, "tail")
+		return body + space.Draw(t, "tail")
 	})
 }
 
@@ -378,6 +404,51 @@ func TestDecodeRecordFastPath(t *testing.T) {
 	}
 }
 
+// fieldValueLiterals are values to try in each field of a canonical body.
+var fieldValueLiterals = []string{
+	// Numbers.
+	"0", "-0", "00", "01", "1", "7", "1.0", "1e3", "1E3", "1.5", "-1", "2.", ".5", "+1", "0x10", "1_0", "0.0", "0e0",
+	"1000", "86400000", "86400001", "1844674407370955161", "1844674407370955162",
+	"9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
+	"18446744073709551609", "18446744073709551615", "18446744073709551616", "18446744073709551619",
+	"18446744073709551620", "99999999999999999999", "1e400",
+	// Other literals and types.
+	"true", "false", "null", "tru", "True", "nul", "nulll", "truee", "[]", "[1]", "{}", `{"holder":"x"}`, `{"a":{}}`,
+	// Strings.
+	`""`, `"a"`, `"0123456789abcdef"`, `"released"`, `"expired"`, `"rel\u0065ased"`, `"\/"`, `"a\"b"`, `"\u00e9"`,
+	`"é€😀"`, "\"\u2028\"", "\"\xff\"", "\"\xed\xa0\x80\"", "\"a\x7f\"", "\"a\x1f\"", "\"a\tb\"", `"<&>"`, `"a`,
+	// Times.
+	`"2025-01-02T03:04:05Z"`, `"2025-01-02T03:04:05.000Z"`, `"2025-01-02T03:04:05+05:30"`, `"2025-01-02T03:04:05-00:00"`,
+	`"2025-01-02T03:04:05+00:00"`, `"2025-01-02T03:04:05.1234567891Z"`, `"2025-01-02T03:04:05,5Z"`, `"2025-01-02T3:04:05Z"`,
+	`"2025-13-02T03:04:05Z"`, `"2025-02-29T03:04:05Z"`, `"2024-02-29T03:04:05Z"`, `"2025-01-02T03:04:05+24:00"`,
+	`"2025-01-02T03:04:05+01:60"`, `"2025-01-02t03:04:05z"`, `"2025-01-02 03:04:05Z"`, `"2025-01-02T03:04:05"`,
+	`"0000-01-01T00:00:00Z"`, `"9999-12-31T23:59:59.999999999Z"`, `"10000-01-01T00:00:00Z"`, `"2025-01-02T03:04:05.Z"`,
+	`"2025-01-02T03:04:05\u005a"`, `"2025-01-02T03:04:05Z\n"`, `"null"`, `"2025-01-02T03:04:05.123+05:30:00"`,
+}
+
+// TestDecodeRecordFieldValues tries every literal of fieldValueLiterals in
+// every field of a canonical body, and some whitespace around it.
+func TestDecodeRecordFieldValues(t *testing.T) {
+	body := fuzzSeeds[0]
+	var fields []int // where each value starts
+	for i := 0; i < len(body); i++ {
+		if body[i] == ':' && body[i-1] == '"' && body[i+1] != '{' {
+			fields = append(fields, i+1)
+		}
+	}
+	if len(fields) != 10 {
+		t.Fatalf("found %d fields in %s", len(fields), body)
+	}
+	for _, at := range fields {
+		end := at + strings.IndexAny(body[at+1:], ",}") + 1
+		for _, v := range fieldValueLiterals {
+			for _, ws := range []string{"", " \t\r\n", "\v"} {
+				checkDecodeAgrees(t, []byte(body[:at]+ws+v+ws+body[end:]))
+			}
+		}
+	}
+}
+
 var fuzzSeeds = []string{
 	`{"holder":"a","token":2,"leaseDurationMs":1500,"acquireTime":"2025-01-02T03:04:05Z",` +
 		`"renewTime":"2025-01-02T03:04:05Z","nonce":"0123456789abcdef",` +
@@ -391,7 +462,8 @@ var fuzzSeeds = []string{
 	`{"holder":"\u0061\n<>&","token":3,"leaseDurationMs":1000,"nonce":"0123456789abcdef"}`,
 	`{"holder":"a","token":3.0,"leaseDurationMs":1e3,"nonce":"0123456789abcdef"}`,
 	`{"holder":"a","token":-3,"leaseDurationMs":-1000,"nonce":"0123456789abcdef"}`,
-	`{"holder":"a","token":18446744073709551616,"leaseDurationMs":9223372036854775808,"nonce":"0123456789abcdef"}`,
+	`{"holder":"a","token":18446744073709551616,"leaseDurationMs":1000,"nonce":"0123456789abcdef"}`,
+	`{"holder":"a","token":3,"leaseDurationMs":9223372036854775808,"nonce":"0123456789abcdef"}`,
 	`{"holder":"a","token":03,"leaseDurationMs":1000,"nonce":"0123456789abcdef"}`,
 	`{"holder":null,"token":null,"acquireTime":null,"previous":null,"released":null}`,
 	`{"holder":"a","token":3,"leaseDurationMs":1000,"nonce":"0123456789abcdef","previous":{"holder":"b","token":2,"ended":"expired"},"previous":{"nonce":"x"}}`,

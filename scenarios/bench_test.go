@@ -10,7 +10,7 @@ import (
 //
 //	go test -run '^$' -bench Reference -benchtime 2000x ./scenarios/
 func BenchmarkReference(b *testing.B) {
-	simulated := Reference.Config(1).Duration.Seconds()
+	simulated := Reference.Build(1).Config.Duration.Seconds()
 	seed := uint64(0)
 	for b.Loop() {
 		seed++

@@ -20,11 +20,11 @@ func (acceptAll) Admit(uint64) error { return nil }
 
 // brokenScenario runs candidate in the reference world without restarts.
 func brokenScenario(name string, c sim.Candidate, fence func() sim.Fence) Scenario {
-	return Scenario{Name: name, Config: func(seed uint64) sim.Config {
-		cfg := baseConfig(seed)
-		cfg.Candidate = c
+	return Scenario{Name: name, Build: func(seed uint64) Setup {
+		p := Protocol{Name: name, Candidate: c}
+		cfg := baseConfig(seed, p)
 		cfg.NewFence = fence
-		return cfg
+		return Setup{Config: cfg, Protocol: p}
 	}}
 }
 
@@ -93,14 +93,14 @@ func TestFencingCatchesTokenReuse(t *testing.T) {
 func TestFencingCatchesBrokenFence(t *testing.T) {
 	skewed := func(fence func() sim.Fence) Scenario {
 		sc := brokenScenario("skewed", naiveLock{lease: naiveLease}.candidate(), fence)
-		base := sc.Config
-		sc.Config = func(seed uint64) sim.Config {
-			cfg := base(seed)
-			cfg.Clocks = make([]sim.ClockModel, cfg.Nodes)
-			for i := range cfg.Clocks {
-				cfg.Clocks[i].Offset = time.Duration(i-cfg.Nodes/2) * 1500 * time.Millisecond
+		base := sc.Build
+		sc.Build = func(seed uint64) Setup {
+			s := base(seed)
+			s.Config.Clocks = make([]sim.ClockModel, s.Config.Nodes)
+			for i := range s.Config.Clocks {
+				s.Config.Clocks[i].Offset = time.Duration(i-s.Config.Nodes/2) * 1500 * time.Millisecond
 			}
-			return cfg
+			return s
 		}
 		return sc
 	}

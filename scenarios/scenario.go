@@ -5,19 +5,41 @@ import (
 	"sort"
 	"time"
 
+	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/sim"
 )
 
-// Scenario is a named, documented way to run a protocol: the world it runs
-// in and what happens to it, as a function of the seed.
+// Scenario is a named, documented way to run a protocol: the world, the
+// protocol and what goes wrong, as a function of the seed.
 type Scenario struct {
 	// Name is how the scenario is chosen on the command line.
 	Name string
-	// Doc says in a sentence or two what the scenario does.
+	// Doc tells the scenario's story in a sentence or two.
 	Doc string
-	// Config builds the run for a seed.
-	Config func(seed uint64) sim.Config
-	_      struct{}
+	// Expect says what the production elector is expected to do.
+	Expect Expectation
+	// Build makes the run for a seed.
+	Build func(seed uint64) Setup
+	_     struct{}
+}
+
+// Expectation is what a scenario expects of the production elector.
+type Expectation string
+
+const (
+	// Survives: inside the elector's assumptions; no violation, no overlap,
+	// a leader once faults heal.
+	Survives Expectation = "survives"
+	// Fenced: the scenario leaves the elector's assumptions; two leaders
+	// may overlap, and fencing must reject every stale write.
+	Fenced Expectation = "outside assumptions, fenced"
+)
+
+// Setup is one run ready to go: the world, its fault plan and the protocol.
+type Setup struct {
+	Config   sim.Config
+	Plan     *faults.Plan
+	Protocol Protocol
 }
 
 var registry = map[string]Scenario{}
@@ -35,7 +57,7 @@ func register(s Scenario) Scenario {
 func Lookup(name string) (Scenario, error) {
 	s, ok := registry[name]
 	if !ok {
-		return Scenario{}, fmt.Errorf("unknown scenario %q (known: %v)", name, Names())
+		return Scenario{}, fmt.Errorf("unknown scenario %q (see 'simrun list'; known: %v)", name, Names())
 	}
 	return s, nil
 }
@@ -50,15 +72,14 @@ func Names() []string {
 	return names
 }
 
-// baseConfig is the world every scenario starts from: five nodes running the
-// production elector for a minute against AWS-flavoured S3 with realistic
-// latencies.
-func baseConfig(seed uint64) sim.Config {
+// baseConfig is the world every scenario starts from: five nodes for a
+// minute against AWS-flavoured S3 with realistic latencies.
+func baseConfig(seed uint64, p Protocol) sim.Config {
 	return sim.Config{
 		Seed:          seed,
 		Nodes:         5,
 		Duration:      60 * time.Second,
-		Candidate:     ProductionElector(DefaultElectorSettings),
+		Candidate:     p.Candidate,
 		Bucket:        "sim-bucket",
 		Key:           "leader.json",
 		Dialect:       sim.DialectAWS,
@@ -71,41 +92,44 @@ func baseConfig(seed uint64) sim.Config {
 	}
 }
 
-// Reference is the default scenario: five nodes, one simulated minute,
-// clocks with small offsets and drift within the elector's assumed bound,
-// and rolling restarts: some nodes are asked to stop (releasing their lease
-// if they lead) and come back a little later, some under a new identity.
+// Reference is the scenario of the benchmark: five nodes, one simulated
+// minute, clocks with offsets and drift within the elector's bound, and
+// rolling restarts: some nodes are asked to stop (releasing their lease if
+// they lead) and come back a little later, some under a new identity.
 var Reference = register(Scenario{
-	Name: "reference",
-	Doc:  "5 nodes, 60 s, clock offsets and drift within bounds, rolling restarts with release",
-	Config: func(seed uint64) sim.Config {
-		cfg := baseConfig(seed)
-		cfg.Setup = rollingRestarts
-		return cfg
+	Name:   "reference",
+	Doc:    "5 nodes, 60 s, clock offsets and drift within bounds, rolling restarts with release",
+	Expect: Survives,
+	Build: func(seed uint64) Setup {
+		p := Elector(DefaultElectorSettings)
+		return Setup{Config: baseConfig(seed, p), Plan: rollingRestarts(seed, 5), Protocol: p}
 	},
 })
 
-// rollingRestarts gives every node a clock within the elector's drift bound
-// and schedules, for about half the nodes, a graceful stop followed by a
-// restart.
-func rollingRestarts(w *sim.World) {
-	c := w.Chooser()
-	for i := 0; i < w.Nodes(); i++ {
-		n := w.Node(i)
-		_ = n.SetClock(sim.ClockModel{
-			Offset:   time.Duration(c.Choose(sim.ChooseSetup, uint64(4*time.Second))) - 2*time.Second,
+// rollingRestarts is the reference plan: every node a clock within the
+// elector's drift bound; about half the nodes stopped between 5 s and 35 s
+// and restarted one to three seconds later.
+func rollingRestarts(seed uint64, nodes int) *faults.Plan {
+	c := sim.NewRandomChooser(seed ^ 0x726f6c6c696e67)
+	p := &faults.Plan{HealAt: faults.Duration(40 * time.Second)}
+	for i := range nodes {
+		p.Clocks = append(p.Clocks, faults.ClockSetting{
+			Node:     i,
+			Offset:   faults.Duration(time.Duration(c.Choose(sim.ChooseSetup, uint64(4*time.Second))) - 2*time.Second),
 			DriftPPM: int64(c.Choose(sim.ChooseSetup, 401)) - 200,
 		})
 		if c.Choose(sim.ChooseSetup, 2) == 0 {
 			continue
 		}
-		stopAt := 5*time.Second + time.Duration(c.Choose(sim.ChooseSetup, uint64(45*time.Second)))
+		stopAt := 5*time.Second + time.Duration(c.Choose(sim.ChooseSetup, uint64(30*time.Second)))
 		down := time.Second + time.Duration(c.Choose(sim.ChooseSetup, uint64(2*time.Second)))
 		identity := ""
 		if c.Choose(sim.ChooseSetup, 2) == 0 {
 			identity = fmt.Sprintf("n%d-r", i)
 		}
-		w.At(stopAt, -1, n.Stop)
-		w.At(stopAt+down, -1, func() { n.Restart(identity) })
+		p.Events = append(p.Events,
+			faults.Event{Kind: faults.Stop, At: faults.Duration(stopAt), Node: i},
+			faults.Event{Kind: faults.Restart, At: faults.Duration(stopAt + down), Node: i, Identity: identity})
 	}
+	return p
 }

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -9,12 +10,16 @@ import (
 type Verdict int
 
 const (
-	// Pass: the run finished and every checker was satisfied.
+	// Pass: the run finished and every property held.
 	Pass Verdict = iota
-	// Unsafe: a safety checker found a violation.
+	// Unsafe: a safety property broke: inside the protocol's assumptions,
+	// any checker or an overlap of leaders; outside them, a stale write
+	// accepted or a current one refused by the fenced resource.
 	Unsafe
-	// Crashed: the run could not finish (a panic in protocol code, the
-	// step budget exceeded).
+	// Stuck: no leader, or no stable leader, once faults healed.
+	Stuck
+	// Crashed: the run could not finish (a panic in protocol code, the step
+	// budget exceeded).
 	Crashed
 )
 
@@ -25,6 +30,8 @@ func (v Verdict) String() string {
 		return "pass"
 	case Unsafe:
 		return "unsafe"
+	case Stuck:
+		return "liveness"
 	case Crashed:
 		return "crashed"
 	}
@@ -33,30 +40,83 @@ func (v Verdict) String() string {
 
 // Outcome is one judged run.
 type Outcome struct {
-	Scenario   string
-	Seed       uint64
-	Verdict    Verdict
+	Scenario string
+	Seed     uint64
+	Verdict  Verdict
+	// Violations are what decided an Unsafe or Stuck verdict.
 	Violations []linearizability.Violation
-	Result     *sim.Result
+	// Outside lists how the run left the protocol's assumptions; Expected
+	// are the violations that this permits (overlaps, reused tokens),
+	// reported but not counted.
+	Outside  []string
+	Expected []linearizability.Violation
+	// Overlaps are the intervals in which two nodes both led.
+	Overlaps []linearizability.Overlap
+	Plan     *faults.Plan
+	Result   *sim.Result
 }
 
 // RunSeed runs scenario sc with seed and judges the result. keepTrace keeps
 // every trace event (for replay); the hash is always computed.
 func RunSeed(sc Scenario, seed uint64, keepTrace bool) (*Outcome, error) {
-	cfg := sc.Config(seed)
+	o, err := RunSetup(sc.Build(seed), keepTrace)
+	if o != nil {
+		o.Scenario, o.Seed = sc.Name, seed
+	}
+	return o, err
+}
+
+// RunSetup runs one prepared run and judges it.
+func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
+	cfg := s.Config
 	cfg.KeepTrace = keepTrace
+	plan := s.Plan
+	if plan == nil {
+		plan = &faults.Plan{}
+	}
+	if err := faults.Apply(plan, &cfg); err != nil {
+		return nil, err
+	}
 	res, err := sim.Run(cfg)
 	if err != nil {
 		return nil, err
 	}
-	o := &Outcome{Scenario: sc.Name, Seed: seed, Result: res}
+	o := &Outcome{Seed: cfg.Seed, Plan: plan, Result: res, Outside: plan.Outside(s.Protocol.Assumptions)}
 	if res.Failure != nil {
 		o.Verdict = Crashed
 		return o, nil
 	}
-	o.Violations = linearizability.CheckElection(res.History)
+	judge(o, s.Protocol, plan)
+	return o, nil
+}
+
+// judge applies the checkers and the assumptions to a finished run.
+func judge(o *Outcome, p Protocol, plan *faults.Plan) {
+	h := o.Result.History
+	found := linearizability.CheckElection(h)
+	o.Overlaps = linearizability.Overlaps(h)
+	overlaps := linearizability.OverlapViolations(o.Overlaps)
+	if len(o.Outside) == 0 {
+		o.Violations = append(found, overlaps...)
+	} else {
+		for _, v := range found {
+			if v.Checker == "fencing" && v.Rule != linearizability.RuleSharedEpoch {
+				o.Violations = append(o.Violations, v)
+			} else {
+				o.Expected = append(o.Expected, v)
+			}
+		}
+		o.Expected = append(o.Expected, overlaps...)
+	}
 	if len(o.Violations) > 0 {
 		o.Verdict = Unsafe
+		return
 	}
-	return o, nil
+	if p.LivenessBound <= 0 {
+		return // the protocol promises no bound: liveness is not judged
+	}
+	if v := linearizability.CheckLiveness(h, plan.HealAt.D(), p.LivenessBound); len(v) > 0 {
+		o.Violations = v
+		o.Verdict = Stuck
+	}
 }

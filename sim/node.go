@@ -220,3 +220,6 @@ func (e *entropy) Read(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// ClockModel returns the node's clock model.
+func (n *Node) ClockModel() ClockModel { return n.clock.m }

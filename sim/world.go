@@ -215,3 +215,23 @@ func (w *World) mustCurrent(what string) *task {
 	}
 	return t
 }
+
+// Bucket and Key name the lock object of the run.
+func (w *World) Bucket() string { return w.cfg.Bucket }
+
+// Key names the lock object of the run.
+func (w *World) Key() string { return w.cfg.Key }
+
+// S3Now returns S3's clock reading now, for writes made from outside the
+// nodes.
+func (w *World) S3Now() time.Time { return w.s3Now() }
+
+// Note records a fault or other remark in the trace, on a node or, with
+// node -1, in the outside world.
+func (w *World) Note(node int, text string) {
+	e := Event{At: w.now, Node: node, Local: w.now + w.s3.clock, Kind: EvFault, Detail: text}
+	if node >= 0 {
+		e.Local = w.nodes[node].localWall(w.now)
+	}
+	w.trace.add(e)
+}

@@ -24,7 +24,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	simulated := sc.Config(1).Duration
+	simulated := sc.Build(1).Config.Duration
 	steps := 0
 	start := time.Now()
 	for i := range *seeds {

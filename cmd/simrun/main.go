@@ -3,8 +3,8 @@
 // one seed as a readable trace, and benchmarks of the simulator itself.
 //
 // Exit status: 0 every run passed; 1 a safety violation was found; 2 bad
-// usage; 4 a run crashed (a panic in protocol code, a run that stopped
-// advancing).
+// usage; 3 a liveness failure (no stable leader once faults healed); 4 a run
+// crashed (a panic in protocol code, a run that stopped advancing).
 package main
 
 import (
@@ -21,6 +21,7 @@ const (
 	exitOK      = 0
 	exitUnsafe  = 1
 	exitUsage   = 2
+	exitStuck   = 3
 	exitCrashed = 4
 )
 

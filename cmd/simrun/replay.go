@@ -84,6 +84,8 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
 	switch o.Verdict {
 	case scenarios.Unsafe:
 		return exitUnsafe, nil
+	case scenarios.Stuck:
+		return exitStuck, nil
 	case scenarios.Crashed:
 		return exitCrashed, nil
 	}

@@ -18,6 +18,7 @@ type runSummary struct {
 	Seeds          int          `json:"seeds"`
 	Pass           int          `json:"pass"`
 	Unsafe         int          `json:"unsafe"`
+	Liveness       int          `json:"liveness"`
 	Crashed        int          `json:"crashed"`
 	Workers        int          `json:"workers"`
 	WallSeconds    float64      `json:"wallSeconds"`
@@ -94,6 +95,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		case scenarios.Unsafe:
 			sum.Unsafe++
 			sum.Failures = append(sum.Failures, r)
+		case scenarios.Stuck:
+			sum.Liveness++
+			sum.Failures = append(sum.Failures, r)
 		case scenarios.Crashed:
 			sum.Crashed++
 			sum.Failures = append(sum.Failures, r)
@@ -111,6 +115,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	switch {
 	case sum.Unsafe > 0:
 		return exitUnsafe, nil
+	case sum.Liveness > 0:
+		return exitStuck, nil
 	case sum.Crashed > 0:
 		return exitCrashed, nil
 	}
@@ -118,8 +124,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 }
 
 func printSummary(w io.Writer, s *runSummary) {
-	fmt.Fprintf(w, "scenario %s: %d seeds (%d..%d): %d pass, %d unsafe, %d crashed\n",
-		s.Scenario, s.Seeds, s.FirstSeed, s.FirstSeed+uint64(s.Seeds)-1, s.Pass, s.Unsafe, s.Crashed)
+	fmt.Fprintf(w, "scenario %s: %d seeds (%d..%d): %d pass, %d unsafe, %d liveness, %d crashed\n",
+		s.Scenario, s.Seeds, s.FirstSeed, s.FirstSeed+uint64(s.Seeds)-1, s.Pass, s.Unsafe, s.Liveness, s.Crashed)
 	fmt.Fprintf(w, "wall %.2fs with %d workers: %.0f seeds/s\n", s.WallSeconds, s.Workers, s.SeedsPerSecond)
 	const show = 10
 	for i, f := range s.Failures {

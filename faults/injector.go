@@ -1,0 +1,88 @@
+package faults
+
+import (
+	"time"
+
+	"github.com/s3lease/s3lease/sim"
+)
+
+type aimKey struct {
+	node int
+	op   string
+	nth  int
+}
+
+// injector decides each S3 request's fault from the plan: aimed faults
+// first, then windows (partitions, slow S3), then, during the safety phase,
+// the knobs. It draws from the world's chooser only for knobs that are set,
+// so a plan without knobs does not change the run's other choices.
+type injector struct {
+	heal    time.Duration
+	knobs   Knobs
+	aims    map[aimKey]Event
+	windows []window
+}
+
+func newInjector(p *Plan) *injector {
+	return &injector{heal: p.HealAt.D(), knobs: p.S3, aims: map[aimKey]Event{}}
+}
+
+func (in *injector) aim(e Event) { in.aims[aimKey{e.Node, e.Op, e.Nth}] = e }
+
+func (in *injector) chance(w *sim.World, ppm int64) bool {
+	return ppm > 0 && w.Chooser().Choose(sim.ChooseFault, 1_000_000) < uint64(ppm)
+}
+
+// RequestFault implements sim.FaultInjector.
+func (in *injector) RequestFault(w *sim.World, r sim.Request) sim.RequestFault {
+	var f sim.RequestFault
+	if e, ok := in.aims[aimKey{r.Node, r.Op, r.Nth}]; ok {
+		switch e.Kind {
+		case AnswerLost:
+			f.Fate = sim.Lost
+		case AnswerFailed:
+			f.Fate, f.Err = sim.FailedAfter, codes[e.Code]
+		case Refused:
+			f.Fate, f.Err = sim.RefusedBefore, codes[e.Code]
+		case AnswerDelayed:
+			f.ExtraResponse = e.By.D()
+		case AnswerPause:
+			f.PauseOnAnswer = e.For.D()
+		}
+		return f
+	}
+	now := w.Now()
+	for _, win := range in.windows {
+		if now < win.from || now >= win.to || (win.node >= 0 && win.node != r.Node) {
+			continue
+		}
+		if win.node >= 0 {
+			f.Fate = sim.Unreachable
+			if win.blackhole {
+				f.Fate = sim.Dropped
+			}
+			return f
+		}
+		f.ExtraRequest += win.extra
+		f.ExtraResponse += win.extra
+	}
+	if now >= in.heal {
+		return f
+	}
+	k := in.knobs
+	switch {
+	case r.Conditional && r.Write && r.InFlight > 0 && in.chance(w, k.ConflictOnOverlapPPM):
+		f.Fate, f.Err = sim.RefusedBefore, sim.ConditionalRequestConflict
+	case r.Conditional && r.Write && in.chance(w, k.ConflictPPM):
+		f.Fate, f.Err = sim.RefusedBefore, sim.ConditionalRequestConflict
+	case in.chance(w, k.InternalBeforePPM):
+		f.Fate, f.Err = sim.RefusedBefore, sim.InternalError
+	case in.chance(w, k.SlowDownPPM):
+		f.Fate, f.Err = sim.RefusedBefore, sim.SlowDown
+	case in.chance(w, k.InternalAfterPPM):
+		f.Fate, f.Err = sim.FailedAfter, sim.InternalError
+	case in.chance(w, k.LostPPM):
+		f.Fate = sim.Lost
+	}
+	return f
+}

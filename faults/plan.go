@@ -1,0 +1,201 @@
+package faults
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/s3lease/s3lease/sim"
+)
+
+// ErrInvalidPlan is wrapped by every error Validate and Decode return.
+var ErrInvalidPlan = errors.New("faults: invalid plan")
+
+// Plan is a fault plan: what goes wrong in one run, as data. Timed events
+// hit chosen nodes at chosen instants; probability knobs give every S3
+// request of the safety phase a chance of failing. At HealAt the safety
+// phase ends: every fault is over, and the liveness phase begins.
+type Plan struct {
+	// HealAt is the end of the safety phase.
+	HealAt Duration `json:"healAt"`
+	// Clocks sets nodes' clock offsets and drifts for the whole run.
+	Clocks []ClockSetting `json:"clocks,omitempty"`
+	// Events are the timed and aimed faults, in any order.
+	Events []Event `json:"events,omitempty"`
+	// S3 are the probability knobs of the safety phase.
+	S3 Knobs `json:"s3"`
+	// Latency, if set, replaces the S3 latency of both legs.
+	Latency *sim.Latency `json:"latency,omitempty"`
+	// SDKAttempts, if set, is the number of attempts of the nodes' S3
+	// clients (the SDK's standard retryer makes 3).
+	SDKAttempts int `json:"sdkAttempts,omitempty"`
+}
+
+// ClockSetting is a node's clock offset and drift.
+type ClockSetting struct {
+	Node     int      `json:"node"`
+	Offset   Duration `json:"offset"`
+	DriftPPM int64    `json:"driftPPM"`
+}
+
+// Knobs are chances, in parts per million, that an S3 request of the safety
+// phase meets a fault. Integers keep the run the same on every machine.
+type Knobs struct {
+	// ConflictOnOverlapPPM: a conditional write applied while another
+	// conditional write on the key is in flight is answered 409
+	// ConditionalRequestConflict without being applied.
+	ConflictOnOverlapPPM int64 `json:"conflictOnOverlapPPM,omitempty"`
+	// ConflictPPM: any conditional write is answered 409.
+	ConflictPPM int64 `json:"conflictPPM,omitempty"`
+	// InternalBeforePPM and SlowDownPPM: answered 500 InternalError or 503
+	// SlowDown without being applied.
+	InternalBeforePPM int64 `json:"internalBeforePPM,omitempty"`
+	SlowDownPPM       int64 `json:"slowDownPPM,omitempty"`
+	// InternalAfterPPM: applied, but answered 500 InternalError.
+	InternalAfterPPM int64 `json:"internalAfterPPM,omitempty"`
+	// LostPPM: applied, and the answer is lost.
+	LostPPM int64 `json:"lostPPM,omitempty"`
+}
+
+// Kind names a fault event.
+type Kind string
+
+// The kinds of fault events. Timed kinds happen at At; aimed kinds
+// (answer-*, pause-before-write) hit the Nth request of Op, or the Nth
+// fenced write, of Node.
+const (
+	Pause      Kind = "pause"       // the node's process stops for For
+	Crash      Kind = "crash"       // the node's process dies
+	Restart    Kind = "restart"     // a fresh process starts (Identity, or the node's default)
+	Stop       Kind = "stop"        // the node's candidate is asked to stop (its context is cancelled)
+	ClockJump  Kind = "clock-jump"  // the node's wall clock steps by By
+	ClockStall Kind = "clock-stall" // the node's VM is suspended for For: no process, monotonic clock stopped
+	Partition  Kind = "partition"   // the node cannot reach S3 for For (Blackhole: requests hang instead of failing)
+	SlowS3     Kind = "slow-s3"     // every S3 request takes By longer on each leg for For
+	DeleteLock Kind = "delete-lock" // someone else deletes the lock object
+	Overwrite  Kind = "overwrite"   // someone else overwrites the lock object with Body
+	Linger     Kind = "linger"      // from At to HealAt, the node's application writes on for By after its term ends
+
+	AnswerLost    Kind = "answer-lost"    // the Nth Op request is applied, its answer lost
+	AnswerFailed  Kind = "answer-failed"  // the Nth Op request is applied, its answer replaced by Code
+	Refused       Kind = "refused"        // the Nth Op request is answered Code without being applied
+	AnswerDelayed Kind = "answer-delayed" // the Nth Op request's answer takes By longer
+	AnswerPause   Kind = "answer-pause"   // the node pauses for For when the Nth Op answer arrives
+	PauseBefore   Kind = "pause-before-write"
+)
+
+// Event is one fault.
+type Event struct {
+	Kind Kind     `json:"kind"`
+	At   Duration `json:"at,omitempty"`
+	Node int      `json:"node"`
+	For  Duration `json:"for,omitempty"`
+	By   Duration `json:"by,omitempty"`
+	// Identity names a restarted process.
+	Identity string `json:"identity,omitempty"`
+	// Blackhole makes a partition hang requests instead of refusing them.
+	Blackhole bool `json:"blackhole,omitempty"`
+	// Body is what an overwrite writes.
+	Body string `json:"body,omitempty"`
+	// Op and Nth aim an answer-* fault at the Nth request of Op
+	// ("PutObject", "GetObject"...) of Node; Nth also counts fenced writes
+	// for pause-before-write.
+	Op  string `json:"op,omitempty"`
+	Nth int    `json:"nth,omitempty"`
+	// Code is the S3 error of answer-failed and refused: "InternalError",
+	// "SlowDown" or "ConditionalRequestConflict".
+	Code string `json:"code,omitempty"`
+}
+
+var kinds = map[Kind]bool{Pause: true, Crash: true, Restart: true, Stop: true, ClockJump: true, ClockStall: true,
+	Partition: true, SlowS3: true, DeleteLock: true, Overwrite: true, Linger: true, AnswerLost: true,
+	AnswerFailed: true, Refused: true, AnswerDelayed: true, AnswerPause: true, PauseBefore: true}
+
+func aimed(k Kind) bool {
+	switch k {
+	case AnswerLost, AnswerFailed, Refused, AnswerDelayed, AnswerPause, PauseBefore:
+		return true
+	}
+	return false
+}
+
+var codes = map[string]func(op, id string) error{
+	"InternalError":              sim.InternalError,
+	"SlowDown":                   sim.SlowDown,
+	"ConditionalRequestConflict": sim.ConditionalRequestConflict,
+}
+
+// Validate reports the first problem with the plan for a run of nodes nodes
+// lasting duration.
+func (p *Plan) Validate(nodes int, duration time.Duration) error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrInvalidPlan, fmt.Sprintf(format, args...))
+	}
+	if p.HealAt < 0 || p.HealAt.D() > duration {
+		return bad("healAt %v outside the run [0, %v]", p.HealAt, duration)
+	}
+	for _, c := range p.Clocks {
+		if c.Node < 0 || c.Node >= nodes {
+			return bad("clock setting for node %d of %d", c.Node, nodes)
+		}
+		if c.DriftPPM <= -1_000_000 || c.DriftPPM > 1_000_000 {
+			return bad("node %d drift %d ppm outside (-1e6, 1e6]", c.Node, c.DriftPPM)
+		}
+	}
+	for _, v := range []int64{p.S3.ConflictOnOverlapPPM, p.S3.ConflictPPM, p.S3.InternalBeforePPM, p.S3.SlowDownPPM, p.S3.InternalAfterPPM, p.S3.LostPPM} {
+		if v < 0 || v > 1_000_000 {
+			return bad("S3 knob %d ppm outside [0, 1e6]", v)
+		}
+	}
+	if p.Latency != nil {
+		if err := p.Latency.Validate(); err != nil {
+			return bad("latency: %v", err)
+		}
+	}
+	if p.SDKAttempts < 0 || p.SDKAttempts > 10 {
+		return bad("sdkAttempts %d outside [0, 10]", p.SDKAttempts)
+	}
+	for i, e := range p.Events {
+		where := fmt.Sprintf("event %d (%s)", i, e.Kind)
+		switch {
+		case !kinds[e.Kind]:
+			return bad("%s: unknown kind; known: %s", where, strings.Join(KindNames(), ", "))
+		case e.Node < 0 || e.Node >= nodes:
+			return bad("%s: node %d of %d", where, e.Node, nodes)
+		case e.At < 0 || e.For < 0:
+			return bad("%s: negative time", where)
+		case aimed(e.Kind) && (e.Op == "" && e.Kind != PauseBefore || e.Nth < 1):
+			return bad("%s: aimed at no request (op %q, nth %d)", where, e.Op, e.Nth)
+		case (e.Kind == AnswerFailed || e.Kind == Refused) && codes[e.Code] == nil:
+			return bad("%s: code %q is not InternalError, SlowDown or ConditionalRequestConflict", where, e.Code)
+		case !aimed(e.Kind) && e.Kind != Restart && e.Kind != Linger && e.At+e.For > p.HealAt:
+			return bad("%s: lasts until %v, past healAt %v: faults must heal", where, (e.At + e.For), p.HealAt)
+		}
+	}
+	return nil
+}
+
+// KindNames lists the event kinds, sorted.
+func KindNames() []string {
+	names := make([]string, 0, len(kinds))
+	for k := range kinds {
+		names = append(names, string(k))
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Decode reads a plan from JSON, refusing unknown fields.
+func Decode(r io.Reader) (*Plan, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var p Plan
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidPlan, err)
+	}
+	return &p, nil
+}
