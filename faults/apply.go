@@ -92,6 +92,8 @@ func install(p *Plan, w *sim.World) {
 			w.At(p.HealAt.D(), -1, func() { n.SetLinger(0) })
 		case PauseBefore:
 			n.PauseBeforeWrite(e.Nth, e.For.D())
+		case WriteDelayed:
+			n.DelayWrite(e.Nth, e.By.D())
 		default: // the other aimed kinds act through the injector
 			in.aim(e)
 		}

@@ -85,7 +85,8 @@ const (
 	Refused       Kind = "refused"        // the Nth Op request is answered Code without being applied
 	AnswerDelayed Kind = "answer-delayed" // the Nth Op request's answer takes By longer
 	AnswerPause   Kind = "answer-pause"   // the node pauses for For when the Nth Op answer arrives
-	PauseBefore   Kind = "pause-before-write"
+	PauseBefore   Kind = "pause-before-write" // the node pauses for For between its lease check and its Nth fenced write
+	WriteDelayed  Kind = "write-delayed"      // the node's Nth fenced write takes By longer to arrive
 )
 
 // Event is one fault.
@@ -113,11 +114,11 @@ type Event struct {
 
 var kinds = map[Kind]bool{Pause: true, Crash: true, Restart: true, Stop: true, ClockJump: true, ClockStall: true,
 	Partition: true, SlowS3: true, DeleteLock: true, Overwrite: true, Linger: true, AnswerLost: true,
-	AnswerFailed: true, Refused: true, AnswerDelayed: true, AnswerPause: true, PauseBefore: true}
+	AnswerFailed: true, Refused: true, AnswerDelayed: true, AnswerPause: true, PauseBefore: true, WriteDelayed: true}
 
 func aimed(k Kind) bool {
 	switch k {
-	case AnswerLost, AnswerFailed, Refused, AnswerDelayed, AnswerPause, PauseBefore:
+	case AnswerLost, AnswerFailed, Refused, AnswerDelayed, AnswerPause, PauseBefore, WriteDelayed:
 		return true
 	}
 	return false
@@ -168,7 +169,7 @@ func (p *Plan) Validate(nodes int, duration time.Duration) error {
 			return bad("%s: node %d of %d", where, e.Node, nodes)
 		case e.At < 0 || e.For < 0:
 			return bad("%s: negative time", where)
-		case aimed(e.Kind) && (e.Op == "" && e.Kind != PauseBefore || e.Nth < 1):
+		case aimed(e.Kind) && (e.Op == "" && e.Kind != PauseBefore && e.Kind != WriteDelayed || e.Nth < 1):
 			return bad("%s: aimed at no request (op %q, nth %d)", where, e.Op, e.Nth)
 		case (e.Kind == AnswerFailed || e.Kind == Refused) && codes[e.Code] == nil:
 			return bad("%s: code %q is not InternalError, SlowDown or ConditionalRequestConflict", where, e.Code)

@@ -194,77 +194,62 @@ type recordParser struct {
 	i int
 }
 
-// Bits for the keys of an object already seen.
-const (
-	keyHolder = 1 << iota
-	keyToken
-	keyLeaseDuration
-	keyAcquireTime
-	keyRenewTime
-	keyNonce
-	keyReleased
-	keyPrevious
-	keyEnded
+// The keys of Record and PreviousTerm, as the parser numbers them.
+var (
+	recordKeys   = []string{"holder", "token", "leaseDurationMs", "acquireTime", "renewTime", "nonce", "released", "previous"}
+	previousKeys = []string{"holder", "token", "nonce", "ended"}
 )
 
 // record parses the object of a Record into r, its strings into s.
 func (p *recordParser) record(r *Record, s *stringSpans) bool {
-	return p.object(func(key []byte) (bit int, ok bool) {
-		switch string(key) {
-		case "holder":
+	return p.object(recordKeys, func(key int) (ok bool) {
+		switch key {
+		case 0:
 			s.holder, ok = p.str()
-			return keyHolder, ok
-		case "token":
+		case 1:
 			r.Token, ok = p.uint64()
-			return keyToken, ok
-		case "leaseDurationMs":
+		case 2:
 			var n uint64
 			n, ok = p.uint64()
 			r.LeaseDurationMS = int64(n)
-			return keyLeaseDuration, ok && n <= math.MaxInt64
-		case "acquireTime":
-			return keyAcquireTime, p.time(&r.AcquireTime)
-		case "renewTime":
-			return keyRenewTime, p.time(&r.RenewTime)
-		case "nonce":
+			ok = ok && n <= math.MaxInt64
+		case 3:
+			ok = p.time(&r.AcquireTime)
+		case 4:
+			ok = p.time(&r.RenewTime)
+		case 5:
 			s.nonce, ok = p.str()
-			return keyNonce, ok
-		case "released":
+		case 6:
 			r.Released, ok = p.bool()
-			return keyReleased, ok
-		case "previous":
+		case 7:
 			r.Previous = new(PreviousTerm)
-			return keyPrevious, p.previous(r.Previous, s)
+			ok = p.previous(r.Previous, s)
 		}
-		return 0, false
+		return ok
 	})
 }
 
 // previous parses the object of a PreviousTerm into t, its strings into s.
 func (p *recordParser) previous(t *PreviousTerm, s *stringSpans) bool {
-	return p.object(func(key []byte) (bit int, ok bool) {
-		switch string(key) {
-		case "holder":
+	return p.object(previousKeys, func(key int) (ok bool) {
+		switch key {
+		case 0:
 			s.prevHolder, ok = p.str()
-			return keyHolder, ok
-		case "token":
+		case 1:
 			t.Token, ok = p.uint64()
-			return keyToken, ok
-		case "nonce":
+		case 2:
 			s.prevNonce, ok = p.str()
-			return keyNonce, ok
-		case "ended":
+		case 3:
 			s.prevEnded, ok = p.str()
-			return keyEnded, ok
 		}
-		return 0, false
+		return ok
 	})
 }
 
-// object parses an object, after optional whitespace, calling value for each
-// key with p at its value. value reads the value and returns the key's bit,
-// or false if it cannot; object fails on a key seen before.
-func (p *recordParser) object(value func(key []byte) (bit int, ok bool)) bool {
+// object parses an object, after optional whitespace, whose keys are among
+// keys, each at most once. It calls value with the index of each key, with
+// p at its value, to read the value.
+func (p *recordParser) object(keys []string, value func(key int) bool) bool {
 	p.space()
 	if !p.byte('{') {
 		return false
@@ -275,20 +260,19 @@ func (p *recordParser) object(value func(key []byte) (bit int, ok bool)) bool {
 	}
 	seen := 0
 	for {
-		key, ok := p.str()
-		if !ok {
+		key := p.key(keys)
+		if key < 0 || seen&(1<<key) != 0 {
 			return false
 		}
+		seen |= 1 << key
 		p.space()
 		if !p.byte(':') {
 			return false
 		}
 		p.space()
-		bit, ok := value(p.b[key.start:key.end])
-		if !ok || seen&bit != 0 {
+		if !value(key) {
 			return false
 		}
-		seen |= bit
 		p.space()
 		if p.byte('}') {
 			return true
@@ -298,6 +282,23 @@ func (p *recordParser) object(value func(key []byte) (bit int, ok bool)) bool {
 		}
 		p.space()
 	}
+}
+
+// key reads a string that is exactly one of keys, with no escape, and
+// returns its index, or -1 if there is none.
+func (p *recordParser) key(keys []string) int {
+	rest := p.b[p.i:]
+	if len(rest) < 2 || rest[0] != '"' {
+		return -1
+	}
+	rest = rest[1:]
+	for i, k := range keys {
+		if len(rest) > len(k) && rest[0] == k[0] && rest[len(k)] == '"' && string(rest[:len(k)]) == k {
+			p.i += 1 + len(k) + 1
+			return i
+		}
+	}
+	return -1
 }
 
 // space skips JSON whitespace.

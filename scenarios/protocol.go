@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"context"
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
@@ -51,4 +52,21 @@ func (s ElectorSettings) Assumptions() faults.Assumptions {
 // period to spare for a conflict.
 func (s ElectorSettings) LivenessBound() time.Duration {
 	return s.LeaseDuration + 3*s.RetryPeriod + 3*s.RequestTimeout
+}
+
+// ElectorNodes is the production elector with different settings per node:
+// node i runs settings[i%len(settings)]. Its assumptions are the strictest
+// of the settings', its liveness bound the loosest.
+func ElectorNodes(settings ...ElectorSettings) Protocol {
+	p := Elector(settings[0])
+	p.Candidate = func(ctx context.Context, env sim.Env) error {
+		return ProductionElector(settings[env.Node%len(settings)])(ctx, env)
+	}
+	for _, s := range settings[1:] {
+		a := s.Assumptions()
+		p.Assumptions.MaxDriftPPM = min(p.Assumptions.MaxDriftPPM, a.MaxDriftPPM)
+		p.Assumptions.MaxPause = min(p.Assumptions.MaxPause, a.MaxPause)
+		p.LivenessBound = max(p.LivenessBound, s.LivenessBound())
+	}
+	return p
 }

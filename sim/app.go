@@ -1,6 +1,9 @@
 package sim
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Fence is the judge inside the fenced resource: it admits a write carrying
 // token, or refuses it as stale. protocol.Fence is the implementation users
@@ -66,7 +69,7 @@ func (w *World) guardedWrite(ctx context.Context, t *task, n *Node, token uint64
 		n.Pause(d)
 		_ = t.wait(nil, w.now)
 	}
-	w.fenceWrite(ctx, t, n, token)
+	w.fenceWrite(ctx, t, n, token, n.delayWrite[n.writes])
 }
 
 // endTerm closes term idx at the current instant, unless it was closed
@@ -96,14 +99,17 @@ func (w *World) closeTerms(n *Node) {
 // fenceWrite sends one write under token to the fenced resource and waits
 // for the answer or for ctx to end. The write is judged when it arrives,
 // whatever the sender does meanwhile.
-func (w *World) fenceWrite(ctx context.Context, t *task, n *Node, token uint64) {
+func (w *World) fenceWrite(ctx context.Context, t *task, n *Node, token uint64, delay time.Duration) {
 	w.fence.calls++
 	id := w.fence.calls
 	e := n.event(EvFenceSend)
 	e.Call, e.Token = id, token
+	if delay > 0 {
+		e.Detail = "delayed by " + delay.String()
+	}
 	w.trace.add(e)
 	sent := w.now
-	applyAt := w.now + w.fence.request.Sample(w.chooser)
+	applyAt := w.now + w.fence.request.Sample(w.chooser) + delay
 	respond := w.fence.response.Sample(w.chooser)
 	node := n.Index
 	w.At(applyAt, -1, func() {

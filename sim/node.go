@@ -59,6 +59,7 @@ type Node struct {
 	// to a pause between the lease check and the write.
 	writes           int
 	pauseBeforeWrite map[int]time.Duration
+	delayWrite       map[int]time.Duration
 	// linger is how long the application goes on writing after its leader
 	// context ended (an application that ignores cancellation).
 	linger time.Duration
@@ -73,6 +74,15 @@ func (n *Node) PauseBeforeWrite(nth int, d time.Duration) {
 		n.pauseBeforeWrite = map[int]time.Duration{}
 	}
 	n.pauseBeforeWrite[nth] = d
+}
+
+// DelayWrite makes the node's nth fenced write take d longer to reach the
+// resource: a write sent under a valid lease that arrives late.
+func (n *Node) DelayWrite(nth int, d time.Duration) {
+	if n.delayWrite == nil {
+		n.delayWrite = map[int]time.Duration{}
+	}
+	n.delayWrite[nth] = d
 }
 
 // SetLinger makes the node's application keep writing under its token for d
