@@ -80,11 +80,11 @@ const (
 	Overwrite  Kind = "overwrite"   // someone else overwrites the lock object with Body
 	Linger     Kind = "linger"      // from At to HealAt, the node's application writes on for By after its term ends
 
-	AnswerLost    Kind = "answer-lost"    // the Nth Op request is applied, its answer lost
-	AnswerFailed  Kind = "answer-failed"  // the Nth Op request is applied, its answer replaced by Code
-	Refused       Kind = "refused"        // the Nth Op request is answered Code without being applied
-	AnswerDelayed Kind = "answer-delayed" // the Nth Op request's answer takes By longer
-	AnswerPause   Kind = "answer-pause"   // the node pauses for For when the Nth Op answer arrives
+	AnswerLost    Kind = "answer-lost"        // the Nth Op request is applied, its answer lost
+	AnswerFailed  Kind = "answer-failed"      // the Nth Op request is applied, its answer replaced by Code
+	Refused       Kind = "refused"            // the Nth Op request is answered Code without being applied
+	AnswerDelayed Kind = "answer-delayed"     // the Nth Op request's answer takes By longer
+	AnswerPause   Kind = "answer-pause"       // the node pauses for For when the Nth Op answer arrives
 	PauseBefore   Kind = "pause-before-write" // the node pauses for For between its lease check and its Nth fenced write
 	WriteDelayed  Kind = "write-delayed"      // the node's Nth fenced write takes By longer to arrive
 )
