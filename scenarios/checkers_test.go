@@ -1,8 +1,6 @@
 package scenarios
 
 import (
-	"bytes"
-	"io"
 	"strings"
 	"testing"
 	"time"
@@ -10,8 +8,6 @@ import (
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/sim"
 )
-
-func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
 
 // acceptAll is a broken fence that admits every token.
 type acceptAll struct{}
@@ -63,7 +59,7 @@ const naiveLease = 4 * time.Second
 // TestUniqueHolderCatchesUnconditionalAcquire: acquiring by read and then an
 // unconditional write lets two nodes both "win" the same token.
 func TestUniqueHolderCatchesUnconditionalAcquire(t *testing.T) {
-	sc := brokenScenario("unconditional", naiveLock{lease: naiveLease, unconditional: true}.candidate(), nil)
+	sc := brokenScenario("unconditional", NaiveLock{Lease: naiveLease, Unconditional: true}.candidate(), nil)
 	v := caughtBy(t, sc, "unique-holder", 20)
 	if len(v.Nodes) < 2 {
 		t.Fatalf("violation names %v; want two holders", v.Nodes)
@@ -73,7 +69,7 @@ func TestUniqueHolderCatchesUnconditionalAcquire(t *testing.T) {
 // TestMonotonicTokensCatchesDeleteOnRelease: releasing by deleting the
 // object resets the token that lived in it.
 func TestMonotonicTokensCatchesDeleteOnRelease(t *testing.T) {
-	sc := brokenScenario("delete-on-release", naiveLock{lease: naiveLease, deleteOnRelease: true}.candidate(), nil)
+	sc := brokenScenario("delete-on-release", NaiveLock{Lease: naiveLease, DeleteOnRelease: true}.candidate(), nil)
 	caughtBy(t, sc, "monotonic-tokens", 20)
 }
 
@@ -81,7 +77,7 @@ func TestMonotonicTokensCatchesDeleteOnRelease(t *testing.T) {
 // successive leaders gets writes from two nodes under one epoch accepted,
 // even by a correct fence.
 func TestFencingCatchesTokenReuse(t *testing.T) {
-	sc := brokenScenario("same-token", naiveLock{lease: naiveLease, sameToken: true}.candidate(), nil)
+	sc := brokenScenario("same-token", NaiveLock{Lease: naiveLease, SameToken: true}.candidate(), nil)
 	caughtBy(t, sc, "fencing", 20)
 }
 
@@ -92,7 +88,7 @@ func TestFencingCatchesTokenReuse(t *testing.T) {
 // tokens accepts them, and the fencing checker says so.
 func TestFencingCatchesBrokenFence(t *testing.T) {
 	skewed := func(fence func() sim.Fence) Scenario {
-		sc := brokenScenario("skewed", naiveLock{lease: naiveLease}.candidate(), fence)
+		sc := brokenScenario("skewed", NaiveLock{Lease: naiveLease}.candidate(), fence)
 		base := sc.Build
 		sc.Build = func(seed uint64) Setup {
 			s := base(seed)
@@ -124,7 +120,7 @@ func TestFencingCatchesBrokenFence(t *testing.T) {
 // switch off, perfect clocks and no faults, is safe, so the tests above fail
 // because of the switch they turn on.
 func TestCorrectNaiveLockPasses(t *testing.T) {
-	sc := brokenScenario("naive-correct", naiveLock{lease: naiveLease}.candidate(), nil)
+	sc := brokenScenario("naive-correct", NaiveLock{Lease: naiveLease}.candidate(), nil)
 	for seed := uint64(1); seed <= 20; seed++ {
 		o, err := RunSeed(sc, seed, false)
 		if err != nil {

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -12,19 +13,27 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-// naiveLock is a deliberately simple lock protocol with switches for the
-// classic mistakes. Correctly switched it is the If-Match lock of seed 002
-// with a token: read; if the lock is absent, released or its expiry has
-// passed on the local wall clock, write it conditionally with token+1; lead
-// for most of the lease; release. Each switch breaks one thing.
-type naiveLock struct {
-	lease time.Duration
-	// unconditional acquires by read then unconditional write.
-	unconditional bool
-	// sameToken hands out the previous token instead of token+1.
-	sameToken bool
-	// deleteOnRelease releases by deleting the object, resetting the token.
-	deleteOnRelease bool
+// NaiveLock is the lock of the public S3 lock designs (seeds 001 and 002)
+// in its simplest form, with switches for the classic mistakes: read the
+// lock; if it is absent, released, or its stored expiry has passed on the
+// local wall clock, write it conditionally with token+1; lead for most of
+// the lease; release. Even unswitched it compares a timestamp written by one
+// node with another node's clock, so clock offsets make two leaders overlap.
+type NaiveLock struct {
+	// Lease is how long a holder's record claims the lock.
+	Lease time.Duration
+	// Unconditional acquires by read then unconditional write.
+	Unconditional bool
+	// SameToken hands out the previous token instead of token+1.
+	SameToken bool
+	// DeleteOnRelease releases by deleting the object, resetting the token.
+	DeleteOnRelease bool
+}
+
+// Protocol returns the naive lock as a harness protocol. It declares no
+// assumptions and promises no liveness bound.
+func (p NaiveLock) Protocol() Protocol {
+	return Protocol{Name: "naive", Candidate: p.candidate()}
 }
 
 type naiveRecord struct {
@@ -34,10 +43,10 @@ type naiveRecord struct {
 	Released bool      `json:"released"`
 }
 
-func (p naiveLock) candidate() sim.Candidate {
+func (p NaiveLock) candidate() sim.Candidate {
 	return func(ctx context.Context, env sim.Env) error {
 		clk := env.Clock
-		retry := p.lease / 4
+		retry := p.Lease / 4
 		for ctx.Err() == nil {
 			out, err := env.Store.GetObject(ctx, &s3.GetObjectInput{Bucket: &env.Bucket, Key: &env.Key})
 			var rec naiveRecord
@@ -56,13 +65,13 @@ func (p naiveLock) candidate() sim.Candidate {
 				continue
 			}
 			token := rec.Token + 1
-			if p.sameToken && rec.Token > 0 {
+			if p.SameToken && rec.Token > 0 {
 				token = rec.Token
 			}
-			mine := naiveRecord{Holder: env.Identity, Token: token, Expires: clk.Now().Add(p.lease)}
+			mine := naiveRecord{Holder: env.Identity, Token: token, Expires: clk.Now().Add(p.Lease)}
 			body, _ := json.Marshal(mine)
-			in := &s3.PutObjectInput{Bucket: &env.Bucket, Key: &env.Key, Body: bytesReader(body)}
-			if !p.unconditional {
+			in := &s3.PutObjectInput{Bucket: &env.Bucket, Key: &env.Key, Body: bytes.NewReader(body)}
+			if !p.Unconditional {
 				if etag == "" {
 					in.IfNoneMatch = aws.String("*")
 				} else {
@@ -77,18 +86,18 @@ func (p naiveLock) candidate() sim.Candidate {
 			lctx, stop := context.WithCancel(ctx)
 			done, markDone := context.WithCancel(context.Background())
 			clk.Go(func() { defer markDone(); env.Lead(lctx, token) })
-			_ = clk.Sleep(ctx, p.lease*3/4)
+			_ = clk.Sleep(ctx, p.Lease*3/4)
 			stop()
-			_ = clk.Sleep(done, p.lease)
-			if p.deleteOnRelease {
+			_ = clk.Sleep(done, p.Lease)
+			if p.DeleteOnRelease {
 				_, _ = env.Store.DeleteObject(context.Background(), &s3.DeleteObjectInput{Bucket: &env.Bucket, Key: &env.Key, IfMatch: put.ETag})
 			} else {
 				mine.Released = true
 				body, _ = json.Marshal(mine)
-				_, _ = env.Store.PutObject(context.Background(), &s3.PutObjectInput{Bucket: &env.Bucket, Key: &env.Key, Body: bytesReader(body), IfMatch: put.ETag})
+				_, _ = env.Store.PutObject(context.Background(), &s3.PutObjectInput{Bucket: &env.Bucket, Key: &env.Key, Body: bytes.NewReader(body), IfMatch: put.ETag})
 			}
 			// Let the others have a go before competing again.
-			_ = clk.Sleep(ctx, p.lease)
+			_ = clk.Sleep(ctx, p.Lease)
 		}
 		return nil
 	}
