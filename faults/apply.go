@@ -18,9 +18,6 @@ func Apply(p *Plan, cfg *sim.Config) error {
 	if err := p.Validate(cfg.Nodes, cfg.Duration); err != nil {
 		return err
 	}
-	if p.Latency != nil {
-		cfg.S3Request, cfg.S3Response = *p.Latency, *p.Latency
-	}
 	if p.SDKAttempts > 0 {
 		cfg.S3Attempts = p.SDKAttempts
 	}
@@ -98,6 +95,13 @@ func install(p *Plan, w *sim.World) {
 			in.aim(e)
 		}
 	}
+	// At the heal, aimed faults on fenced writes that have not fired are
+	// called off, like every other fault.
+	w.At(p.HealAt.D(), -1, func() {
+		for i := range w.Nodes() {
+			w.Node(i).ClearWriteFaults()
+		}
+	})
 	for i, m := range clocks {
 		if touched[i] {
 			_ = w.Node(i).SetClock(m)

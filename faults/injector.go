@@ -13,8 +13,9 @@ type aimKey struct {
 }
 
 // injector decides each S3 request's fault from the plan: aimed faults
-// first, then windows (partitions, slow S3), then, during the safety phase,
-// the knobs. It draws from the world's chooser only for knobs that are set,
+// first, then windows (partitions, slow S3), then the knobs; aimed faults
+// and knobs act only during the safety phase, and windows end before it
+// does. It draws from the world's chooser only for knobs that are set,
 // so a plan without knobs does not change the run's other choices.
 type injector struct {
 	heal    time.Duration
@@ -36,7 +37,8 @@ func (in *injector) chance(w *sim.World, ppm int64) bool {
 // RequestFault implements sim.FaultInjector.
 func (in *injector) RequestFault(w *sim.World, r sim.Request) sim.RequestFault {
 	var f sim.RequestFault
-	if e, ok := in.aims[aimKey{r.Node, r.Op, r.Nth}]; ok {
+	now := w.Now()
+	if e, ok := in.aims[aimKey{r.Node, r.Op, r.Nth}]; ok && now < in.heal {
 		switch e.Kind {
 		case AnswerLost:
 			f.Fate = sim.Lost
@@ -51,7 +53,6 @@ func (in *injector) RequestFault(w *sim.World, r sim.Request) sim.RequestFault {
 		}
 		return f
 	}
-	now := w.Now()
 	for _, win := range in.windows {
 		if now < win.from || now >= win.to || (win.node >= 0 && win.node != r.Node) {
 			continue
@@ -83,6 +84,14 @@ func (in *injector) RequestFault(w *sim.World, r sim.Request) sim.RequestFault {
 		f.Fate, f.Err = sim.FailedAfter, sim.InternalError
 	case in.chance(w, k.LostPPM):
 		f.Fate = sim.Lost
+	}
+	if k.SlowMax > 0 && in.chance(w, k.SlowPPM) {
+		d := time.Duration(w.Chooser().Choose(sim.ChooseFault, uint64(k.SlowMax))) + 1
+		if w.Chooser().Choose(sim.ChooseFault, 2) == 0 {
+			f.ExtraRequest += d
+		} else {
+			f.ExtraResponse += d
+		}
 	}
 	return f
 }

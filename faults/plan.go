@@ -28,8 +28,6 @@ type Plan struct {
 	Events []Event `json:"events,omitempty"`
 	// S3 are the probability knobs of the safety phase.
 	S3 Knobs `json:"s3"`
-	// Latency, if set, replaces the S3 latency of both legs.
-	Latency *sim.Latency `json:"latency,omitempty"`
 	// SDKAttempts, if set, is the number of attempts of the nodes' S3
 	// clients (the SDK's standard retryer makes 3).
 	SDKAttempts int `json:"sdkAttempts,omitempty"`
@@ -59,14 +57,18 @@ type Knobs struct {
 	InternalAfterPPM int64 `json:"internalAfterPPM,omitempty"`
 	// LostPPM: applied, and the answer is lost.
 	LostPPM int64 `json:"lostPPM,omitempty"`
+	// SlowPPM: the request (or, as often, its answer) is delayed by up to
+	// SlowMax more: the long tail of S3 latency.
+	SlowPPM int64    `json:"slowPPM,omitempty"`
+	SlowMax Duration `json:"slowMax,omitempty"`
 }
 
 // Kind names a fault event.
 type Kind string
 
 // The kinds of fault events. Timed kinds happen at At; aimed kinds
-// (answer-*, pause-before-write) hit the Nth request of Op, or the Nth
-// fenced write, of Node.
+// (answer-*, refused, pause-before-write, write-delayed) hit the Nth request
+// of Op, or the Nth fenced write, of Node, if that happens before HealAt.
 const (
 	Pause      Kind = "pause"       // the node's process stops for For
 	Crash      Kind = "crash"       // the node's process dies
@@ -147,14 +149,12 @@ func (p *Plan) Validate(nodes int, duration time.Duration) error {
 			return bad("node %d drift %d ppm outside (-1e6, 1e6]", c.Node, c.DriftPPM)
 		}
 	}
-	for _, v := range []int64{p.S3.ConflictOnOverlapPPM, p.S3.ConflictPPM, p.S3.InternalBeforePPM, p.S3.SlowDownPPM, p.S3.InternalAfterPPM, p.S3.LostPPM} {
+	if p.S3.SlowMax < 0 {
+		return bad("S3 slowMax is negative")
+	}
+	for _, v := range []int64{p.S3.ConflictOnOverlapPPM, p.S3.ConflictPPM, p.S3.InternalBeforePPM, p.S3.SlowDownPPM, p.S3.InternalAfterPPM, p.S3.LostPPM, p.S3.SlowPPM} {
 		if v < 0 || v > 1_000_000 {
 			return bad("S3 knob %d ppm outside [0, 1e6]", v)
-		}
-	}
-	if p.Latency != nil {
-		if err := p.Latency.Validate(); err != nil {
-			return bad("latency: %v", err)
 		}
 	}
 	if p.SDKAttempts < 0 || p.SDKAttempts > 10 {

@@ -303,7 +303,7 @@ func (p *recordParser) key(keys []string) int {
 
 // space skips JSON whitespace.
 func (p *recordParser) space() {
-	for p.i < len(p.b) {
+	for p.i < len(p.b) && p.b[p.i] <= ' ' {
 		switch p.b[p.i] {
 		case ' ', '\t', '\n', '\r':
 			p.i++

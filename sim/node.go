@@ -85,6 +85,12 @@ func (n *Node) DelayWrite(nth int, d time.Duration) {
 	n.delayWrite[nth] = d
 }
 
+// ClearWriteFaults calls off every pause and delay planned for fenced writes
+// that have not happened yet.
+func (n *Node) ClearWriteFaults() {
+	n.pauseBeforeWrite, n.delayWrite = nil, nil
+}
+
 // SetLinger makes the node's application keep writing under its token for d
 // after its leader context ended, as an application that ignores
 // cancellation or stops slowly does.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/scenarios"
 	"github.com/s3lease/s3lease/sim"
@@ -19,6 +20,9 @@ type replayDoc struct {
 	Steps      int                         `json:"steps"`
 	Failure    string                      `json:"failure,omitempty"`
 	Violations []linearizability.Violation `json:"violations"`
+	Outside    []string                    `json:"outside,omitempty"`
+	Expected   []linearizability.Violation `json:"expected,omitempty"`
+	Plan       *faults.Plan                `json:"plan"`
 	Terms      []sim.Term                  `json:"terms"`
 	Events     []sim.Event                 `json:"events"`
 }
@@ -45,7 +49,8 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
 	res := o.Result
 	if *asJSON {
 		doc := replayDoc{Scenario: sc.Name, Seed: *seed, Verdict: o.Verdict.String(), Hash: hashString(res.Hash()),
-			Steps: res.Steps, Violations: o.Violations, Terms: res.History.Terms, Events: res.Trace.Events}
+			Steps: res.Steps, Violations: o.Violations, Outside: o.Outside, Expected: o.Expected, Plan: o.Plan,
+			Terms: res.History.Terms, Events: res.Trace.Events}
 		if doc.Violations == nil {
 			doc.Violations = []linearizability.Violation{}
 		}
@@ -58,6 +63,14 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 	} else {
 		fmt.Fprintf(stdout, "# %s seed %d\n", sc.Name, *seed)
+		plan, err := json.Marshal(o.Plan)
+		if err != nil {
+			return 0, err
+		}
+		fmt.Fprintf(stdout, "# plan: %s\n", plan)
+		for _, why := range o.Outside {
+			fmt.Fprintf(stdout, "# outside the assumptions: %s\n", why)
+		}
 		if err := res.Trace.WriteText(stdout); err != nil {
 			return 0, err
 		}
@@ -78,6 +91,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		for _, v := range o.Violations {
 			fmt.Fprintf(stdout, "violation: %s\n", v)
+		}
+		for _, v := range o.Expected {
+			fmt.Fprintf(stdout, "expected outside the assumptions: %s\n", v)
 		}
 		fmt.Fprintf(stdout, "steps: %d\nhash: %s\n", res.Steps, hashString(res.Hash()))
 	}

@@ -34,7 +34,7 @@ func replayCommand(scenario string, seed uint64) string {
 
 // scenarioFlag registers the -scenario flag.
 func scenarioFlag(fs *flag.FlagSet) *string {
-	return fs.String("scenario", scenarios.Reference.Name, "scenario to run (see 'simrun list')")
+	return fs.String("scenario", scenarios.Swarm.Name, "scenario to run (see 'simrun list')")
 }
 
 func lookup(name string) (scenarios.Scenario, error) {

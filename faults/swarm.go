@@ -1,0 +1,167 @@
+package faults
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/s3lease/s3lease/sim"
+)
+
+// SwarmSpace bounds what Swarm may choose for a run.
+type SwarmSpace struct {
+	// Nodes and HealAt describe the run; every fault ends before HealAt.
+	Nodes  int
+	HealAt time.Duration
+	// DriftPPM is the drift a well-kept clock may show; Swarm sometimes
+	// exceeds it. MaxPause is the pause a protocol tolerates; Swarm mostly
+	// stays below it and sometimes goes beyond.
+	DriftPPM int64
+	MaxPause time.Duration
+	// Lease is the protocol's lease, the scale of long faults.
+	Lease time.Duration
+}
+
+// Swarm derives a fault plan from a seed in the manner of swarm testing:
+// each fault family is switched on or off, and if on given an intensity, by
+// the seed, so that across seeds every combination of faults is tried, some
+// gently and some hard. Most plans stay inside the usual assumptions (drift
+// within DriftPPM, pauses within MaxPause, no stalls, no foreign writes);
+// a minority leave them on purpose.
+func Swarm(seed uint64, sp SwarmSpace) *Plan {
+	c := sim.NewRandomChooser(seed ^ 0x73776172_6d706c6e)
+	g := gen{c: c, sp: sp}
+	p := &Plan{HealAt: Duration(sp.HealAt)}
+	on := func(oneIn uint64) bool { return c.Choose(sim.ChooseSetup, oneIn) == 0 }
+
+	for i := range sp.Nodes {
+		cs := ClockSetting{Node: i, Offset: Duration(g.between(-5*time.Minute, 5*time.Minute))}
+		if on(10) {
+			cs.DriftPPM = g.int(-50*sp.DriftPPM, 50*sp.DriftPPM)
+		} else {
+			cs.DriftPPM = g.int(-sp.DriftPPM, sp.DriftPPM)
+		}
+		p.Clocks = append(p.Clocks, cs)
+	}
+	if on(2) {
+		for range g.count(3) {
+			p.Events = append(p.Events, Event{Kind: ClockJump, At: g.at(0), Node: g.node(), By: Duration(g.between(-time.Hour, time.Hour))})
+		}
+	}
+	if on(2) {
+		long := on(5)
+		for range g.count(5) {
+			d := g.between(10*time.Millisecond, sp.MaxPause)
+			if long {
+				d = g.between(sp.MaxPause, 3*sp.Lease)
+			}
+			p.Events = append(p.Events, Event{Kind: Pause, At: g.at(d), Node: g.node(), For: Duration(d)})
+		}
+	}
+	if on(3) {
+		for range g.count(2) {
+			down := g.between(100*time.Millisecond, 5*time.Second)
+			at := g.at(down)
+			n := g.node()
+			id := ""
+			if on(2) {
+				id = fmt.Sprintf("n%d-r%d", n, len(p.Events))
+			}
+			kind := Crash
+			if on(2) {
+				kind = Stop
+			}
+			p.Events = append(p.Events, Event{Kind: kind, At: at, Node: n},
+				Event{Kind: Restart, At: at + Duration(down), Node: n, Identity: id})
+		}
+	}
+	if on(3) {
+		for range g.count(2) {
+			d := g.between(time.Second, 2*sp.Lease)
+			p.Events = append(p.Events, Event{Kind: Partition, At: g.at(d), Node: g.node(), For: Duration(d), Blackhole: on(2)})
+		}
+	}
+	if on(3) {
+		for range g.count(2) {
+			d := g.between(time.Second, 2*sp.Lease)
+			p.Events = append(p.Events, Event{Kind: SlowS3, At: g.at(d), For: Duration(d), By: Duration(g.between(50*time.Millisecond, sp.Lease/2))})
+		}
+	}
+	if on(3) {
+		ops := []string{"PutObject", "GetObject"}
+		kinds := []Kind{AnswerLost, AnswerFailed, Refused, AnswerDelayed, AnswerPause}
+		for range g.count(4) {
+			e := Event{Kind: kinds[c.Choose(sim.ChooseSetup, uint64(len(kinds)))], Node: g.node(),
+				Op: ops[c.Choose(sim.ChooseSetup, 2)], Nth: int(g.int(1, 8))}
+			switch e.Kind {
+			case AnswerFailed, Refused:
+				e.Code = []string{"InternalError", "SlowDown", "ConditionalRequestConflict"}[c.Choose(sim.ChooseSetup, 3)]
+			case AnswerDelayed:
+				e.By = Duration(g.between(100*time.Millisecond, 2*sp.Lease))
+			case AnswerPause:
+				e.For = Duration(g.between(10*time.Millisecond, sp.MaxPause))
+			}
+			p.Events = append(p.Events, e)
+		}
+	}
+	knob := func() int64 {
+		if on(3) {
+			return g.int(1_000, 100_000)
+		}
+		return 0
+	}
+	p.S3 = Knobs{ConflictOnOverlapPPM: knob(), ConflictPPM: knob(), InternalBeforePPM: knob(),
+		SlowDownPPM: knob(), InternalAfterPPM: knob(), LostPPM: knob()}
+	if on(2) {
+		p.SDKAttempts = 3
+	}
+	if on(3) {
+		p.S3.SlowPPM, p.S3.SlowMax = g.int(1_000, 50_000), Duration(g.between(100*time.Millisecond, sp.Lease))
+	}
+	// Rarely, leave the assumptions in ways other than drift and pauses.
+	if on(12) {
+		d := g.between(sp.Lease, 3*sp.Lease)
+		p.Events = append(p.Events, Event{Kind: ClockStall, At: g.at(d), Node: g.node(), For: Duration(d)})
+	}
+	if on(12) {
+		for i := range sp.Nodes {
+			p.Events = append(p.Events, Event{Kind: PauseBefore, Node: i, Nth: int(g.int(2, 20)), For: Duration(g.between(sp.Lease, 3*sp.Lease))})
+		}
+	}
+	if on(16) {
+		p.Events = append(p.Events, Event{Kind: DeleteLock, At: g.at(0)})
+	}
+	if on(16) {
+		p.Events = append(p.Events, Event{Kind: Linger, At: g.at(0), Node: g.node(), By: Duration(g.between(time.Second, sp.Lease))})
+	}
+	return p
+}
+
+// gen draws plan parameters.
+type gen struct {
+	c  sim.Chooser
+	sp SwarmSpace
+}
+
+func (g gen) int(lo, hi int64) int64 {
+	return lo + int64(g.c.Choose(sim.ChooseSetup, uint64(hi-lo+1)))
+}
+
+func (g gen) between(lo, hi time.Duration) time.Duration {
+	if hi <= lo {
+		return lo
+	}
+	return lo + time.Duration(g.c.Choose(sim.ChooseSetup, uint64(hi-lo)))
+}
+
+func (g gen) count(most int64) int64 { return g.int(1, most) }
+
+func (g gen) node() int { return int(g.c.Choose(sim.ChooseSetup, uint64(g.sp.Nodes))) }
+
+// at picks a start for a fault lasting d, so that it ends before the heal.
+func (g gen) at(d time.Duration) Duration {
+	last := g.sp.HealAt - d - time.Millisecond
+	if last < time.Second {
+		return Duration(time.Second)
+	}
+	return Duration(g.between(time.Second, last))
+}
