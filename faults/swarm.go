@@ -33,10 +33,17 @@ func Swarm(seed uint64, sp SwarmSpace) *Plan {
 	p := &Plan{HealAt: Duration(sp.HealAt)}
 	on := func(oneIn uint64) bool { return c.Choose(sim.ChooseSetup, oneIn) == 0 }
 
+	wild := -1 // the node whose clock drifts beyond the bound, if any
+	if on(12) {
+		wild = g.node()
+	}
 	for i := range sp.Nodes {
 		cs := ClockSetting{Node: i, Offset: Duration(g.between(-5*time.Minute, 5*time.Minute))}
-		if on(10) {
-			cs.DriftPPM = g.int(-50*sp.DriftPPM, 50*sp.DriftPPM)
+		if i == wild {
+			cs.DriftPPM = g.int(2*sp.DriftPPM, 50*sp.DriftPPM)
+			if on(2) {
+				cs.DriftPPM = -cs.DriftPPM
+			}
 		} else {
 			cs.DriftPPM = g.int(-sp.DriftPPM, sp.DriftPPM)
 		}
@@ -48,7 +55,7 @@ func Swarm(seed uint64, sp SwarmSpace) *Plan {
 		}
 	}
 	if on(2) {
-		long := on(5)
+		long := on(6)
 		for range g.count(5) {
 			d := g.between(10*time.Millisecond, sp.MaxPause)
 			if long {
@@ -118,19 +125,19 @@ func Swarm(seed uint64, sp SwarmSpace) *Plan {
 		p.S3.SlowPPM, p.S3.SlowMax = g.int(1_000, 50_000), Duration(g.between(100*time.Millisecond, sp.Lease))
 	}
 	// Rarely, leave the assumptions in ways other than drift and pauses.
-	if on(12) {
+	if on(20) {
 		d := g.between(sp.Lease, 3*sp.Lease)
 		p.Events = append(p.Events, Event{Kind: ClockStall, At: g.at(d), Node: g.node(), For: Duration(d)})
 	}
-	if on(12) {
+	if on(20) {
 		for i := range sp.Nodes {
 			p.Events = append(p.Events, Event{Kind: PauseBefore, Node: i, Nth: int(g.int(2, 20)), For: Duration(g.between(sp.Lease, 3*sp.Lease))})
 		}
 	}
-	if on(16) {
+	if on(30) {
 		p.Events = append(p.Events, Event{Kind: DeleteLock, At: g.at(0)})
 	}
-	if on(16) {
+	if on(30) {
 		p.Events = append(p.Events, Event{Kind: Linger, At: g.at(0), Node: g.node(), By: Duration(g.between(time.Second, sp.Lease))})
 	}
 	return p

@@ -20,6 +20,9 @@ type seedResult struct {
 	Replay     string                      `json:"replay"`
 	verdict    scenarios.Verdict
 	steps      int
+	outside    bool
+	overlaps   int
+	refused    int
 }
 
 // campaign runs count seeds starting at first on workers goroutines. Each run
@@ -70,6 +73,13 @@ func summarize(o *scenarios.Outcome) seedResult {
 	}
 	if o.Result.Failure != nil {
 		r.Failure = o.Result.Failure.Error()
+	}
+	r.outside = len(o.Outside) > 0
+	r.overlaps = len(o.Overlaps)
+	for _, w := range o.Result.History.Writes {
+		if !w.Accepted {
+			r.refused++
+		}
 	}
 	return r
 }

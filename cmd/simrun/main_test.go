@@ -116,7 +116,7 @@ func TestRunReportsSummary(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &sum); err != nil {
 		t.Fatal(err)
 	}
-	if sum.Seeds != 20 || sum.Pass != 20 || sum.FirstSeed != 100 || sum.Scenario != "reference" {
+	if sum.Seeds != 20 || sum.Pass != 20 || sum.FirstSeed != 100 || sum.Scenario != "swarm" {
 		t.Fatalf("summary = %+v", sum)
 	}
 }

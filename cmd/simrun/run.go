@@ -20,6 +20,12 @@ type runSummary struct {
 	Unsafe         int          `json:"unsafe"`
 	Liveness       int          `json:"liveness"`
 	Crashed        int          `json:"crashed"`
+	// Outside counts runs that left the protocol's assumptions; Overlaps the
+	// intervals in which two nodes led at once (all in such runs, or the run
+	// would be unsafe); Refused the stale writes the fenced resource refused.
+	Outside        int          `json:"outsideAssumptions"`
+	Overlaps       int          `json:"overlaps"`
+	Refused        int          `json:"refusedWrites"`
 	Workers        int          `json:"workers"`
 	WallSeconds    float64      `json:"wallSeconds"`
 	SeedsPerSecond float64      `json:"seedsPerSecond"`
@@ -89,6 +95,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	sum := runSummary{Scenario: sc.Name, FirstSeed: *start, Seeds: *seeds, Workers: *workers,
 		WallSeconds: wall.Seconds(), SeedsPerSecond: float64(*seeds) / wall.Seconds(), Failures: []seedResult{}}
 	for _, r := range results {
+		if r.outside {
+			sum.Outside++
+		}
+		sum.Overlaps += r.overlaps
+		sum.Refused += r.refused
 		switch r.verdict {
 		case scenarios.Pass:
 			sum.Pass++
@@ -126,6 +137,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 func printSummary(w io.Writer, s *runSummary) {
 	fmt.Fprintf(w, "scenario %s: %d seeds (%d..%d): %d pass, %d unsafe, %d liveness, %d crashed\n",
 		s.Scenario, s.Seeds, s.FirstSeed, s.FirstSeed+uint64(s.Seeds)-1, s.Pass, s.Unsafe, s.Liveness, s.Crashed)
+	fmt.Fprintf(w, "%d runs outside the protocol's assumptions; %d overlaps of leaders; %d stale writes refused by the fence\n",
+		s.Outside, s.Overlaps, s.Refused)
 	fmt.Fprintf(w, "wall %.2fs with %d workers: %.0f seeds/s\n", s.WallSeconds, s.Workers, s.SeedsPerSecond)
 	const show = 10
 	for i, f := range s.Failures {
