@@ -13,13 +13,13 @@ import (
 
 // runSummary is the machine-readable result of `simrun run -json`.
 type runSummary struct {
-	Scenario       string       `json:"scenario"`
-	FirstSeed      uint64       `json:"firstSeed"`
-	Seeds          int          `json:"seeds"`
-	Pass           int          `json:"pass"`
-	Unsafe         int          `json:"unsafe"`
-	Liveness       int          `json:"liveness"`
-	Crashed        int          `json:"crashed"`
+	Scenario  string `json:"scenario"`
+	FirstSeed uint64 `json:"firstSeed"`
+	Seeds     int    `json:"seeds"`
+	Pass      int    `json:"pass"`
+	Unsafe    int    `json:"unsafe"`
+	Liveness  int    `json:"liveness"`
+	Crashed   int    `json:"crashed"`
 	// Outside counts runs that left the protocol's assumptions; Overlaps the
 	// intervals in which two nodes led at once (all in such runs, or the run
 	// would be unsafe); Refused the stale writes the fenced resource refused.
