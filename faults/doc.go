@@ -1,0 +1,44 @@
+// Package faults is the harness's fault model: everything that can go wrong
+// in a run, as data.
+//
+// A Plan lists timed events (a pause, a crash and restart, a wall-clock
+// step, a VM suspend that stops the monotonic clock, a partition between a
+// node and S3, a slow S3, someone else deleting or overwriting the lock
+// object, an application that ignores the end of its term), aimed events
+// (the Nth PutObject of a node is applied but its answer is lost, replaced
+// by a 500, refused with a 409, delayed, or followed by a pause before the
+// node can act on it; the Nth fenced write is preceded by a pause between
+// lease check and write, or arrives late), per-node clock offsets and
+// drifts, and probability knobs that give every S3 request of the run a
+// chance of a 409, a 500 or 503 before or after applying, a lost answer or
+// a long-tail delay. Chances are integers in parts per million, so that a
+// plan means the same on every machine. Plans are JSON: they can be written
+// by hand, printed with a run and replayed.
+//
+// # Phases
+//
+// Every run has a safety phase and a liveness phase, divided at
+// Plan.HealAt. Every fault ends before the heal: windows close, knobs and
+// aimed faults stop acting, crashed nodes are restarted by their plan. After
+// it the protocol must elect a leader within the bound it documents and
+// keep it.
+//
+// # Assumptions
+//
+// A protocol states what it needs of the world in Assumptions: a bound on
+// clock drift and on pauses, and whether it tolerates stalled monotonic
+// clocks, foreign writes to the lock object and applications that go on
+// after their term. Plan.Outside says, before the run, how a plan leaves
+// them. Inside them two leaders must never overlap in true time; outside
+// them an overlap is expected and reported, and fencing must still refuse
+// every stale write.
+//
+// # Swarm testing
+//
+// Swarm derives a plan from a seed: each fault family is switched on or off,
+// and given an intensity, by the seed, so that a campaign tries every
+// combination of faults, gently and hard, and most plans stay inside the
+// usual assumptions while a minority leave them on purpose. Apply installs a
+// plan on a sim.Config; the faults act through the simulator's hooks, and
+// every random choice they make goes through the run's chooser.
+package faults
