@@ -33,6 +33,12 @@ const (
 	// Fenced: the scenario leaves the elector's assumptions; two leaders
 	// may overlap, and fencing must reject every stale write.
 	Fenced Expectation = "outside assumptions, fenced"
+	// Either: each run is judged by where its plan falls; survives inside
+	// the assumptions, fenced outside them.
+	Either Expectation = "survives inside, fenced outside"
+	// Caught: the scenario runs a deliberately broken protocol, and the
+	// harness must report the violation.
+	Caught Expectation = "broken protocol, caught"
 )
 
 // Setup is one run ready to go: the world, its fault plan and the protocol.

@@ -14,7 +14,7 @@ func cmdList(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	for _, name := range scenarios.Names() {
 		sc, _ := scenarios.Lookup(name)
-		fmt.Fprintf(stdout, "%-20s %s\n", sc.Name, sc.Doc)
+		fmt.Fprintf(stdout, "%-22s %-28s %s\n", sc.Name, "["+string(sc.Expect)+"]", sc.Doc)
 	}
 	return exitOK, nil
 }
