@@ -1,0 +1,69 @@
+package scenarios
+
+import (
+	"testing"
+	"time"
+
+	"github.com/s3lease/s3lease/sim"
+)
+
+// TestNaiveSkewVsElectorSkew is the evidence for the naive form of the
+// seed 001 algorithm (expiry judged by comparing the stored expiry with
+// the local clock) under clock offset: the harness reports the double
+// leadership (Unsafe, overlap) on most seeds, and in every overlap the node
+// that took over has the wall clock further ahead; the production elector
+// under the same plans has no overlap, and after every node crashed the
+// next leader waited a full lease.
+func TestNaiveSkewVsElectorSkew(t *testing.T) {
+	const seeds = 20
+	caught, refused := 0, 0
+	for _, o := range bRunSeeds(t, NaiveSkew, seeds) {
+		if len(o.Outside) > 0 {
+			t.Errorf("seed %d: offsets alone left the naive lock's (empty) assumptions: %v", o.Seed, o.Outside)
+		}
+		offset := map[int]time.Duration{}
+		for _, c := range o.Plan.Clocks {
+			offset[c.Node] = c.Offset.D()
+		}
+		overlap := false
+		for _, v := range o.Violations {
+			overlap = overlap || v.Checker == "overlap"
+		}
+		if o.Verdict == Unsafe && overlap {
+			caught++
+		}
+		for _, ov := range o.Overlaps {
+			holder, taker := ov.Nodes[0], ov.Nodes[1]
+			if ov.Tokens[0] > ov.Tokens[1] {
+				holder, taker = taker, holder
+			}
+			if offset[taker] <= offset[holder] {
+				t.Errorf("seed %d: n%d (offset %v) overlapped n%d (offset %v) without a clock ahead: %v", o.Seed, taker, offset[taker], holder, offset[holder], ov)
+			}
+		}
+		refused += len(bRefused(o.Result.History))
+	}
+	t.Logf("naive-skew: double leadership reported on %d of %d seeds; %d stale writes refused by the fence", caught, seeds, refused)
+	if caught < seeds*3/4 {
+		t.Errorf("naive-skew: overlap reported on only %d of %d seeds; want most", caught, seeds)
+	}
+
+	for _, o := range bRunSeeds(t, ElectorSkew, seeds) {
+		bCheckSurvives(t, o)
+		crashes := bEvents(o.Result.Trace, sim.EvCrash, -2)
+		if len(crashes) == 0 {
+			t.Fatalf("seed %d: no crash", o.Seed)
+		}
+		crash := crashes[0].At
+		var next *sim.Term
+		for i, term := range o.Result.History.Terms {
+			if term.Start > crash {
+				next = &o.Result.History.Terms[i]
+				break
+			}
+		}
+		if next == nil || next.Start < crash+DefaultElectorSettings.LeaseDuration {
+			t.Errorf("seed %d: after every node crashed at %v, next term %+v; want one a full lease later", o.Seed, crash, next)
+		}
+	}
+}
