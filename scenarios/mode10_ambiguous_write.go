@@ -1,0 +1,38 @@
+package scenarios
+
+import (
+	"time"
+
+	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/sim"
+)
+
+// AmbiguousWrite is failure mode 10, the ambiguous conditional write: the
+// acquiring PutObject is applied but its answer is replaced by a 500, the
+// SDK's retryer sends it again and the retry is answered 412 against the
+// node's own write.
+var AmbiguousWrite = register(Scenario{
+	Name: "ambiguous-write",
+	Doc: "Every node's first PutObject is applied but answered 500 InternalError, and so is one later one (a renewal, for the leader); " +
+		"the SDK retries (3 attempts) and the retry gets 412 against the node's own write. " +
+		"The winner re-reads, recognises its nonce and leads with the token of the write it thought it lost.",
+	Expect: Survives,
+	Build: func(seed uint64) Setup {
+		p := Elector(DefaultElectorSettings)
+		cfg := baseConfig(seed, p)
+		cfg.Duration = 30 * time.Second
+		c := sim.NewRandomChooser(seed ^ 0x616d626967)
+		plan := &faults.Plan{HealAt: faults.Duration(12 * time.Second), SDKAttempts: 3}
+		// A later PutObject of every node (a renewal, for the leader) meets
+		// the same fate.
+		later := 4 + int(c.Choose(sim.ChooseSetup, 5))
+		for i := range cfg.Nodes {
+			for _, nth := range []int{1, later} {
+				plan.Events = append(plan.Events, faults.Event{
+					Kind: faults.AnswerFailed, Node: i, Op: "PutObject", Nth: nth, Code: "InternalError",
+				})
+			}
+		}
+		return Setup{Config: cfg, Plan: plan, Protocol: p}
+	},
+})

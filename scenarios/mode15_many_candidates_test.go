@@ -1,0 +1,43 @@
+package scenarios
+
+import (
+	"testing"
+)
+
+// TestManyCandidates: fifteen candidates make many acquisition attempts
+// that S3 answers 412 (another won) or 409 (conflict), never two terms at
+// once, and every acquisition S3 applied belongs to exactly one term.
+func TestManyCandidates(t *testing.T) {
+	outs := bRunSeeds(t, ManyCandidates, 15)
+	lost412, lost409 := 0, 0
+	for _, o := range outs {
+		bCheckSurvives(t, o)
+		h := o.Result.History
+		calls := bS3Calls(o.Result.Trace)
+		attempts, won := 0, 0
+		for _, c := range bPuts(calls, -1) {
+			if _, leading := bTermAt(h, c.Node, c.Send.At); leading {
+				continue // a renewal
+			}
+			attempts++
+			switch c.answered() {
+			case 412:
+				lost412++
+			case 409:
+				lost409++
+			case 200:
+				won++
+			}
+		}
+		if attempts < 3*len(h.Terms) {
+			t.Errorf("seed %d: %d acquisition attempts for %d terms; want heavy contention", o.Seed, attempts, len(h.Terms))
+		}
+		if len(h.Terms) < 2 {
+			t.Errorf("seed %d: %d terms; want leadership to change hands", o.Seed, len(h.Terms))
+		}
+	}
+	t.Logf("%d seeds of 15 candidates: %d acquisition attempts answered 412, %d answered 409, no overlap", len(outs), lost412, lost409)
+	if lost412 < 10*len(outs) || lost409 < 10*len(outs) {
+		t.Errorf("want many attempts answered 412 and 409")
+	}
+}

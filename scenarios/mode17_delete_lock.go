@@ -1,0 +1,49 @@
+package scenarios
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/sim"
+)
+
+// DeleteLock is failure mode 17: someone else deletes the lock object, and
+// with it the token sequence the object kept.
+var DeleteLock = register(Scenario{
+	Name: "delete-lock",
+	Doc: "After two hand-overs (token 3), someone deletes the lock object while a node leads. A follower recreates it at once while the old leader still leads " +
+		"until its next renewal; on half the seeds a node restarts just after the delete, knows no old token, " +
+		"and may recreate the object with token 1. Fencing refuses the writes of whichever leader holds the lower token.",
+	Expect: Fenced,
+	Build: func(seed uint64) Setup {
+		p := Elector(DefaultElectorSettings)
+		cfg := baseConfig(seed, p)
+		cfg.Duration = 29 * time.Second
+		c := sim.NewRandomChooser(seed ^ 0x64656c657465)
+		plan := &faults.Plan{}
+		modeBHandOver(plan, cfg.Nodes)
+		at := 6*time.Second + time.Duration(c.Choose(sim.ChooseSetup, uint64(3*time.Second)))
+		plan.HealAt = faults.Duration(at + 2*time.Second)
+		plan.Events = append(plan.Events, faults.Event{Kind: faults.DeleteLock, At: faults.Duration(at)})
+		if c.Choose(sim.ChooseSetup, 2) == 0 {
+			n := int(c.Choose(sim.ChooseSetup, uint64(cfg.Nodes)))
+			back := at + time.Millisecond + time.Duration(c.Choose(sim.ChooseSetup, uint64(50*time.Millisecond)))
+			plan.Events = append(plan.Events, faults.Event{Kind: faults.Restart, At: faults.Duration(back), Node: n, Identity: fmt.Sprintf("n%d-new", n)})
+		}
+		return Setup{Config: cfg, Plan: plan, Protocol: p}
+	},
+})
+
+// modeBHandOver makes the lease change hands twice before 5 s, so that the token
+// in the lock object is 3: every node stops at 1.5 s and 3.5 s (the leader
+// releases) and restarts 0.5 s later.
+func modeBHandOver(plan *faults.Plan, nodes int) {
+	for round, at := range []time.Duration{1500 * time.Millisecond, 3500 * time.Millisecond} {
+		for i := range nodes {
+			plan.Events = append(plan.Events,
+				faults.Event{Kind: faults.Stop, At: faults.Duration(at), Node: i},
+				faults.Event{Kind: faults.Restart, At: faults.Duration(at + 500*time.Millisecond), Node: i, Identity: fmt.Sprintf("n%d-h%d", i, round+1)})
+		}
+	}
+}

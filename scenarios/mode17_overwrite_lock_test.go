@@ -1,0 +1,48 @@
+package scenarios
+
+import (
+	"testing"
+)
+
+// TestOverwriteLock: the overwrite is in the trace; the leader of the
+// moment stops at its next renewal; no one takes the foreign object over
+// before a full lease has passed since it was written, so leaders do not
+// overlap; a node restarted after the overwrite, which never saw the old
+// tokens, takes over with a token below an earlier term's
+// (monotonic-tokens, reported as expected), and the fence refuses every
+// write it makes under it.
+func TestOverwriteLock(t *testing.T) {
+	s := DefaultElectorSettings
+	outs := bRunSeeds(t, OverwriteLock, 30)
+	refused, restarts := 0, 0
+	for _, o := range outs {
+		bCheckFencedPass(t, o)
+		h := o.Result.History
+		notes := bNotes(o.Result.Trace, "someone else overwrites the lock object")
+		if len(notes) != 1 {
+			t.Fatalf("seed %d: %d overwrites in the trace; want 1", o.Seed, len(notes))
+		}
+		at := notes[0].At
+		refused += len(bRefused(h))
+		if bHasOverlap(o) {
+			t.Errorf("seed %d: leaders overlapped: %v", o.Seed, o.Overlaps)
+		}
+		for _, term := range h.Terms {
+			switch {
+			case term.Start < at && (term.Open || term.End > at):
+				if limit := at + s.RetryPeriod + 2*s.RequestTimeout; term.Open || term.End > limit {
+					t.Errorf("seed %d: n%d (token %d) led on until %v after the overwrite at %v", o.Seed, term.Node, term.Token, term.End, at)
+				}
+			case term.Start > at && term.Start < at+s.LeaseDuration:
+				t.Errorf("seed %d: n%d took the overwritten object at %v, less than a lease after the overwrite at %v", o.Seed, term.Node, term.Start, at)
+			}
+		}
+		if bTokenRestart(t, o, at) {
+			restarts++
+		}
+	}
+	t.Logf("%d of %d seeds restarted the token sequence; %d fenced writes refused", restarts, len(outs), refused)
+	if restarts == 0 || refused == 0 {
+		t.Errorf("want seeds with a restarted token sequence and refused writes")
+	}
+}
