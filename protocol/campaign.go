@@ -37,7 +37,7 @@ func (e *Elector) campaignStep(ctx context.Context) (time.Duration, *term) {
 		return e.acquire(ctx, s, nil)
 	case s.bad != nil:
 		e.log.Warn("lock object holds no valid record; timing it as a foreign lease", "err", s.bad)
-		return e.awaitExpiry(ctx, s, e.cfg.LeaseDuration, nil)
+		return e.awaitExpiry(ctx, s, e.cfg.LeaseDuration, false)
 	}
 	e.highest = max(e.highest, s.rec.Token)
 	if w, ok := e.ours(s.rec.Nonce); ok {
@@ -47,7 +47,7 @@ func (e *Elector) campaignStep(ctx context.Context) (time.Duration, *term) {
 		return e.acquire(ctx, s, endOf(s.rec, EndedReleased))
 	}
 	e.announce(s.rec.Holder)
-	return e.awaitExpiry(ctx, s, max(s.rec.LeaseDuration(), e.cfg.LeaseDuration), endOf(s.rec, EndedExpired))
+	return e.awaitExpiry(ctx, s, max(s.rec.LeaseDuration(), e.cfg.LeaseDuration), true)
 }
 
 // resumeOwn handles a record this Run wrote. If it is an acquisition whose
@@ -71,8 +71,9 @@ func (e *Elector) resumeOwn(ctx context.Context, s snapshot, w sentWrite) (time.
 
 // awaitExpiry times a record this elector did not write, on the local
 // monotonic clock from the first read that returned it, and takes it over
-// once it stayed unchanged for wait.
-func (e *Elector) awaitExpiry(ctx context.Context, s snapshot, wait time.Duration, prev *PreviousTerm) (time.Duration, *term) {
+// once it stayed unchanged for wait; linked says whether the new record
+// links back to the expired one (it does not for a body that is no record).
+func (e *Elector) awaitExpiry(ctx context.Context, s snapshot, wait time.Duration, linked bool) (time.Duration, *term) {
 	if s.etag != e.seen.etag || s.rec.Nonce != e.seen.nonce {
 		e.seen = observation{etag: s.etag, nonce: s.rec.Nonce, at: s.at}
 	}
@@ -81,6 +82,10 @@ func (e *Elector) awaitExpiry(ctx context.Context, s snapshot, wait time.Duratio
 		return min(e.pollWait(), wait-elapsed), nil
 	}
 	e.log.Info("lease expired; taking over", "holder", s.rec.Holder, "token", s.rec.Token, "unchanged_for", elapsed)
+	var prev *PreviousTerm
+	if linked {
+		prev = endOf(s.rec, EndedExpired)
+	}
 	return e.acquire(ctx, s, prev)
 }
 

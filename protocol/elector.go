@@ -37,6 +37,8 @@ type Elector struct {
 	log        *slog.Logger
 	termLen    time.Duration // how long a term lasts after a successful send
 	reqTimeout time.Duration
+	bucket     *string // cfg.Bucket and cfg.Key, for request inputs
+	key        *string
 
 	mu      sync.Mutex
 	running bool
@@ -74,6 +76,8 @@ func NewElector(cfg Config) (*Elector, error) {
 		log:        cfg.Logger.With("identity", cfg.Identity, "bucket", cfg.Bucket, "key", cfg.Key),
 		termLen:    cfg.termLength(),
 		reqTimeout: cfg.RequestTimeout,
+		bucket:     &cfg.Bucket,
+		key:        &cfg.Key,
 	}
 	e.entropy = entropySource{r: cfg.Entropy, log: e.log}
 	return e, nil

@@ -12,6 +12,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 )
 
+// Request fields that never change; the SDK does not modify its inputs.
+var (
+	contentTypeJSON = "application/json"
+	ifNoneMatchAny  = "*"
+)
+
 // maxRecordSize bounds how much of the lock object is read; a larger body
 // is malformed.
 const maxRecordSize = 64 << 10
@@ -53,8 +59,8 @@ func (e *Elector) read(ctx context.Context) (snapshot, error) {
 	cctx, cancel := e.clock.WithTimeout(ctx, e.reqTimeout)
 	defer cancel()
 	out, err := e.cfg.Store.GetObject(cctx, &s3.GetObjectInput{
-		Bucket: aws.String(e.cfg.Bucket),
-		Key:    aws.String(e.cfg.Key),
+		Bucket: e.bucket,
+		Key:    e.key,
 	})
 	if err != nil {
 		if ClassifyError(err) == ClassNotFound {
@@ -97,14 +103,14 @@ func (e *Elector) write(ctx context.Context, rec Record, ifMatch string, acquire
 		return "", sentWrite{}, err
 	}
 	in := &s3.PutObjectInput{
-		Bucket:        aws.String(e.cfg.Bucket),
-		Key:           aws.String(e.cfg.Key),
+		Bucket:        e.bucket,
+		Key:           e.key,
 		Body:          bytes.NewReader(body),
 		ContentLength: aws.Int64(int64(len(body))),
-		ContentType:   aws.String("application/json"),
+		ContentType:   &contentTypeJSON,
 	}
 	if ifMatch == "" {
-		in.IfNoneMatch = aws.String("*")
+		in.IfNoneMatch = &ifNoneMatchAny
 	} else {
 		in.IfMatch = aws.String(ifMatch)
 	}

@@ -162,13 +162,14 @@ func (c *nodeClock) Go(f func()) {
 // process's timers do.
 func (c *nodeClock) WithTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	inner, cancel := context.WithCancel(ctx)
-	tc := &timeoutCtx{Context: inner, deadline: c.Now().Add(d)}
-	c.w.At(c.n.clock.after(c.w.now, d), c.n.Index, func() {
-		if inner.Err() == nil {
-			tc.expired = true
-			cancel()
-		}
-	})
+	tc := &timeoutCtx{Context: inner, cancel: cancel, deadline: c.Now().Add(d)}
+	w := c.w
+	e := w.newEvent()
+	e.at, e.kind, e.node, e.tc = c.n.clock.after(w.now, d), evTimeout, c.n.Index, tc
+	if e.at < w.now {
+		e.at = w.now
+	}
+	w.schedule(e)
 	return tc, cancel
 }
 
@@ -180,8 +181,18 @@ func (c *nodeClock) WithTimeout(ctx context.Context, d time.Duration) (context.C
 // context itself reports the deadline.)
 type timeoutCtx struct {
 	context.Context
+	cancel   context.CancelFunc
 	deadline time.Time
 	expired  bool
+}
+
+// expire is the timer firing: unless the context ended already, it ends now
+// with DeadlineExceeded.
+func (c *timeoutCtx) expire() {
+	if c.Context.Err() == nil {
+		c.expired = true
+		c.cancel()
+	}
 }
 
 func (c *timeoutCtx) Deadline() (time.Time, bool) { return c.deadline, true }

@@ -11,6 +11,8 @@ const (
 	// evCall runs a function on the scheduler (an S3 request being applied,
 	// a timer firing).
 	evCall
+	// evTimeout expires a context made by Clock.WithTimeout.
+	evTimeout
 )
 
 // event is an entry of the simulator's agenda. Events are ordered by due
@@ -26,6 +28,7 @@ type event struct {
 	task *task
 	gen  uint64 // the task's wait generation this wake belongs to
 	fn   func()
+	tc   *timeoutCtx
 }
 
 // agenda is a binary min-heap of events, written out rather than through

@@ -173,6 +173,10 @@ func (w *World) loop(end time.Duration) {
 			fn := e.fn
 			w.recycle(e)
 			fn()
+		case evTimeout:
+			tc := e.tc
+			w.recycle(e)
+			tc.expire()
 		}
 		w.pollCancellations()
 	}

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/s3lease/s3lease/scenarios"
@@ -14,8 +16,20 @@ func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlags("bench", stderr)
 	scenario := scenarioFlag(fs)
 	seeds := fs.Int("seeds", 2000, "number of seeds to run")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the runs to this file")
 	if err := parse(fs, args); err != nil {
 		return 0, err
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return 0, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return 0, err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	if *seeds < 1 {
 		return 0, fmt.Errorf("%w: -seeds must be at least 1, got %d", errUsage, *seeds)
