@@ -158,27 +158,16 @@ func cond(ifMatch, ifNoneMatch *string) string {
 	return ""
 }
 
-// PutObject sends a PutObject request. The body is read when the call is
-// made, as the SDK does before sending.
-func (c *nodeS3) PutObject(ctx context.Context, in *s3.PutObjectInput, _ ...func(*s3.Options)) (*s3.PutObjectOutput, error) {
-	var body []byte
-	var req s3.PutObjectInput
-	if in != nil {
-		req = *in
-		if in.Body != nil {
-			b, err := readBody(in.Body)
-			if err != nil {
-				return nil, &smithy.OperationError{ServiceID: "S3", OperationName: "PutObject", Err: err}
-			}
-			body = b
-		}
-	}
-	var out *s3.PutObjectOutput
-	err := c.call(ctx, "PutObject", str(req.Key), cond(req.IfMatch, req.IfNoneMatch), true, func(now time.Time) (string, error) {
-		o, err := c.w.store.PutObject(now, &req, body)
+// exchange runs one call whose answer is an output of type O, and returns
+// the output applied at S3, or the call's error.
+func exchange[O any](c *nodeS3, ctx context.Context, op, key, cond string, write bool,
+	apply func(now time.Time) (*O, error), etag func(*O) *string) (*O, error) {
+	var out *O
+	err := c.call(ctx, op, key, cond, write, func(now time.Time) (string, error) {
+		o, err := apply(now)
 		out = o
-		if o != nil {
-			return str(o.ETag), err
+		if o != nil && etag != nil {
+			return str(etag(o)), err
 		}
 		return "", err
 	})
@@ -186,84 +175,63 @@ func (c *nodeS3) PutObject(ctx context.Context, in *s3.PutObjectInput, _ ...func
 		return nil, err
 	}
 	return out, nil
+}
+
+// snapshot copies a request input when the call is made, as the SDK
+// serialises it before sending: later changes by the caller do not reach S3.
+func snapshot[T any](in *T) *T {
+	var v T
+	if in != nil {
+		v = *in
+	}
+	return &v
+}
+
+// PutObject sends a PutObject request. The body is read when the call is
+// made, as the SDK does before sending.
+func (c *nodeS3) PutObject(ctx context.Context, in *s3.PutObjectInput, _ ...func(*s3.Options)) (*s3.PutObjectOutput, error) {
+	req := snapshot(in)
+	var body []byte
+	if req.Body != nil {
+		b, err := readBody(req.Body)
+		if err != nil {
+			return nil, &smithy.OperationError{ServiceID: "S3", OperationName: "PutObject", Err: err}
+		}
+		body = b
+	}
+	return exchange(c, ctx, "PutObject", str(req.Key), cond(req.IfMatch, req.IfNoneMatch), true,
+		func(now time.Time) (*s3.PutObjectOutput, error) { return c.w.store.PutObject(now, req, body) },
+		func(o *s3.PutObjectOutput) *string { return o.ETag })
 }
 
 // GetObject sends a GetObject request.
 func (c *nodeS3) GetObject(ctx context.Context, in *s3.GetObjectInput, _ ...func(*s3.Options)) (*s3.GetObjectOutput, error) {
-	var req s3.GetObjectInput
-	if in != nil {
-		req = *in
-	}
-	var out *s3.GetObjectOutput
-	err := c.call(ctx, "GetObject", str(req.Key), cond(req.IfMatch, req.IfNoneMatch), false, func(now time.Time) (string, error) {
-		o, err := c.w.store.GetObject(now, &req)
-		out = o
-		if o != nil {
-			return str(o.ETag), err
-		}
-		return "", err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	req := snapshot(in)
+	return exchange(c, ctx, "GetObject", str(req.Key), cond(req.IfMatch, req.IfNoneMatch), false,
+		func(now time.Time) (*s3.GetObjectOutput, error) { return c.w.store.GetObject(now, req) },
+		func(o *s3.GetObjectOutput) *string { return o.ETag })
 }
 
 // HeadObject sends a HeadObject request.
 func (c *nodeS3) HeadObject(ctx context.Context, in *s3.HeadObjectInput, _ ...func(*s3.Options)) (*s3.HeadObjectOutput, error) {
-	var req s3.HeadObjectInput
-	if in != nil {
-		req = *in
-	}
-	var out *s3.HeadObjectOutput
-	err := c.call(ctx, "HeadObject", str(req.Key), cond(req.IfMatch, req.IfNoneMatch), false, func(now time.Time) (string, error) {
-		o, err := c.w.store.HeadObject(now, &req)
-		out = o
-		if o != nil {
-			return str(o.ETag), err
-		}
-		return "", err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	req := snapshot(in)
+	return exchange(c, ctx, "HeadObject", str(req.Key), cond(req.IfMatch, req.IfNoneMatch), false,
+		func(now time.Time) (*s3.HeadObjectOutput, error) { return c.w.store.HeadObject(now, req) },
+		func(o *s3.HeadObjectOutput) *string { return o.ETag })
 }
 
 // DeleteObject sends a DeleteObject request.
 func (c *nodeS3) DeleteObject(ctx context.Context, in *s3.DeleteObjectInput, _ ...func(*s3.Options)) (*s3.DeleteObjectOutput, error) {
-	var req s3.DeleteObjectInput
-	if in != nil {
-		req = *in
-	}
-	var out *s3.DeleteObjectOutput
-	err := c.call(ctx, "DeleteObject", str(req.Key), cond(req.IfMatch, nil), true, func(now time.Time) (string, error) {
-		o, err := c.w.store.DeleteObject(now, &req)
-		out = o
-		return "", err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	req := snapshot(in)
+	return exchange(c, ctx, "DeleteObject", str(req.Key), cond(req.IfMatch, nil), true,
+		func(now time.Time) (*s3.DeleteObjectOutput, error) { return c.w.store.DeleteObject(now, req) }, nil)
 }
 
 // ListObjectsV2 sends a ListObjectsV2 request.
 func (c *nodeS3) ListObjectsV2(ctx context.Context, in *s3.ListObjectsV2Input, _ ...func(*s3.Options)) (*s3.ListObjectsV2Output, error) {
-	var req s3.ListObjectsV2Input
-	if in != nil {
-		req = *in
-	}
-	var out *s3.ListObjectsV2Output
-	err := c.call(ctx, "ListObjectsV2", str(req.Prefix), "", false, func(now time.Time) (string, error) {
-		o, err := c.w.store.ListObjectsV2(now, &req)
-		out = o
-		return "", err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	req := snapshot(in)
+	return exchange(c, ctx, "ListObjectsV2", str(req.Prefix), "", false,
+		func(now time.Time) (*s3.ListObjectsV2Output, error) { return c.w.store.ListObjectsV2(now, req) }, nil)
 }
 
 // readBody reads a request body, sized in one allocation when the reader
