@@ -11,17 +11,17 @@ import (
 // the write the old leader sends when it wakes carries its old token and is
 // refused, and its belief overlaps the new leader's term.
 func TestPausePastLease(t *testing.T) {
-	outs := modeARun(t, PausePastLease, 30)
-	modeAFenced(t, outs)
+	outs := runSeeds(t, PausePastLease, 30)
+	checkFenced(t, outs)
 	for _, o := range outs {
-		modeAPausesHealed(t, o)
-		hits := modeAFaults(o, "pause between lease check and guarded write")
+		checkPausesHealed(t, o)
+		hits := faultNotes(o, "pause between lease check and guarded write")
 		if len(hits) == 0 {
 			t.Errorf("seed %d: no leader was paused between check and write", o.Seed)
 			continue
 		}
 		f := hits[0]
-		if term, ok := modeATermAt(o, f.Node, f.At); !ok || term.Token != f.Token {
+		if term, ok := termAt(o, f.Node, f.At); !ok || term.Token != f.Token {
 			t.Errorf("seed %d: n%d paused at %v with token %d while not leading with it", o.Seed, f.Node, f.At, f.Token)
 			continue
 		}
@@ -31,7 +31,7 @@ func TestPausePastLease(t *testing.T) {
 				continue
 			}
 			if e.Kind == sim.EvPause && pauseEnd == f.At {
-				pauseEnd = modeAPauseEnd(t, e)
+				pauseEnd = pauseEndOf(t, e)
 			}
 			if e.Kind == sim.EvFenceSend {
 				resent = e
@@ -46,7 +46,7 @@ func TestPausePastLease(t *testing.T) {
 			t.Errorf("seed %d: the guarded write %v was not sent after the pause ending %v under the checked token %d", o.Seed, resent, pauseEnd, f.Token)
 		}
 		successor := false
-		for _, e := range modeAEvents(o, sim.EvLead, -1) {
+		for _, e := range events(o, sim.EvLead, anyNode) {
 			if e.Node != f.Node && e.At > f.At && e.At < resent.At && e.Token > f.Token {
 				successor = true
 			}
@@ -54,7 +54,7 @@ func TestPausePastLease(t *testing.T) {
 		if !successor {
 			t.Errorf("seed %d: nobody took over from n%d during its pause %v-%v", o.Seed, f.Node, f.At, pauseEnd)
 		}
-		if a, ok := modeAByCall(o, sim.EvFenceApply, resent.Call); !ok || a.Code != "stale" {
+		if a, ok := byCall(o, sim.EvFenceApply, resent.Call); !ok || a.Code != "stale" {
 			t.Errorf("seed %d: n%d's write after the pause was not refused as stale: %v", o.Seed, f.Node, a)
 		}
 		overlapped := false

@@ -12,12 +12,12 @@ import (
 // token from another node had been admitted, and was refused; no two
 // terms overlapped.
 func TestLateWrite(t *testing.T) {
-	outs := modeARun(t, LateWrite, 30)
-	modeASurvives(t, outs)
+	outs := runSeeds(t, LateWrite, 30)
+	checkSurvives(t, outs...)
 	lease := DefaultElectorSettings.LeaseDuration
 	for _, o := range outs {
 		var sent sim.Event
-		for _, e := range modeAEvents(o, sim.EvFenceSend, -1) {
+		for _, e := range events(o, sim.EvFenceSend, anyNode) {
 			if strings.HasPrefix(e.Detail, "delayed by") {
 				sent = e
 				break
@@ -27,15 +27,15 @@ func TestLateWrite(t *testing.T) {
 			t.Errorf("seed %d: no fenced write was delayed", o.Seed)
 			continue
 		}
-		if leads := modeAEvents(o, sim.EvLead, -1); len(leads) == 0 || leads[0].Node != sent.Node {
+		if leads := events(o, sim.EvLead, anyNode); len(leads) == 0 || leads[0].Node != sent.Node {
 			t.Errorf("seed %d: the delayed write's sender n%d was not the first leader", o.Seed, sent.Node)
 		}
-		term, ok := modeATermAt(o, sent.Node, sent.At)
+		term, ok := termAt(o, sent.Node, sent.At)
 		if !ok || term.Token != sent.Token {
 			t.Errorf("seed %d: n%d sent the delayed write %v outside its term", o.Seed, sent.Node, sent)
 			continue
 		}
-		applied, ok := modeAByCall(o, sim.EvFenceApply, sent.Call)
+		applied, ok := byCall(o, sim.EvFenceApply, sent.Call)
 		switch {
 		case !ok:
 			t.Errorf("seed %d: the delayed write never arrived", o.Seed)

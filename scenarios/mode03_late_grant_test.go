@@ -15,15 +15,15 @@ import (
 // lease. If the winner read its record in time, it led with token 1 from
 // that read.
 func TestLateGrant(t *testing.T) {
-	outs := modeARun(t, LateGrant, 40)
-	modeASurvives(t, outs)
+	outs := runSeeds(t, LateGrant, 40)
+	checkSurvives(t, outs...)
 	s := DefaultElectorSettings
 	late, takeBack := 0, 0
 	for _, o := range outs {
 		var win sim.Event // the winning create's send
-		for _, a := range modeAEvents(o, sim.EvS3Apply, -1) {
+		for _, a := range events(o, sim.EvS3Apply, anyNode) {
 			if a.Op == "PutObject" && a.Status == 200 {
-				win, _ = modeAByCall(o, sim.EvS3Send, a.Call)
+				win, _ = byCall(o, sim.EvS3Send, a.Call)
 				break
 			}
 		}
@@ -31,26 +31,26 @@ func TestLateGrant(t *testing.T) {
 			t.Errorf("seed %d: the first applied write %v is not a create", o.Seed, win)
 			continue
 		}
-		if r, ok := modeAByCall(o, sim.EvS3Return, win.Call); ok {
+		if r, ok := byCall(o, sim.EvS3Return, win.Call); ok {
 			t.Errorf("seed %d: the grant's answer reached n%d at %v", o.Seed, win.Node, r.At)
 		}
-		if a, ok := modeAByCall(o, sim.EvS3Abandon, win.Call); !ok || a.At-win.At != s.RequestTimeout {
+		if a, ok := byCall(o, sim.EvS3Abandon, win.Call); !ok || a.At-win.At != s.RequestTimeout {
 			t.Errorf("seed %d: n%d did not give up on the grant at its request timeout: %v", o.Seed, win.Node, a)
 		}
-		created, _ := modeAByCall(o, sim.EvS3Apply, win.Call)
+		created, _ := byCall(o, sim.EvS3Apply, win.Call)
 		var found sim.Event // the winner's first read that returned a record
-		for _, r := range modeAEvents(o, sim.EvS3Return, win.Node) {
+		for _, r := range events(o, sim.EvS3Return, win.Node) {
 			if r.Op == "GetObject" && r.Status == 200 && r.At > win.At {
 				found = r
 				break
 			}
 		}
-		leads := modeAEvents(o, sim.EvLead, -1)
+		leads := events(o, sim.EvLead, anyNode)
 		if found.Call == 0 || len(leads) == 0 {
 			t.Errorf("seed %d: n%d never read the lock, or nobody led", o.Seed, win.Node)
 			continue
 		}
-		read, _ := modeAByCall(o, sim.EvS3Apply, found.Call)
+		read, _ := byCall(o, sim.EvS3Apply, found.Call)
 		own := read.ETag == created.ETag
 		first := leads[0]
 		if found.At < win.At+s.RenewDeadline {

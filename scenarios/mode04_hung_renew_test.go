@@ -14,8 +14,8 @@ import (
 // term ends exactly at its deadline, RenewDeadline after the send of its
 // last successful renewal, while S3 is still slow.
 func TestHungRenew(t *testing.T) {
-	outs := modeARun(t, HungRenew, 40)
-	modeASurvives(t, outs)
+	outs := runSeeds(t, HungRenew, 40)
+	checkSurvives(t, outs...)
 	s := DefaultElectorSettings
 	for _, o := range outs {
 		var slow faults.Event
@@ -39,7 +39,7 @@ func TestHungRenew(t *testing.T) {
 			continue
 		}
 		var hung, lastOK sim.Event
-		for _, e := range modeAEvents(o, sim.EvS3Send, leader.Node) {
+		for _, e := range events(o, sim.EvS3Send, leader.Node) {
 			if e.Op != "PutObject" || e.At < leader.Start {
 				continue
 			}
@@ -47,7 +47,7 @@ func TestHungRenew(t *testing.T) {
 				hung = e
 				break
 			}
-			if r, ok := modeAByCall(o, sim.EvS3Return, e.Call); ok && r.Status == 200 {
+			if r, ok := byCall(o, sim.EvS3Return, e.Call); ok && r.Status == 200 {
 				lastOK = e
 			}
 		}
@@ -55,16 +55,16 @@ func TestHungRenew(t *testing.T) {
 			t.Errorf("seed %d: n%d sent no renewal while S3 was slow: %v", o.Seed, leader.Node, hung)
 			continue
 		}
-		cut, ok := modeAByCall(o, sim.EvS3Abandon, hung.Call)
+		cut, ok := byCall(o, sim.EvS3Abandon, hung.Call)
 		if !ok || cut.At != hung.At+s.RequestTimeout || !strings.Contains(cut.Detail, "deadline exceeded") {
 			t.Errorf("seed %d: n%d's hung renewal %v was not cut at its request timeout: %v", o.Seed, leader.Node, hung, cut)
 		}
-		if a, ok := modeAByCall(o, sim.EvS3Apply, hung.Call); ok && a.At <= cut.At {
+		if a, ok := byCall(o, sim.EvS3Apply, hung.Call); ok && a.At <= cut.At {
 			t.Errorf("seed %d: the renewal was applied at %v, before it was cut at %v", o.Seed, a.At, cut.At)
 		}
 		deadline := lastOK.At + s.RenewDeadline
 		unlead := false
-		for _, e := range modeAEvents(o, sim.EvUnlead, leader.Node) {
+		for _, e := range events(o, sim.EvUnlead, leader.Node) {
 			unlead = unlead || e.Token == leader.Token && e.At == leader.End
 		}
 		if !unlead {

@@ -11,22 +11,22 @@ import (
 // writes; the old application's writes after the takeover carry its old
 // token and every one that arrives after the new token is refused.
 func TestZombieApp(t *testing.T) {
-	outs := modeARun(t, ZombieApp, 30)
-	modeAFenced(t, outs)
+	outs := runSeeds(t, ZombieApp, 30)
+	checkFenced(t, outs)
 	for _, o := range outs {
-		zombies := modeAFaults(o, "application ignores the end of its term")
+		zombies := faultNotes(o, "application ignores the end of its term")
 		if len(zombies) == 0 {
 			t.Errorf("seed %d: no application outlived its term", o.Seed)
 			continue
 		}
 		z := zombies[0]
-		term, ok := modeATermAt(o, z.Node, z.At)
+		term, ok := termAt(o, z.Node, z.At)
 		if !ok || term.Token != z.Token || term.Start >= z.At || term.Open || term.End <= z.At {
 			t.Errorf("seed %d: n%d's lingering at %v is not inside a term of token %d that outlasted it", o.Seed, z.Node, z.At, z.Token)
 			continue
 		}
 		var successor sim.Event
-		for _, l := range modeAEvents(o, sim.EvLead, -1) {
+		for _, l := range events(o, sim.EvLead, anyNode) {
 			if l.Node != z.Node && l.Token > z.Token && l.At > z.At && l.At < term.End {
 				successor = l
 				break

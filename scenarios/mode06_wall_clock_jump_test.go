@@ -16,8 +16,8 @@ import (
 // successor took over no sooner than a lease after the last renewal was
 // applied and within the liveness bound.
 func TestWallClockJump(t *testing.T) {
-	outs := modeARun(t, WallClockJump, 30)
-	modeASurvives(t, outs)
+	outs := runSeeds(t, WallClockJump, 30)
+	checkSurvives(t, outs...)
 	s := DefaultElectorSettings
 	timedAcross := 0
 	for _, o := range outs {
@@ -27,7 +27,7 @@ func TestWallClockJump(t *testing.T) {
 				crash = e
 			}
 		}
-		jumps := modeAFaults(o, "wall clock steps by ")
+		jumps := faultNotes(o, "wall clock steps by ")
 		if len(jumps) != 2*o.Result.History.Nodes {
 			t.Errorf("seed %d: %d wall-clock steps, want two per node", o.Seed, len(jumps))
 			continue
@@ -49,7 +49,7 @@ func TestWallClockJump(t *testing.T) {
 			if j.At != first {
 				t.Errorf("seed %d: n%d's first step at %v, not with the others at %v", o.Seed, j.Node, j.At, first)
 			}
-			if term, ok := modeATermAt(o, j.Node, j.At); ok {
+			if term, ok := termAt(o, j.Node, j.At); ok {
 				leader = term
 			}
 		}
@@ -59,13 +59,13 @@ func TestWallClockJump(t *testing.T) {
 			continue
 		}
 		var lastApplied time.Duration
-		for _, e := range modeAEvents(o, sim.EvS3Send, leader.Node) {
-			if a, ok := modeAByCall(o, sim.EvS3Apply, e.Call); ok && e.Op == "PutObject" && a.Status == 200 && a.At < leader.End {
+		for _, e := range events(o, sim.EvS3Send, leader.Node) {
+			if a, ok := byCall(o, sim.EvS3Apply, e.Call); ok && e.Op == "PutObject" && a.Status == 200 && a.At < leader.End {
 				lastApplied = a.At
 			}
 		}
 		var next sim.Event
-		for _, l := range modeAEvents(o, sim.EvLead, -1) {
+		for _, l := range events(o, sim.EvLead, anyNode) {
 			if l.At > leader.End {
 				next = l
 				break

@@ -8,22 +8,22 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-// modeAHandover is the handover of a skewed-clock run: the first leader's
+// skewHandover is the handover of a skewed-clock run: the first leader's
 // term, the send of its last renewal that succeeded, the next term, and the
 // first leader's clock setting.
-type modeAHandover struct {
+type skewHandover struct {
 	first, next sim.Term
 	lastOK      time.Duration
 	clock       faults.ClockSetting
 }
 
-// modeASkewHandover finds the handover of a modeASkewedHandover run,
+// findSkewHandover finds the handover of a modeASkewedHandover run,
 // checking on the way that every node's wall clock started at its planned
 // offset.
-func modeASkewHandover(t *testing.T, o *Outcome) (modeAHandover, bool) {
+func findSkewHandover(t *testing.T, o *Outcome) (skewHandover, bool) {
 	t.Helper()
-	var h modeAHandover
-	for _, e := range modeAEvents(o, sim.EvStart, -1) {
+	var h skewHandover
+	for _, e := range events(o, sim.EvStart, anyNode) {
 		if e.At == 0 && e.Local != o.Plan.Clocks[e.Node].Offset.D() {
 			t.Errorf("seed %d: n%d's wall clock starts at %v, not at its offset %v", o.Seed, e.Node, e.Local, o.Plan.Clocks[e.Node].Offset)
 		}
@@ -40,8 +40,8 @@ func modeASkewHandover(t *testing.T, o *Outcome) (modeAHandover, bool) {
 			break
 		}
 	}
-	for _, e := range modeAEvents(o, sim.EvS3Send, h.first.Node) {
-		if r, ok := modeAByCall(o, sim.EvS3Return, e.Call); ok && e.Op == "PutObject" && r.Status == 200 && r.At < h.first.End {
+	for _, e := range events(o, sim.EvS3Send, h.first.Node) {
+		if r, ok := byCall(o, sim.EvS3Return, e.Call); ok && e.Op == "PutObject" && r.Status == 200 && r.At < h.first.End {
 			h.lastOK = e.At
 		}
 	}
@@ -58,12 +58,12 @@ func modeASkewHandover(t *testing.T, o *Outcome) (modeAHandover, bool) {
 // than the bound allows); it ended before a follower, one of them at the
 // fast bound, took over.
 func TestClockSkew(t *testing.T) {
-	outs := modeARun(t, ClockSkew, 30)
-	modeASurvives(t, outs)
+	outs := runSeeds(t, ClockSkew, 30)
+	checkSurvives(t, outs...)
 	s := DefaultElectorSettings
 	spread := time.Duration(0)
 	for _, o := range outs {
-		h, ok := modeASkewHandover(t, o)
+		h, ok := findSkewHandover(t, o)
 		if !ok {
 			continue
 		}

@@ -9,11 +9,11 @@ import (
 // between the 6 s lease and the 4 s term is used up, and in those the old
 // leader's writes that arrive after the new token are refused.
 func TestDriftBeyondBound(t *testing.T) {
-	outs := modeARun(t, DriftBeyondBound, 40)
-	modeAFenced(t, outs)
+	outs := runSeeds(t, DriftBeyondBound, 40)
+	checkFenced(t, outs)
 	small, overlapped := 0, 0
 	for _, o := range outs {
-		h, ok := modeASkewHandover(t, o)
+		h, ok := findSkewHandover(t, o)
 		if !ok {
 			continue
 		}
@@ -23,16 +23,16 @@ func TestDriftBeyondBound(t *testing.T) {
 		}
 		if drift <= 200_000 {
 			small++
-			if modeAOverlapped(o) {
+			if hasOverlap(o) {
 				t.Errorf("seed %d: leaders overlap with drift %d ppm, which the slack should absorb: %v", o.Seed, drift, o.Overlaps)
 			}
 			continue
 		}
-		if !modeAOverlapped(o) {
+		if !hasOverlap(o) {
 			continue
 		}
 		overlapped++
-		for _, w := range modeARefused(o) {
+		for _, w := range refusedWrites(o) {
 			if w.Node != h.first.Node || w.Token != h.first.Token || w.Applied < h.next.Start {
 				t.Errorf("seed %d: refused write %+v is not the old leader n%d's after the takeover at %v", o.Seed, w, h.first.Node, h.next.Start)
 			}

@@ -17,7 +17,7 @@ import (
 func TestNaiveSkewVsElectorSkew(t *testing.T) {
 	const seeds = 20
 	caught, refused := 0, 0
-	for _, o := range bRunSeeds(t, NaiveSkew, seeds) {
+	for _, o := range runSeeds(t, NaiveSkew, seeds) {
 		if len(o.Outside) > 0 {
 			t.Errorf("seed %d: offsets alone left the naive lock's (empty) assumptions: %v", o.Seed, o.Outside)
 		}
@@ -41,16 +41,16 @@ func TestNaiveSkewVsElectorSkew(t *testing.T) {
 				t.Errorf("seed %d: n%d (offset %v) overlapped n%d (offset %v) without a clock ahead: %v", o.Seed, taker, offset[taker], holder, offset[holder], ov)
 			}
 		}
-		refused += len(bRefused(o.Result.History))
+		refused += len(refusedWrites(o))
 	}
 	t.Logf("naive-skew: double leadership reported on %d of %d seeds; %d stale writes refused by the fence", caught, seeds, refused)
 	if caught < seeds*3/4 {
 		t.Errorf("naive-skew: overlap reported on only %d of %d seeds; want most", caught, seeds)
 	}
 
-	for _, o := range bRunSeeds(t, ElectorSkew, seeds) {
-		bCheckSurvives(t, o)
-		crashes := bEvents(o.Result.Trace, sim.EvCrash, -2)
+	for _, o := range runSeeds(t, ElectorSkew, seeds) {
+		checkSurvives(t, o)
+		crashes := events(o, sim.EvCrash, anyNode)
 		if len(crashes) == 0 {
 			t.Fatalf("seed %d: no crash", o.Seed)
 		}

@@ -12,25 +12,25 @@ import (
 // the successor's), and each write it sent then under its old token was
 // refused.
 func TestVMSuspend(t *testing.T) {
-	outs := modeARun(t, VMSuspend, 30)
-	modeAFenced(t, outs)
+	outs := runSeeds(t, VMSuspend, 30)
+	checkFenced(t, outs)
 	for _, o := range outs {
-		modeAPausesHealed(t, o)
+		checkPausesHealed(t, o)
 		var hit bool
-		for _, f := range modeAFaults(o, "VM suspended for") {
-			term, ok := modeATermAt(o, f.Node, f.At)
+		for _, f := range faultNotes(o, "VM suspended for") {
+			term, ok := termAt(o, f.Node, f.At)
 			if !ok {
 				continue // a follower's suspension
 			}
 			hit = true
 			var end = f.At
-			for _, p := range modeAEvents(o, sim.EvPause, f.Node) {
+			for _, p := range events(o, sim.EvPause, f.Node) {
 				if p.At == f.At {
-					end = modeAPauseEnd(t, p)
+					end = pauseEndOf(t, p)
 				}
 			}
 			var successor sim.Event
-			for _, l := range modeAEvents(o, sim.EvLead, -1) {
+			for _, l := range events(o, sim.EvLead, anyNode) {
 				if l.Node != f.Node && l.At > f.At && l.At < end && l.Token > term.Token {
 					successor = l
 					break

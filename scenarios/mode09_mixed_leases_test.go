@@ -32,13 +32,13 @@ func TestMixedLeasesSettingsValid(t *testing.T) {
 // leases after the crashed leader's last write was applied, so a
 // short-lease follower waited out the long lease written in the record.
 func TestMixedLeases(t *testing.T) {
-	outs := modeARun(t, MixedLeases, 40)
-	modeASurvives(t, outs)
+	outs := runSeeds(t, MixedLeases, 40)
+	checkSurvives(t, outs...)
 	lease := func(node int) time.Duration { return modeAMixedSettings[node%len(modeAMixedSettings)].LeaseDuration }
 	shorter, longer, timed := 0, 0, 0
 	for _, o := range outs {
 		crashed := map[int][]time.Duration{}
-		for _, e := range modeAEvents(o, sim.EvCrash, -1) {
+		for _, e := range events(o, sim.EvCrash, anyNode) {
 			crashed[e.Node] = append(crashed[e.Node], e.At)
 		}
 		terms := o.Result.History.Terms
@@ -61,8 +61,8 @@ func TestMixedLeases(t *testing.T) {
 				continue // released: taken at once
 			}
 			var lastApplied time.Duration
-			for _, e := range modeAEvents(o, sim.EvS3Send, prev.Node) {
-				if a, ok := modeAByCall(o, sim.EvS3Apply, e.Call); ok && e.Op == "PutObject" && a.Status == 200 && a.At < prev.End {
+			for _, e := range events(o, sim.EvS3Send, prev.Node) {
+				if a, ok := byCall(o, sim.EvS3Apply, e.Call); ok && e.Op == "PutObject" && a.Status == 200 && a.At < prev.End {
 					lastApplied = a.At
 				}
 			}

@@ -12,14 +12,13 @@ import (
 // thought it lost, without writing again first. An ambiguous renewal (500
 // after applying, retry 412) does not end the term.
 func TestAmbiguousWrite(t *testing.T) {
-	outs := bRunSeeds(t, AmbiguousWrite, 30)
+	outs := runSeeds(t, AmbiguousWrite, 30)
 	retried412, renewals := 0, 0
 	for _, o := range outs {
-		bCheckSurvives(t, o)
-		tr, h := o.Result.Trace, o.Result.History
-		calls := bS3Calls(tr)
-		var first *bS3Call // the first PutObject S3 applied successfully
-		for _, c := range bPuts(calls, -1) {
+		checkSurvives(t, o)
+		calls := s3Calls(o)
+		var first *s3Call // the first PutObject S3 applied successfully
+		for _, c := range puts(calls, anyNode) {
 			if c.applied200() {
 				first = c
 				break
@@ -32,7 +31,7 @@ func TestAmbiguousWrite(t *testing.T) {
 		if first.answered() != 500 || first.Return.Code != "InternalError" {
 			t.Errorf("seed %d: n%d's applied create #%d was answered %d, want 500 InternalError", o.Seed, n, first.ID, first.answered())
 		}
-		leads := bEvents(tr, sim.EvLead, -2)
+		leads := events(o, sim.EvLead, anyNode)
 		if len(leads) == 0 || leads[0].Node != n || leads[0].Token != 1 {
 			t.Fatalf("seed %d: first lead %+v; want n%d with token 1, the token of its lost create #%d", o.Seed, leads, n, first.ID)
 		}
@@ -42,7 +41,7 @@ func TestAmbiguousWrite(t *testing.T) {
 		}
 		// Between the lost create and the lead, n wrote nothing that S3
 		// applied: it led on the strength of #first, found by its nonce.
-		for _, c := range bPuts(calls, n) {
+		for _, c := range puts(calls, n) {
 			if c.ID != first.ID && c.Send.At < lead.At && c.applied200() {
 				t.Errorf("seed %d: n%d's PutObject #%d applied before it led; want the lead to come from #%d", o.Seed, n, c.ID, first.ID)
 			}
@@ -54,14 +53,14 @@ func TestAmbiguousWrite(t *testing.T) {
 		}
 		// Ambiguous renewals: applied, answer replaced, during a term; the
 		// term goes on past a later successful renewal.
-		for _, c := range bPuts(calls, -1) {
-			term, leading := bTermAt(h, c.Node, c.Send.At)
+		for _, c := range puts(calls, anyNode) {
+			term, leading := termAt(o, c.Node, c.Send.At)
 			if !leading || c.Cond == "If-None-Match:*" || !c.applied200() || c.Apply.Detail != "applied, answer replaced" {
 				continue
 			}
 			renewals++
 			ok := false
-			for _, d := range bPuts(calls, c.Node) {
+			for _, d := range puts(calls, c.Node) {
 				if d.ID > c.ID && d.answered() == 200 && (term.Open || d.Return.At < term.End) {
 					ok = true
 					break

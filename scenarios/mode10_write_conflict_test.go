@@ -11,12 +11,11 @@ import (
 // conditional writes) are not applied; the node re-reads before writing
 // again, no term starts on a 409, and the run survives.
 func TestWriteConflict(t *testing.T) {
-	outs := bRunSeeds(t, WriteConflict, 30)
+	outs := runSeeds(t, WriteConflict, 30)
 	overlapping := 0
 	for _, o := range outs {
-		bCheckSurvives(t, o)
-		tr := o.Result.Trace
-		calls := bS3Calls(tr)
+		checkSurvives(t, o)
+		calls := s3Calls(o)
 		firstPut := map[int]bool{}
 		for i, c := range calls {
 			if c.Op != "PutObject" {
@@ -47,9 +46,9 @@ func TestWriteConflict(t *testing.T) {
 			}
 		}
 		// Every term starts on a write answered 200: never on a 409.
-		for _, l := range bEvents(tr, sim.EvLead, -2) {
-			var last *bS3Call
-			for _, c := range bPuts(calls, l.Node) {
+		for _, l := range events(o, sim.EvLead, anyNode) {
+			var last *s3Call
+			for _, c := range puts(calls, l.Node) {
 				if c.Return != nil && c.Return.At <= l.At {
 					last = c
 				}

@@ -13,7 +13,7 @@ import (
 // instants with equal latencies, has exactly one winner per race.
 func TestUnconditionalWriteVsCreateRace(t *testing.T) {
 	caught := 0
-	naive := bRunSeeds(t, UnconditionalWrite, 20)
+	naive := runSeeds(t, UnconditionalWrite, 20)
 	for _, o := range naive {
 		if o.Verdict != Unsafe {
 			continue
@@ -31,18 +31,18 @@ func TestUnconditionalWriteVsCreateRace(t *testing.T) {
 	}
 
 	races := 0
-	for _, o := range bRunSeeds(t, CreateRace, 20) {
-		bCheckSurvives(t, o)
-		calls := bS3Calls(o.Result.Trace)
+	for _, o := range runSeeds(t, CreateRace, 20) {
+		checkSurvives(t, o)
+		calls := s3Calls(o)
 		// A race: acquisition attempts of several nodes sent at one instant
 		// under one precondition.
 		type key struct {
 			at   int64
 			cond string
 		}
-		groups := map[key][]*bS3Call{}
-		for _, c := range bPuts(calls, -1) {
-			if _, leading := bTermAt(o.Result.History, c.Node, c.Send.At); !leading {
+		groups := map[key][]*s3Call{}
+		for _, c := range puts(calls, anyNode) {
+			if _, leading := termAt(o, c.Node, c.Send.At); !leading {
 				k := key{int64(c.Send.At), c.Cond}
 				groups[k] = append(groups[k], c)
 			}
@@ -72,7 +72,7 @@ func TestUnconditionalWriteVsCreateRace(t *testing.T) {
 		}
 		// Every term's token is unique to its holder.
 		holders := map[uint64]int{}
-		for _, l := range bEvents(o.Result.Trace, sim.EvLead, -2) {
+		for _, l := range events(o, sim.EvLead, anyNode) {
 			if n, ok := holders[l.Token]; ok && n != l.Node {
 				t.Errorf("seed %d: token %d led by n%d and n%d", o.Seed, l.Token, n, l.Node)
 			}

@@ -16,12 +16,12 @@ import (
 // local deadline; the restarted nodes take a released lease at once and
 // wait a full lease for one that was not released in time.
 func TestReleaseInFlight(t *testing.T) {
-	outs := bRunSeeds(t, ReleaseInFlight, 30)
+	outs := runSeeds(t, ReleaseInFlight, 30)
 	stops, inFlight, renewalFirst, timedOut := 0, 0, 0, 0
 	for _, o := range outs {
-		bCheckSurvives(t, o)
-		tr, h := o.Result.Trace, o.Result.History
-		calls := bS3Calls(tr)
+		checkSurvives(t, o)
+		tr := o.Result.Trace
+		calls := s3Calls(o)
 		index := map[uint64]int{} // S3 call -> index of its send in the trace
 		for i, e := range tr.Events {
 			if e.Kind == sim.EvS3Send {
@@ -33,7 +33,7 @@ func TestReleaseInFlight(t *testing.T) {
 				continue
 			}
 			n := stop.Node
-			term, leading := bTermAt(h, n, stop.At-1) // its term ends at the stop
+			term, leading := termAt(o, n, stop.At-1) // its term ends at the stop
 			if !leading {
 				continue
 			}
@@ -48,9 +48,9 @@ func TestReleaseInFlight(t *testing.T) {
 			}
 			// The release: n's PutObjects sent after the stop, until its
 			// restart.
-			var release []*bS3Call
-			var renewal *bS3Call
-			for _, c := range bPuts(calls, n) {
+			var release []*s3Call
+			var renewal *s3Call
+			for _, c := range puts(calls, n) {
 				switch {
 				case c.Send.At < stop.At && c.end() >= stop.At:
 					renewal = c
@@ -67,7 +67,7 @@ func TestReleaseInFlight(t *testing.T) {
 			}
 			// The release writes stop at the term's local deadline: 4 s after
 			// the send of its last write answered 200.
-			granted, _ := bLastGrantSend(calls, n, stop.At)
+			granted, _ := lastGrantSend(calls, n, stop.At)
 			deadline := granted + DefaultElectorSettings.RenewDeadline
 			released := release[len(release)-1].applied200()
 			for _, c := range release {
@@ -98,7 +98,7 @@ func TestReleaseInFlight(t *testing.T) {
 			// if the release did not make it by the deadline, they wait a
 			// full lease.
 			var next *sim.Event
-			for _, l := range bEvents(tr, sim.EvLead, -2) {
+			for _, l := range events(o, sim.EvLead, anyNode) {
 				if l.At > stop.At {
 					next = &l
 					break

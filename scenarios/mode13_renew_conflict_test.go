@@ -9,22 +9,22 @@ import (
 // exactly at its local deadline (4 s after the send of its last write
 // answered 200). No term outlives that deadline.
 func TestRenewConflict(t *testing.T) {
-	outs := bRunSeeds(t, RenewConflict, 30)
+	outs := runSeeds(t, RenewConflict, 30)
 	conflicts, continued, expired := 0, 0, 0
 	renew := DefaultElectorSettings.RenewDeadline
 	for _, o := range outs {
-		bCheckSurvives(t, o)
+		checkSurvives(t, o)
 		h := o.Result.History
-		calls := bS3Calls(o.Result.Trace)
+		calls := s3Calls(o)
 		for _, term := range h.Terms {
-			sent, ok := bLastGrantSend(calls, term.Node, term.End)
+			sent, ok := lastGrantSend(calls, term.Node, term.End)
 			if !ok || term.End > sent+renew {
 				t.Errorf("seed %d: n%d's term (token %d) ended at %v, past its deadline (last grant sent at %v)", o.Seed, term.Node, term.Token, term.End, sent)
 				continue
 			}
 			// The renewals of the term answered 409.
-			var refused []*bS3Call
-			for _, c := range bPuts(calls, term.Node) {
+			var refused []*s3Call
+			for _, c := range puts(calls, term.Node) {
 				if c.Send.At > term.Start && c.Send.At < term.End && c.answered() == 409 && c.Return.Code == "ConditionalRequestConflict" {
 					refused = append(refused, c)
 				}

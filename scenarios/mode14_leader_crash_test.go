@@ -15,29 +15,28 @@ import (
 // crashed node is back.
 func TestLeaderCrash(t *testing.T) {
 	s := DefaultElectorSettings
-	outs := bRunSeeds(t, LeaderCrash, 30)
+	outs := runSeeds(t, LeaderCrash, 30)
 	crashes, strangers := 0, 0
 	for _, o := range outs {
-		bCheckSurvives(t, o)
-		tr, h := o.Result.Trace, o.Result.History
-		calls := bS3Calls(tr)
+		checkSurvives(t, o)
+		calls := s3Calls(o)
 		leaderCrashes := 0
-		for _, crash := range bEvents(tr, sim.EvCrash, -2) {
-			term, leading := bTermAt(h, crash.Node, crash.At-1) // the crash ends the term
+		for _, crash := range events(o, sim.EvCrash, anyNode) {
+			term, leading := termAt(o, crash.Node, crash.At-1) // the crash ends the term
 			if !leading {
 				continue
 			}
 			leaderCrashes++
 			// The crashed leader's last record: a renewal sent before the
 			// crash may land after it.
-			var last *bS3Call
-			for _, c := range bPuts(calls, crash.Node) {
+			var last *s3Call
+			for _, c := range puts(calls, crash.Node) {
 				if c.applied200() && c.Send.At <= crash.At {
 					last = c
 				}
 			}
 			var next *sim.Event
-			for _, l := range bEvents(tr, sim.EvLead, -2) {
+			for _, l := range events(o, sim.EvLead, anyNode) {
 				if l.At > crash.At {
 					next = &l
 					break
@@ -51,13 +50,13 @@ func TestLeaderCrash(t *testing.T) {
 			// The new leader's incarnation started at its last start before
 			// it led; its first read of the dead leader's record.
 			var started time.Duration
-			for _, st := range bEvents(tr, sim.EvStart, next.Node) {
+			for _, st := range events(o, sim.EvStart, next.Node) {
 				if st.At <= next.At {
 					started = st.At
 				}
 			}
 			firstSeen := time.Duration(-1)
-			var acquire *bS3Call
+			var acquire *s3Call
 			for _, c := range calls {
 				if c.Node != next.Node || c.Send.At < started || c.Send.At > next.At {
 					continue

@@ -8,15 +8,15 @@ import (
 // that S3 answers 412 (another won) or 409 (conflict), never two terms at
 // once, and every acquisition S3 applied belongs to exactly one term.
 func TestManyCandidates(t *testing.T) {
-	outs := bRunSeeds(t, ManyCandidates, 15)
+	outs := runSeeds(t, ManyCandidates, 15)
 	lost412, lost409 := 0, 0
 	for _, o := range outs {
-		bCheckSurvives(t, o)
+		checkSurvives(t, o)
 		h := o.Result.History
-		calls := bS3Calls(o.Result.Trace)
+		calls := s3Calls(o)
 		attempts, won := 0, 0
-		for _, c := range bPuts(calls, -1) {
-			if _, leading := bTermAt(h, c.Node, c.Send.At); leading {
+		for _, c := range puts(calls, anyNode) {
+			if _, leading := termAt(o, c.Node, c.Send.At); leading {
 				continue // a renewal
 			}
 			attempts++

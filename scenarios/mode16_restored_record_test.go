@@ -20,20 +20,20 @@ import (
 func TestRestoredRecord(t *testing.T) {
 	// Inside the assumptions too (the reference scenario, with rolling
 	// restarts and releases), no elector write repeats an ETag.
-	for _, o := range bRunSeeds(t, Reference, 10) {
-		bCheckSurvives(t, o)
-		for id, etag := range bRepeatedETags(bS3Calls(o.Result.Trace)) {
+	for _, o := range runSeeds(t, Reference, 10) {
+		checkSurvives(t, o)
+		for id, etag := range repeatedETags(s3Calls(o)) {
 			t.Errorf("reference seed %d: PutObject #%d repeats ETag %s", o.Seed, id, etag)
 		}
 	}
 
 	sum := md5.Sum([]byte(modeBRestoredRecord))
 	restored := `"` + hex.EncodeToString(sum[:]) + `"`
-	outs := bRunSeeds(t, RestoredRecord, 30)
+	outs := runSeeds(t, RestoredRecord, 30)
 	aba, overlaps, shared, refused := 0, 0, 0, 0
 	for _, o := range outs {
-		bCheckFencedPass(t, o)
-		if bHasOverlap(o) {
+		checkOutsideButPass(t, o)
+		if hasOverlap(o) {
 			overlaps++
 		}
 		for _, v := range o.Expected {
@@ -42,19 +42,18 @@ func TestRestoredRecord(t *testing.T) {
 				break
 			}
 		}
-		refused += len(bRefused(o.Result.History))
-		tr := o.Result.Trace
-		calls := bS3Calls(tr)
+		refused += len(refusedWrites(o))
+		calls := s3Calls(o)
 		// The electors' writes: one ETag each, none the restored body's.
-		for id, etag := range bRepeatedETags(calls) {
+		for id, etag := range repeatedETags(calls) {
 			t.Errorf("seed %d: PutObject #%d repeats ETag %s", o.Seed, id, etag)
 		}
-		for _, c := range bPuts(calls, -1) {
+		for _, c := range puts(calls, anyNode) {
 			if c.applied200() && c.Apply.ETag == restored {
 				t.Errorf("seed %d: PutObject #%d has the restored body's ETag", o.Seed, c.ID)
 			}
 		}
-		restores := bNotes(tr, "someone else overwrites the lock object")
+		restores := faultNotes(o, "someone else overwrites the lock object")
 		if len(restores) != 2 {
 			t.Fatalf("seed %d: %d restores in the trace; want 2", o.Seed, len(restores))
 		}
@@ -74,7 +73,7 @@ func TestRestoredRecord(t *testing.T) {
 		// ABA: a node that had read the first restore acquires the second
 		// less than a lease after it was written.
 		second := restores[1].At
-		for _, c := range bPuts(calls, -1) {
+		for _, c := range puts(calls, anyNode) {
 			if c.Cond != "If-Match:"+restored || !c.applied200() || c.Send.At < second || c.Send.At >= second+DefaultElectorSettings.LeaseDuration {
 				continue
 			}
@@ -91,7 +90,7 @@ func TestRestoredRecord(t *testing.T) {
 				break
 			}
 		}
-		if len(bEvents(tr, sim.EvLead, -2)) < 2 {
+		if len(events(o, sim.EvLead, anyNode)) < 2 {
 			t.Errorf("seed %d: leadership never moved", o.Seed)
 		}
 	}
@@ -102,12 +101,12 @@ func TestRestoredRecord(t *testing.T) {
 	}
 }
 
-// bRepeatedETags returns the PutObjects S3 applied whose ETag an
+// repeatedETags returns the PutObjects S3 applied whose ETag an
 // earlier applied PutObject already had, by call.
-func bRepeatedETags(calls []*bS3Call) map[uint64]string {
+func repeatedETags(calls []*s3Call) map[uint64]string {
 	seen := map[string]bool{}
 	repeated := map[uint64]string{}
-	for _, c := range bPuts(calls, -1) {
+	for _, c := range puts(calls, anyNode) {
 		if !c.applied200() {
 			continue
 		}

@@ -13,20 +13,20 @@ import (
 // stale write accepted.
 func TestDeleteLock(t *testing.T) {
 	s := DefaultElectorSettings
-	outs := bRunSeeds(t, DeleteLock, 30)
+	outs := runSeeds(t, DeleteLock, 30)
 	overlaps, refused, restarts := 0, 0, 0
 	for _, o := range outs {
-		bCheckFencedPass(t, o)
-		tr, h := o.Result.Trace, o.Result.History
-		deletes := bNotes(tr, "someone else deletes the lock object (ok)")
+		checkOutsideButPass(t, o)
+		h := o.Result.History
+		deletes := faultNotes(o, "someone else deletes the lock object (ok)")
 		if len(deletes) != 1 {
 			t.Fatalf("seed %d: %d deletes in the trace; want 1", o.Seed, len(deletes))
 		}
 		del := deletes[0].At
-		if bHasOverlap(o) {
+		if hasOverlap(o) {
 			overlaps++
 		}
-		refused += len(bRefused(h))
+		refused += len(refusedWrites(o))
 		// The leader at the delete stops by its next renewal.
 		for _, term := range h.Terms {
 			if term.Start < del && (term.Open || term.End > del) {
@@ -35,7 +35,7 @@ func TestDeleteLock(t *testing.T) {
 				}
 			}
 		}
-		if bTokenRestart(t, o, del) {
+		if tokenRestart(t, o, del) {
 			restarts++
 		}
 	}

@@ -13,18 +13,18 @@ import (
 // write it makes under it.
 func TestOverwriteLock(t *testing.T) {
 	s := DefaultElectorSettings
-	outs := bRunSeeds(t, OverwriteLock, 30)
+	outs := runSeeds(t, OverwriteLock, 30)
 	refused, restarts := 0, 0
 	for _, o := range outs {
-		bCheckFencedPass(t, o)
+		checkOutsideButPass(t, o)
 		h := o.Result.History
-		notes := bNotes(o.Result.Trace, "someone else overwrites the lock object")
+		notes := faultNotes(o, "someone else overwrites the lock object")
 		if len(notes) != 1 {
 			t.Fatalf("seed %d: %d overwrites in the trace; want 1", o.Seed, len(notes))
 		}
 		at := notes[0].At
-		refused += len(bRefused(h))
-		if bHasOverlap(o) {
+		refused += len(refusedWrites(o))
+		if hasOverlap(o) {
 			t.Errorf("seed %d: leaders overlapped: %v", o.Seed, o.Overlaps)
 		}
 		for _, term := range h.Terms {
@@ -37,7 +37,7 @@ func TestOverwriteLock(t *testing.T) {
 				t.Errorf("seed %d: n%d took the overwritten object at %v, less than a lease after the overwrite at %v", o.Seed, term.Node, term.Start, at)
 			}
 		}
-		if bTokenRestart(t, o, at) {
+		if tokenRestart(t, o, at) {
 			restarts++
 		}
 	}

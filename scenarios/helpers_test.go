@@ -1,0 +1,330 @@
+package scenarios
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/s3lease/s3lease/sim"
+)
+
+// Helpers of the failure-mode tests: running a range of seeds, judging the
+// outcomes against the scenario's expectation, and reading S3 requests,
+// terms, fenced writes and fault notes out of a run.
+
+// runSeeds runs seeds 1..n of sc with the trace kept; a run that cannot be
+// set up or that crashed fails the test.
+func runSeeds(t *testing.T, sc Scenario, n uint64) []*Outcome {
+	t.Helper()
+	outs := make([]*Outcome, 0, n)
+	for seed := uint64(1); seed <= n; seed++ {
+		o, err := RunSeed(sc, seed, true)
+		if err != nil {
+			t.Fatalf("%s seed %d: %v", sc.Name, seed, err)
+		}
+		if o.Verdict == Crashed {
+			t.Fatalf("%s seed %d crashed: %v", sc.Name, seed, o.Result.Failure)
+		}
+		outs = append(outs, o)
+	}
+	return outs
+}
+
+// replay is the command that shows a run's trace.
+func replay(o *Outcome) string {
+	return fmt.Sprintf("go run ./cmd/simrun replay -scenario %s -seed %d", o.Scenario, o.Seed)
+}
+
+// checkSurvives asserts the Survives expectation of every run: it stayed
+// inside the elector's assumptions and passed, with no violation, no
+// overlap and a leader after healing.
+func checkSurvives(t *testing.T, outs ...*Outcome) {
+	t.Helper()
+	for _, o := range outs {
+		if len(o.Outside) > 0 {
+			t.Errorf("%s seed %d: plan leaves the assumptions: %v", o.Scenario, o.Seed, o.Outside)
+		}
+		if o.Verdict != Pass || len(o.Overlaps) > 0 {
+			t.Errorf("%s seed %d: verdict %v, violations %v, overlaps %v (replay: %s)",
+				o.Scenario, o.Seed, o.Verdict, o.Violations, o.Overlaps, replay(o))
+		}
+	}
+}
+
+// checkOutsideButPass asserts that every run left the assumptions and
+// still passed: no stale write accepted, a leader after healing.
+func checkOutsideButPass(t *testing.T, outs ...*Outcome) {
+	t.Helper()
+	for _, o := range outs {
+		if len(o.Outside) == 0 {
+			t.Errorf("%s seed %d: the plan stays inside the assumptions; want outside", o.Scenario, o.Seed)
+		}
+		if o.Verdict != Pass {
+			t.Errorf("%s seed %d: verdict %v, violations %v (replay: %s)",
+				o.Scenario, o.Seed, o.Verdict, o.Violations, replay(o))
+		}
+	}
+}
+
+// checkFenced asserts the Fenced expectation over a range of seeds: every
+// run is outside the assumptions and passes (checkOutsideButPass), and
+// across the runs two leaders overlapped and the fence refused at least
+// one write.
+func checkFenced(t *testing.T, outs []*Outcome) {
+	t.Helper()
+	checkOutsideButPass(t, outs...)
+	overlaps, refused := 0, 0
+	for _, o := range outs {
+		if hasOverlap(o) {
+			overlaps++
+		}
+		refused += len(refusedWrites(o))
+	}
+	if overlaps == 0 {
+		t.Errorf("no seed of %d shows two leaders overlapping: the fault had no effect", len(outs))
+	}
+	if refused == 0 {
+		t.Errorf("no seed of %d has a fenced write refused: fencing did no work", len(outs))
+	}
+	t.Logf("%d of %d seeds overlap; %d stale writes refused", overlaps, len(outs), refused)
+}
+
+// hasOverlap reports whether two leaders overlapped in the run, as
+// measured or as an expected violation.
+func hasOverlap(o *Outcome) bool {
+	if len(o.Overlaps) > 0 {
+		return true
+	}
+	for _, v := range o.Expected {
+		if v.Checker == "overlap" {
+			return true
+		}
+	}
+	return false
+}
+
+// refusedWrites returns the fenced writes of the run that the resource
+// refused.
+func refusedWrites(o *Outcome) []sim.FencedWrite {
+	var out []sim.FencedWrite
+	for _, w := range o.Result.History.Writes {
+		if !w.Accepted {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// termAt returns node's term that was running at true time at (Start <=
+// at < End, or open), and whether there is one.
+func termAt(o *Outcome, node int, at time.Duration) (sim.Term, bool) {
+	for _, term := range o.Result.History.Terms {
+		if term.Node == node && term.Start <= at && (term.Open || at < term.End) {
+			return term, true
+		}
+	}
+	return sim.Term{}, false
+}
+
+// anyNode, as the node argument of events, selects the events of every
+// node, S3 and the fenced resource included.
+const anyNode = -2
+
+// events returns the trace events of kind k on node, in order: node is a
+// node's number, -1 for S3 and the fenced resource, or anyNode.
+func events(o *Outcome, k sim.EventKind, node int) []sim.Event {
+	var out []sim.Event
+	for _, e := range o.Result.Trace.Events {
+		if e.Kind == k && (node == anyNode || e.Node == node) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// faultNotes returns the fault notes of the run, on any node, whose detail
+// contains text.
+func faultNotes(o *Outcome, text string) []sim.Event {
+	var out []sim.Event
+	for _, e := range events(o, sim.EvFault, anyNode) {
+		if strings.Contains(e.Detail, text) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// byCall returns the first event of kind k for S3 or fence call id, and
+// whether there is one.
+func byCall(o *Outcome, k sim.EventKind, id uint64) (sim.Event, bool) {
+	for _, e := range o.Result.Trace.Events {
+		if e.Kind == k && e.Call == id {
+			return e, true
+		}
+	}
+	return sim.Event{}, false
+}
+
+// pauseEndOf returns when the pause that EvPause event e began ends.
+func pauseEndOf(t *testing.T, e sim.Event) time.Duration {
+	t.Helper()
+	d, err := time.ParseDuration(strings.TrimPrefix(e.Detail, "for "))
+	if err != nil {
+		t.Fatalf("pause event %v: %v", e, err)
+	}
+	return e.At + d
+}
+
+// checkPausesHealed asserts that every pause of the run ended before its
+// plan's HealAt: the liveness phase is fault-free.
+func checkPausesHealed(t *testing.T, o *Outcome) {
+	t.Helper()
+	heal := o.Plan.HealAt.D()
+	for _, e := range events(o, sim.EvPause, anyNode) {
+		if end := pauseEndOf(t, e); end > heal {
+			t.Errorf("%s seed %d: n%d paused until %v, after healAt %v", o.Scenario, o.Seed, e.Node, end, heal)
+		}
+	}
+}
+
+// s3Call is one S3 request of a run, gathered from its trace events.
+type s3Call struct {
+	ID   uint64
+	Node int
+	Op   string
+	Cond string
+	Send sim.Event
+	// Apply, Return and Abandon are nil if the trace has no such event.
+	Apply, Return, Abandon *sim.Event
+}
+
+// applied200 reports that S3 applied the request successfully, whatever
+// answer the node got.
+func (c *s3Call) applied200() bool { return c.Apply != nil && c.Apply.Status == 200 }
+
+// answered reports the status the node got, or 0 if it got none.
+func (c *s3Call) answered() int {
+	if c.Return == nil {
+		return 0
+	}
+	return c.Return.Status
+}
+
+// end is when the node stopped waiting for the request: its answer or its
+// abandonment; -1 if neither happened.
+func (c *s3Call) end() time.Duration {
+	switch {
+	case c.Return != nil:
+		return c.Return.At
+	case c.Abandon != nil:
+		return c.Abandon.At
+	}
+	return -1
+}
+
+// s3Calls gathers the S3 requests of the run, in the order they were sent.
+// (Fenced writes have their own call numbers and are left out.)
+func s3Calls(o *Outcome) []*s3Call {
+	tr := o.Result.Trace
+	byID := map[uint64]*s3Call{}
+	var calls []*s3Call
+	for i := range tr.Events {
+		e := &tr.Events[i]
+		switch e.Kind {
+		case sim.EvS3Send:
+			c := &s3Call{ID: e.Call, Node: e.Node, Op: e.Op, Cond: e.Cond, Send: *e}
+			byID[e.Call] = c
+			calls = append(calls, c)
+		case sim.EvS3Apply:
+			if c := byID[e.Call]; c != nil {
+				c.Apply = e
+			}
+		case sim.EvS3Return:
+			if c := byID[e.Call]; c != nil {
+				c.Return = e
+			}
+		case sim.EvS3Abandon:
+			if c := byID[e.Call]; c != nil {
+				c.Abandon = e
+			}
+		}
+	}
+	return calls
+}
+
+// puts returns the PutObject requests of node, or of every node if node is
+// anyNode.
+func puts(calls []*s3Call, node int) []*s3Call {
+	var r []*s3Call
+	for _, c := range calls {
+		if c.Op == "PutObject" && (node == anyNode || c.Node == node) {
+			r = append(r, c)
+		}
+	}
+	return r
+}
+
+// lastGrantSend is the send instant of the last PutObject of node answered
+// 200 at or before at: the write a term's deadline is measured from. The
+// second result is false if there is none.
+func lastGrantSend(calls []*s3Call, node int, at time.Duration) (time.Duration, bool) {
+	var sent time.Duration
+	found := false
+	for _, c := range puts(calls, node) {
+		if c.Return != nil && c.Return.Status == 200 && c.Return.At <= at {
+			sent, found = c.Send.At, true
+		}
+	}
+	return sent, found
+}
+
+// tokenRestart looks for the token sequence restarting after a foreign
+// write at instant at: a monotonic-tokens violation reported as expected,
+// and a term begun after at with a token lower than an earlier term's. It
+// fails the test unless that term's holder started after at (it never saw
+// the old tokens) and the fence refused every write it made under that
+// token. It reports whether the sequence restarted.
+func tokenRestart(t *testing.T, o *Outcome, at time.Duration) bool {
+	t.Helper()
+	restarted := false
+	for _, v := range o.Expected {
+		restarted = restarted || v.Checker == "monotonic-tokens"
+	}
+	if !restarted {
+		return false
+	}
+	h := o.Result.History
+	var low *sim.Term
+	var top uint64
+	for i, term := range h.Terms {
+		if term.Start > at && term.Token < top && low == nil {
+			low = &h.Terms[i]
+		}
+		top = max(top, term.Token)
+	}
+	if low == nil {
+		t.Errorf("seed %d: monotonic-tokens reported but no term after %v has a lower token than an earlier one", o.Seed, at)
+		return true
+	}
+	for _, st := range events(o, sim.EvStart, low.Node) {
+		if st.Detail == low.Identity && st.At < at {
+			t.Errorf("seed %d: n%d (%s) took token %d but started before %v", o.Seed, low.Node, low.Identity, low.Token, at)
+		}
+	}
+	writes := 0
+	for _, w := range h.Writes {
+		if w.Node == low.Node && w.Token == low.Token && w.Sent >= low.Start {
+			writes++
+			if w.Accepted {
+				t.Errorf("seed %d: the fence accepted n%d's write under the restarted token %d at %v", o.Seed, w.Node, w.Token, w.Applied)
+			}
+		}
+	}
+	if writes == 0 {
+		t.Errorf("seed %d: n%d wrote nothing under the restarted token %d", o.Seed, low.Node, low.Token)
+	}
+	t.Logf("seed %d: after the foreign write at %v, n%d (%s) led with token %d, below %d; the fence refused all %d of its writes",
+		o.Seed, at, low.Node, low.Identity, low.Token, top, writes)
+	return true
+}
