@@ -14,6 +14,35 @@ type History struct {
 	Terms []Term
 	// Writes lists fenced writes in the order the resource applied them.
 	Writes []FencedWrite
+	// S3 lists every S3 request the nodes made, in the order they were
+	// sent, as a client sees it: what it asked, when it asked, and what it
+	// was answered when; this is the history a linearizability checker
+	// judges. (Writes from outside the nodes, such as an operator deleting
+	// the lock object, are not in it.)
+	S3 []S3Op
+}
+
+// S3Op is one S3 request as its client saw it.
+type S3Op struct {
+	Node int
+	// Op is "PutObject", "GetObject", "HeadObject", "DeleteObject" or
+	// "ListObjectsV2"; Key the object key (for a list, the prefix).
+	Op  string
+	Key string
+	// IfMatch and IfNoneMatch are the request's preconditions, "" if none.
+	IfMatch, IfNoneMatch string
+	// BodyETag is, for a PutObject, the ETag its body will have if it is
+	// applied (the quoted MD5, which the client can compute itself).
+	BodyETag string
+	// Call is when the request was sent. Return is when its answer
+	// arrived, or -1 if none did (the caller gave up, or the answer was
+	// lost): then the request may or may not have taken effect.
+	Call, Return time.Duration
+	// Status, Code and ETag are the answer: HTTP status (0 if none came),
+	// S3 error code, and the ETag the answer carried.
+	Status int
+	Code   string
+	ETag   string
 }
 
 // Term is one leadership term: the interval during which a node's

@@ -31,6 +31,13 @@ type s3Side struct {
 type nodeS3 struct {
 	w *World
 	n *Node
+	// pending holds the details of the request being sent, for its entry
+	// in the history.
+	pending pendingOp
+}
+
+type pendingOp struct {
+	ifMatch, ifNoneMatch, bodyETag string
 }
 
 // s3Now returns S3's clock reading at the current instant.
@@ -62,7 +69,12 @@ func (c *nodeS3) call(ctx context.Context, op, key, cond string, write bool, app
 	if tracked {
 		w.s3.inflight[key]++
 	}
+	hi := len(w.history.S3)
+	w.history.S3 = append(w.history.S3, S3Op{Node: c.n.Index, Op: op, Key: key, IfMatch: c.pending.ifMatch,
+		IfNoneMatch: c.pending.ifNoneMatch, BodyETag: c.pending.bodyETag, Call: w.now, Return: -1})
+	c.pending = pendingOp{}
 	var result error
+	var answerETag string
 	applyAt := w.now + w.s3.request.Sample(w.chooser) + f.ExtraRequest
 	respond := w.s3.response.Sample(w.chooser) + f.ExtraResponse
 	w.At(applyAt, -1, func() {
@@ -81,6 +93,7 @@ func (c *nodeS3) call(ctx context.Context, op, key, cond string, write bool, app
 		default:
 			etag, err := apply(now)
 			a.ETag = etag
+			answerETag = etag
 			result = err
 			switch f.Fate {
 			case FailedAfter:
@@ -113,6 +126,11 @@ func (c *nodeS3) call(ctx context.Context, op, key, cond string, write bool, app
 	r.Call, r.Op = id, op
 	r.Status, r.Code = statusOf(result)
 	w.trace.add(r)
+	h := &w.history.S3[hi]
+	h.Return, h.Status, h.Code = w.now, r.Status, r.Code
+	if result == nil {
+		h.ETag = answerETag
+	}
 	if f.PauseOnAnswer > 0 {
 		// The answer is in the process's buffers; the process stops before
 		// it can look at it.
@@ -199,6 +217,7 @@ func (c *nodeS3) PutObject(ctx context.Context, in *s3.PutObjectInput, _ ...func
 		}
 		body = b
 	}
+	c.pending = pendingOp{ifMatch: str(req.IfMatch), ifNoneMatch: str(req.IfNoneMatch), bodyETag: etagOf(body)}
 	return exchange(c, ctx, "PutObject", str(req.Key), cond(req.IfMatch, req.IfNoneMatch), true,
 		func(now time.Time) (*s3.PutObjectOutput, error) { return c.w.store.PutObject(now, req, body) },
 		func(o *s3.PutObjectOutput) *string { return o.ETag })
@@ -207,6 +226,7 @@ func (c *nodeS3) PutObject(ctx context.Context, in *s3.PutObjectInput, _ ...func
 // GetObject sends a GetObject request.
 func (c *nodeS3) GetObject(ctx context.Context, in *s3.GetObjectInput, _ ...func(*s3.Options)) (*s3.GetObjectOutput, error) {
 	req := snapshot(in)
+	c.pending = pendingOp{ifMatch: str(req.IfMatch), ifNoneMatch: str(req.IfNoneMatch)}
 	return exchange(c, ctx, "GetObject", str(req.Key), cond(req.IfMatch, req.IfNoneMatch), false,
 		func(now time.Time) (*s3.GetObjectOutput, error) { return c.w.store.GetObject(now, req) },
 		func(o *s3.GetObjectOutput) *string { return o.ETag })
@@ -215,6 +235,7 @@ func (c *nodeS3) GetObject(ctx context.Context, in *s3.GetObjectInput, _ ...func
 // HeadObject sends a HeadObject request.
 func (c *nodeS3) HeadObject(ctx context.Context, in *s3.HeadObjectInput, _ ...func(*s3.Options)) (*s3.HeadObjectOutput, error) {
 	req := snapshot(in)
+	c.pending = pendingOp{ifMatch: str(req.IfMatch), ifNoneMatch: str(req.IfNoneMatch)}
 	return exchange(c, ctx, "HeadObject", str(req.Key), cond(req.IfMatch, req.IfNoneMatch), false,
 		func(now time.Time) (*s3.HeadObjectOutput, error) { return c.w.store.HeadObject(now, req) },
 		func(o *s3.HeadObjectOutput) *string { return o.ETag })
@@ -223,6 +244,7 @@ func (c *nodeS3) HeadObject(ctx context.Context, in *s3.HeadObjectInput, _ ...fu
 // DeleteObject sends a DeleteObject request.
 func (c *nodeS3) DeleteObject(ctx context.Context, in *s3.DeleteObjectInput, _ ...func(*s3.Options)) (*s3.DeleteObjectOutput, error) {
 	req := snapshot(in)
+	c.pending = pendingOp{ifMatch: str(req.IfMatch)}
 	return exchange(c, ctx, "DeleteObject", str(req.Key), cond(req.IfMatch, nil), true,
 		func(now time.Time) (*s3.DeleteObjectOutput, error) { return c.w.store.DeleteObject(now, req) }, nil)
 }
