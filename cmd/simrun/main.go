@@ -30,7 +30,8 @@ const usage = `simrun: deterministic simulation of leader election on S3
 usage:
   simrun run    [-scenario NAME] [-seeds N | -seed S] [-start S] [-workers N] [-json]
   simrun replay [-scenario NAME] -seed S [-json]
-  simrun bench  [-scenario NAME] [-seeds N]
+  simrun explore [-scenario NAME] [-nodes N] [-duration D] [-faults F] [-delays K] [-depth N] [-executions N] [-path P] [-json]
+  simrun bench  [-scenario NAME] [-seeds N] [-cpuprofile FILE]
   simrun list
 
 Run 'simrun COMMAND -h' for the flags of a command.
@@ -64,6 +65,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdReplay(args[1:], stdout, stderr)
 	case "bench":
 		code, err = cmdBench(args[1:], stdout, stderr)
+	case "explore":
+		code, err = cmdExplore(args[1:], stdout, stderr)
 	case "list":
 		code, err = cmdList(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":

@@ -95,6 +95,10 @@ func TestBadUsageExitsTwo(t *testing.T) {
 		{"replay", "-seed", "1", "-scenario", "nope"},
 		{"bench", "-seeds", "-5"},
 		{"list", "extra"},
+		{"explore", "-nodes", "0"},
+		{"explore", "-duration", "-1s"},
+		{"explore", "-path", "nonsense"},
+		{"explore", "-scenario", "nope"},
 	} {
 		var out, errOut bytes.Buffer
 		if code := run(args, &out, &errOut); code != exitUsage {
@@ -117,6 +121,23 @@ func TestRunReportsSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	if sum.Seeds != 20 || sum.Pass != 20 || sum.FirstSeed != 100 || sum.Scenario != "swarm" {
+		t.Fatalf("summary = %+v", sum)
+	}
+}
+
+// TestExploreExhaustsSmallElector: the production elector with two nodes
+// survives every schedule within small bounds, and the search ends.
+func TestExploreExhaustsSmallElector(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run([]string{"explore", "-depth", "20", "-json"}, &out, &errOut)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s%s", code, out.String(), errOut.String())
+	}
+	var sum exploreSummary
+	if err := json.Unmarshal(out.Bytes(), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if !sum.Exhausted || sum.Executions < 100 || sum.Verdict != "pass" {
 		t.Fatalf("summary = %+v", sum)
 	}
 }

@@ -1,0 +1,130 @@
+package scenarios
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/sim"
+)
+
+// ExploreResult is what an exhaustive exploration found.
+type ExploreResult struct {
+	// Executions is the number of schedules run.
+	Executions int
+	// Distinct counts the different traces among them (by trace hash).
+	Distinct int
+	// Exhausted reports that every schedule within the bounds was run.
+	Exhausted bool
+	// Found is the first execution that did not pass, with the path that
+	// replays it; nil if none.
+	Found *Outcome
+	Path  Path
+}
+
+// Path identifies one explored execution: the choice points at which it
+// took an alternative other than the default, and which one.
+type Path []uint64
+
+// String writes the path compactly as "index:alternative" pairs of its
+// non-default choices ("" is the all-defaults execution).
+func (p Path) String() string {
+	var parts []string
+	for i, v := range p {
+		if v != 0 {
+			parts = append(parts, strconv.Itoa(i)+":"+strconv.FormatUint(v, 10))
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// ParsePath reads what Path.String writes.
+func ParsePath(s string) (Path, error) {
+	var p Path
+	if s == "" {
+		return p, nil
+	}
+	for _, part := range strings.Split(s, ",") {
+		i, v, ok := strings.Cut(part, ":")
+		idx, err1 := strconv.Atoi(i)
+		alt, err2 := strconv.ParseUint(v, 10, 64)
+		if !ok || err1 != nil || err2 != nil || idx < 0 || idx > 1_000_000 {
+			return nil, fmt.Errorf("bad path element %q: want index:alternative", part)
+		}
+		for len(p) <= idx {
+			p = append(p, 0)
+		}
+		p[idx] = alt
+	}
+	return p, nil
+}
+
+// Small shrinks a scenario's run for exploration: nodes nodes and a run of
+// d, with the plan's faults on removed nodes or after the end dropped.
+func Small(s Setup, nodes int, d time.Duration) Setup {
+	s.Config.Nodes, s.Config.Duration = nodes, d
+	s.Config.Identities, s.Config.Clocks = nil, nil
+	if s.Plan != nil {
+		p := *s.Plan
+		p.HealAt = min(p.HealAt, faults.Duration(d))
+		p.Clocks, p.Events = nil, nil
+		for _, c := range s.Plan.Clocks {
+			if c.Node < nodes {
+				p.Clocks = append(p.Clocks, c)
+			}
+		}
+		for _, e := range s.Plan.Events {
+			if e.Node < nodes && e.At+e.For <= p.HealAt {
+				p.Events = append(p.Events, e)
+			}
+		}
+		s.Plan = &p
+	}
+	return s
+}
+
+// Explore runs setup under every schedule within the bounds, depth first,
+// until one does not pass or maxExecutions have run. The seed fixes the
+// choices the explorer does not enumerate (setup and entropy).
+func Explore(s Setup, seed uint64, b sim.ExploreBounds, maxExecutions int) (ExploreResult, error) {
+	ex := sim.NewExplorer(seed, b)
+	var r ExploreResult
+	seen := map[uint64]bool{}
+	for {
+		run := s
+		run.Config.Chooser = ex
+		o, err := RunSetup(run, false)
+		if err != nil {
+			return r, err
+		}
+		if err := ex.Err(); err != nil {
+			return r, err
+		}
+		r.Executions = ex.Executions
+		if h := o.Result.Hash(); !seen[h] {
+			seen[h] = true
+			r.Distinct++
+		}
+		if o.Verdict != Pass {
+			r.Found, r.Path = o, ex.Path()
+			return r, nil
+		}
+		if r.Executions >= maxExecutions {
+			return r, nil
+		}
+		if !ex.Next() {
+			r.Exhausted = true
+			return r, nil
+		}
+	}
+}
+
+// ReplayPath runs the one execution of an exploration that path identifies.
+func ReplayPath(s Setup, seed uint64, b sim.ExploreBounds, path Path, keepTrace bool) (*Outcome, error) {
+	ex := sim.NewExplorer(seed, b)
+	ex.Replay(path)
+	s.Config.Chooser = ex
+	return RunSetup(s, keepTrace)
+}

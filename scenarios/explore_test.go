@@ -1,0 +1,65 @@
+package scenarios
+
+import (
+	"testing"
+	"time"
+
+	"github.com/s3lease/s3lease/sim"
+)
+
+var smallBounds = sim.ExploreBounds{MaxFaults: 0, MaxDelays: 1, MaxDepth: 60}
+
+// TestExploreFindsUnconditionalWriteBug: exhaustive exploration of two nodes
+// running the read-then-unconditional-write lock finds two holders of one
+// token, and the path it reports replays to the same failure.
+func TestExploreFindsUnconditionalWriteBug(t *testing.T) {
+	p := NaiveLock{Lease: 4 * time.Second, Unconditional: true}.Protocol()
+	s := Small(Setup{Config: baseConfig(1, p), Protocol: p}, 2, 3*time.Second)
+	r, err := Explore(s, 1, smallBounds, 10_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Found == nil || r.Found.Verdict != Unsafe {
+		t.Fatalf("no violation in %d executions (exhausted %v)", r.Executions, r.Exhausted)
+	}
+	t.Logf("found after %d executions: %v (path %q)", r.Executions, r.Found.Violations[0], r.Path)
+	again, err := ReplayPath(s, 1, smallBounds, r.Path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Verdict != r.Found.Verdict || again.Result.Hash() != r.Found.Result.Hash() {
+		t.Fatalf("replay of %q: %v hash %x, want %v hash %x", r.Path, again.Verdict, again.Result.Hash(), r.Found.Verdict, r.Found.Result.Hash())
+	}
+}
+
+// TestExploreElectorSmall: the production elector with two nodes survives
+// every schedule of a short run within the bounds, and the exploration
+// really covers many distinct executions.
+func TestExploreElectorSmall(t *testing.T) {
+	p := Elector(DefaultElectorSettings)
+	s := Small(Setup{Config: baseConfig(1, p), Protocol: p}, 2, 3*time.Second)
+	r, err := Explore(s, 1, smallBounds, 3_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Found != nil {
+		t.Fatalf("violation after %d executions: %v (path %q)", r.Executions, r.Found.Violations, r.Path)
+	}
+	if r.Executions < 50 || r.Distinct < 50 {
+		t.Fatalf("%d executions explored, %d distinct", r.Executions, r.Distinct)
+	}
+	t.Logf("%d executions, %d distinct traces, exhausted %v", r.Executions, r.Distinct, r.Exhausted)
+}
+
+func TestPathRoundTrip(t *testing.T) {
+	p := Path{0, 0, 3, 0, 1}
+	q, err := ParsePath(p.String())
+	if err != nil || q.String() != "2:3,4:1" {
+		t.Fatalf("%v %v", q, err)
+	}
+	for _, bad := range []string{"x", "1:", ":2", "-1:1", "1:2:3"} {
+		if _, err := ParsePath(bad); err == nil {
+			t.Errorf("ParsePath(%q) accepted", bad)
+		}
+	}
+}
