@@ -29,7 +29,9 @@ const usage = `simrun: deterministic simulation of leader election on S3
 
 usage:
   simrun run    [-scenario NAME] [-seeds N | -seed S] [-start S] [-workers N] [-json]
-  simrun replay [-scenario NAME] -seed S [-json]
+  simrun replay [-scenario NAME] -seed S [-o FILE] [-json]
+  simrun replay FILE [-json]
+  simrun shrink FILE [-o OUT] [-budget N]
   simrun explore [-scenario NAME] [-nodes N] [-duration D] [-faults F] [-delays K] [-depth N] [-executions N] [-path P] [-json]
   simrun bench  [-scenario NAME] [-seeds N] [-cpuprofile FILE]
   simrun list
@@ -67,6 +69,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdBench(args[1:], stdout, stderr)
 	case "explore":
 		code, err = cmdExplore(args[1:], stdout, stderr)
+	case "shrink":
+		code, err = cmdShrink(args[1:], stdout, stderr)
 	case "list":
 		code, err = cmdList(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":

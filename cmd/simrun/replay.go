@@ -2,8 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/linearizability"
@@ -16,6 +19,8 @@ type replayDoc struct {
 	Scenario   string                      `json:"scenario"`
 	Seed       uint64                      `json:"seed"`
 	Verdict    string                      `json:"verdict"`
+	Signature  scenarios.Signature         `json:"signature"`
+	Expect     *scenarios.Signature        `json:"expect,omitempty"`
 	Hash       string                      `json:"hash"`
 	Steps      int                         `json:"steps"`
 	Failure    string                      `json:"failure,omitempty"`
@@ -27,83 +32,208 @@ type replayDoc struct {
 	Events     []sim.Event                 `json:"events"`
 }
 
+const replayUsage = `usage:
+  simrun replay [-scenario NAME] -seed S [-o FILE] [-json]
+  simrun replay FILE [-json]
+
+Replays one run and prints its trace, plan, verdict and hash: a seed of a
+scenario, or a reproducer file (as -o, 'simrun shrink' or a person wrote
+it). -o writes the run's reproducer, plan and signature included. A file
+whose run does not show the signature it expects is reported on stderr
+("expected X, got Y") and exits with the verdict's status, 1 if the run
+passes. Exit status: 0 pass, 1 unsafe, 2 usage or a bad file, 3 liveness,
+4 crashed.
+
+flags:
+`
+
 func cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlags("replay", stderr)
 	scenario := scenarioFlag(fs)
-	seed := fs.Uint64("seed", 0, "the seed to replay (required)")
+	seed := fs.Uint64("seed", 0, "the seed to replay")
+	out := fs.String("o", "", "with -seed: write the run's reproducer to `FILE` (atomically)")
 	asJSON := fs.Bool("json", false, "print the trace and verdict as one JSON document")
-	if err := parse(fs, args); err != nil {
-		return 0, err
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), replayUsage)
+		fs.PrintDefaults()
 	}
-	if !isSet(fs, "seed") {
-		return 0, fmt.Errorf("%w: replay needs -seed", errUsage)
-	}
-	sc, err := lookup(*scenario)
+	files, err := parseFiles(fs, args)
 	if err != nil {
 		return 0, err
 	}
-	o, err := scenarios.RunSeed(sc, *seed, true)
-	if err != nil {
+	var o *scenarios.Outcome
+	var rep *scenarios.Reproducer
+	var path string
+	switch {
+	case len(files) > 1:
+		return 0, fmt.Errorf("%w: replay takes one reproducer FILE, got %d arguments", errUsage, len(files))
+	case len(files) == 1:
+		path = files[0]
+		for _, name := range []string{"seed", "scenario", "o"} {
+			if isSet(fs, name) {
+				return 0, fmt.Errorf("%w: replay FILE takes no -%s: the file names the run (and is already a reproducer)", errUsage, name)
+			}
+		}
+		if rep, err = loadReproducerFile(path); err != nil {
+			return 0, err
+		}
+		if o, err = rep.Run(true); err != nil {
+			return 0, err
+		}
+	case !isSet(fs, "seed"):
+		return 0, fmt.Errorf("%w: replay needs -seed or a reproducer FILE", errUsage)
+	default:
+		sc, err := lookup(*scenario)
+		if err != nil {
+			return 0, err
+		}
+		if o, err = scenarios.RunSeed(sc, *seed, true); err != nil {
+			return 0, err
+		}
+		if *out != "" {
+			data, err := scenarios.ReproducerFor(o).Marshal()
+			if err != nil {
+				return 0, err
+			}
+			if err := scenarios.WriteFileAtomic(*out, data); err != nil {
+				return 0, fmt.Errorf("%w: -o: %v", errUsage, err)
+			}
+			fmt.Fprintf(stderr, "simrun: wrote the reproducer of %s seed %d (%s) to %s\n", o.Scenario, o.Seed, scenarios.SignatureOf(o), *out)
+		}
+	}
+	sig := scenarios.SignatureOf(o)
+	var expect *scenarios.Signature
+	if rep != nil {
+		expect = rep.Expect
+	}
+	if err := printReplay(stdout, stderr, o, rep, path, *asJSON); err != nil {
 		return 0, err
 	}
+	code := verdictCode(o.Verdict)
+	if expect != nil && !expect.Equal(sig) {
+		fmt.Fprintf(stderr, "simrun: %s: expected %s, got %s\n", path, expect, sig)
+		if code == exitOK {
+			code = exitUnsafe
+		}
+	}
+	return code, nil
+}
+
+// printReplay prints a replayed run: as one JSON document, or as its plan,
+// trace, terms, verdict and hash. rep and path are the reproducer file, if
+// the run came from one.
+func printReplay(stdout, stderr io.Writer, o *scenarios.Outcome, rep *scenarios.Reproducer, path string, asJSON bool) error {
 	res := o.Result
-	if *asJSON {
-		doc := replayDoc{Scenario: sc.Name, Seed: *seed, Verdict: o.Verdict.String(), Hash: hashString(res.Hash()),
+	sig := scenarios.SignatureOf(o)
+	if asJSON {
+		doc := replayDoc{Scenario: o.Scenario, Seed: o.Seed, Verdict: o.Verdict.String(), Signature: sig, Hash: hashString(res.Hash()),
 			Steps: res.Steps, Violations: o.Violations, Outside: o.Outside, Expected: o.Expected, Plan: o.Plan,
 			Terms: res.History.Terms, Events: res.Trace.Events}
+		if rep != nil {
+			doc.Expect = rep.Expect
+		}
 		if doc.Violations == nil {
 			doc.Violations = []linearizability.Violation{}
 		}
 		if res.Failure != nil {
 			doc.Failure = res.Failure.Error()
 		}
-		enc := json.NewEncoder(stdout)
-		if err := enc.Encode(doc); err != nil {
-			return 0, err
-		}
-	} else {
-		fmt.Fprintf(stdout, "# %s seed %d\n", sc.Name, *seed)
-		plan, err := json.Marshal(o.Plan)
-		if err != nil {
-			return 0, err
-		}
-		fmt.Fprintf(stdout, "# plan: %s\n", plan)
-		for _, why := range o.Outside {
-			fmt.Fprintf(stdout, "# outside the assumptions: %s\n", why)
-		}
-		if err := res.Trace.WriteText(stdout); err != nil {
-			return 0, err
-		}
-		fmt.Fprintf(stdout, "\nterms:\n")
-		for _, t := range res.History.Terms {
-			end := fmt.Sprint(t.End)
-			if t.Open {
-				end = "(open)"
-			}
-			fmt.Fprintf(stdout, "  n%d %s token %d: %v .. %s\n", t.Node, t.Identity, t.Token, t.Start, end)
-		}
-		fmt.Fprintf(stdout, "verdict: %s\n", o.Verdict)
-		if res.Failure != nil {
-			fmt.Fprintf(stdout, "failure: %s\n", res.Failure)
-			if res.Failure.Stack != "" {
-				fmt.Fprintf(stderr, "%s\n", res.Failure.Stack)
-			}
-		}
-		for _, v := range o.Violations {
-			fmt.Fprintf(stdout, "violation: %s\n", v)
-		}
-		for _, v := range o.Expected {
-			fmt.Fprintf(stdout, "expected outside the assumptions: %s\n", v)
-		}
-		fmt.Fprintf(stdout, "steps: %d\nhash: %s\n", res.Steps, hashString(res.Hash()))
+		return json.NewEncoder(stdout).Encode(doc)
 	}
-	switch o.Verdict {
+	fmt.Fprintf(stdout, "# %s seed %d\n", o.Scenario, o.Seed)
+	if rep != nil {
+		fmt.Fprintf(stdout, "# reproducer %s: %d nodes, %v", path, res.History.Nodes, res.History.End)
+		if rep.Expect != nil {
+			fmt.Fprintf(stdout, ", expects %s", rep.Expect)
+		}
+		fmt.Fprintln(stdout)
+	}
+	plan, err := json.Marshal(o.Plan)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "# plan: %s\n", plan)
+	for _, why := range o.Outside {
+		fmt.Fprintf(stdout, "# outside the assumptions: %s\n", why)
+	}
+	if err := res.Trace.WriteText(stdout); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\nterms:\n")
+	for _, t := range res.History.Terms {
+		end := fmt.Sprint(t.End)
+		if t.Open {
+			end = "(open)"
+		}
+		fmt.Fprintf(stdout, "  n%d %s token %d: %v .. %s\n", t.Node, t.Identity, t.Token, t.Start, end)
+	}
+	fmt.Fprintf(stdout, "verdict: %s\n", o.Verdict)
+	if o.Verdict != scenarios.Pass {
+		fmt.Fprintf(stdout, "signature: %s\n", sig)
+	}
+	if res.Failure != nil {
+		fmt.Fprintf(stdout, "failure: %s\n", res.Failure)
+		if res.Failure.Stack != "" {
+			fmt.Fprintf(stderr, "%s\n", res.Failure.Stack)
+		}
+	}
+	for _, v := range o.Violations {
+		fmt.Fprintf(stdout, "violation: %s\n", v)
+	}
+	for _, v := range o.Expected {
+		fmt.Fprintf(stdout, "expected outside the assumptions: %s\n", v)
+	}
+	fmt.Fprintf(stdout, "steps: %d\nhash: %s\n", res.Steps, hashString(res.Hash()))
+	return nil
+}
+
+// verdictCode is the exit status of a verdict.
+func verdictCode(v scenarios.Verdict) int {
+	switch v {
 	case scenarios.Unsafe:
-		return exitUnsafe, nil
+		return exitUnsafe
 	case scenarios.Stuck:
-		return exitStuck, nil
+		return exitStuck
 	case scenarios.Crashed:
-		return exitCrashed, nil
+		return exitCrashed
 	}
-	return exitOK, nil
+	return exitOK
+}
+
+// parseFiles parses args, flags and positional arguments in any order, and
+// returns the positional arguments; after "--" every argument is
+// positional.
+func parseFiles(fs *flag.FlagSet, args []string) ([]string, error) {
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return files, nil
+		}
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(files, rest...), nil
+		}
+		files, args = append(files, rest[0]), rest[1:]
+	}
+}
+
+// loadReproducerFile reads a reproducer file; a missing, unreadable,
+// malformed or incompatible file is a usage error.
+func loadReproducerFile(path string) (*scenarios.Reproducer, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	defer f.Close()
+	r, err := scenarios.LoadReproducer(f)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", errUsage, path, err)
+	}
+	return r, nil
 }

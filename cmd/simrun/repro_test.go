@@ -1,0 +1,224 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/s3lease/s3lease/scenarios"
+)
+
+// simrun runs the command line in this process and returns its exit status,
+// stdout and stderr.
+func simrun(args ...string) (int, string, string) {
+	var out, errOut bytes.Buffer
+	code := run(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// afterHeader drops the comment lines that name where a replay came from.
+func afterHeader(s string) string {
+	lines := strings.Split(s, "\n")
+	for len(lines) > 0 && strings.HasPrefix(lines[0], "# ") && !strings.HasPrefix(lines[0], "# plan: ") {
+		lines = lines[1:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestReplayWritesAndReadsReproducer: replay -seed -o writes a reproducer
+// that loads, and replay FILE prints the same run with the same exit
+// status, in text and JSON.
+func TestReplayWritesAndReadsReproducer(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "naive.json")
+	code, seedOut, errOut := simrun("replay", "-scenario", "naive-skew", "-seed", "1", "-o", file)
+	if code != exitUnsafe || !strings.Contains(errOut, "wrote the reproducer") {
+		t.Fatalf("replay -o: exit %d, stderr %q", code, errOut)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := scenarios.LoadReproducer(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	if r.Scenario != "naive-skew" || r.Seed != 1 || r.Plan == nil || len(r.Plan.Events) == 0 || r.Expect == nil || r.Expect.String() != "unsafe: overlap" {
+		t.Fatalf("reproducer %s", data)
+	}
+	code, fileOut, errOut := simrun("replay", file)
+	if code != exitUnsafe || errOut != "" {
+		t.Fatalf("replay FILE: exit %d, stderr %q", code, errOut)
+	}
+	if !strings.Contains(fileOut, "# reproducer "+file) || afterHeader(fileOut) != afterHeader(seedOut) {
+		t.Fatalf("replay FILE differs from replay -seed:\n%s\n---\n%s", fileOut[:min(len(fileOut), 600)], seedOut[:min(len(seedOut), 600)])
+	}
+	if !strings.Contains(fileOut, "\nsignature: unsafe: overlap\n") {
+		t.Fatalf("no signature line:\n%s", fileOut[len(fileOut)-400:])
+	}
+	// Flags may follow the file.
+	_, seedJSON, _ := simrun("replay", "-scenario", "naive-skew", "-seed", "1", "-json")
+	code, fileJSON, _ := simrun("replay", file, "-json")
+	var a, b replayDoc
+	if err := json.Unmarshal([]byte(seedJSON), &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(fileJSON), &b); err != nil {
+		t.Fatal(err)
+	}
+	if code != exitUnsafe || a.Hash != b.Hash || a.Verdict != b.Verdict || !a.Signature.Equal(b.Signature) || b.Expect == nil || !b.Expect.Equal(b.Signature) {
+		t.Fatalf("JSON replays differ: exit %d, %s %s %v / %s %s %v expect %v", code, a.Hash, a.Verdict, a.Signature, b.Hash, b.Verdict, b.Signature, b.Expect)
+	}
+	// A passing run's reproducer expects a pass and exits 0.
+	pass := filepath.Join(t.TempDir(), "pass.json")
+	if code, _, errOut := simrun("replay", "-scenario", "elector-skew", "-seed", "1", "-o", pass); code != exitOK {
+		t.Fatalf("elector-skew seed 1: exit %d %s", code, errOut)
+	}
+	if code, _, errOut := simrun("replay", pass); code != exitOK || errOut != "" {
+		t.Fatalf("replay of a passing reproducer: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestReplayExpectationMismatch: a file whose run shows another signature
+// than it expects says so on stderr and exits with the verdict's status,
+// 1 if the run passes.
+func TestReplayExpectationMismatch(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		file string
+		code int
+	}{
+		{`{"version":1,"scenario":"naive-skew","seed":1,"expect":{"verdict":"pass"}}`, exitUnsafe},
+		{`{"version":1,"scenario":"naive-skew","seed":1,"expect":{"verdict":"unsafe","checkers":["unique-holder"]}}`, exitUnsafe},
+		{`{"version":1,"scenario":"elector-skew","seed":1,"expect":{"verdict":"unsafe","checkers":["overlap"]}}`, exitUnsafe},
+		{`{"version":1,"scenario":"elector-skew","seed":1,"expect":{"verdict":"liveness","checkers":["liveness"]}}`, exitUnsafe},
+	} {
+		path := filepath.Join(dir, "r.json")
+		if err := os.WriteFile(path, []byte(c.file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errOut := simrun("replay", path)
+		if code != c.code || !strings.Contains(errOut, "expected ") || !strings.Contains(errOut, ", got ") {
+			t.Errorf("%s: exit %d (want %d), stderr %q", c.file, code, c.code, errOut)
+		}
+	}
+}
+
+// TestReplayBadFiles: a missing, malformed or incompatible file, or a file
+// with -seed, -scenario or -o, is a usage error with a message.
+func TestReplayBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	good := write("good.json", `{"version":1,"scenario":"reference","seed":1}`)
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"replay", filepath.Join(dir, "missing.json")}, "no such file"},
+		{[]string{"replay", write("garbage.json", "not json")}, "bad reproducer"},
+		{[]string{"replay", write("v2.json", `{"version":2,"scenario":"reference","seed":1}`)}, "version 2"},
+		{[]string{"replay", write("unknown.json", `{"version":1,"scenario":"reference","seed":1,"speed":2}`)}, "unknown field"},
+		{[]string{"replay", write("scenario.json", `{"version":1,"scenario":"gone","seed":1}`)}, "unknown scenario"},
+		{[]string{"replay", write("nodes.json", `{"version":1,"scenario":"naive-skew","seed":1,"nodes":2,"plan":{"healAt":"1s","events":[{"kind":"crash","node":3}],"s3":{}}}`)}, "node 3 of 2"},
+		{[]string{"replay", good, "-seed", "1"}, "-seed"},
+		{[]string{"replay", "-scenario", "reference", good}, "-scenario"},
+		{[]string{"replay", good, "-o", filepath.Join(dir, "x.json")}, "-o"},
+		{[]string{"replay", good, good}, "one reproducer FILE"},
+		{[]string{"replay", "-o", filepath.Join(dir, "x.json")}, "needs -seed"},
+		{[]string{"replay", "-seed", "1", "-o", filepath.Join(dir, "no-dir", "x.json")}, "-o"},
+	} {
+		code, _, errOut := simrun(c.args...)
+		if code != exitUsage || !strings.Contains(errOut, c.says) {
+			t.Errorf("simrun %q: exit %d (want 2), stderr %q (want %q)", c.args, code, errOut, c.says)
+		}
+	}
+}
+
+// TestShrinkCommand: shrink writes a smaller reproducer that still fails
+// alike, next to the file by default or to -o.
+func TestShrinkCommand(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "skew.json")
+	if code, _, errOut := simrun("replay", "-scenario", "naive-skew", "-seed", "2", "-o", file); code != exitUnsafe {
+		t.Fatalf("replay -o: exit %d %s", code, errOut)
+	}
+	var out, errOut bytes.Buffer
+	code, err := cmdShrink([]string{file, "-budget", "300"}, &out, &errOut)
+	if err != nil || code != exitOK {
+		t.Fatalf("shrink: exit %d, %v, %s", code, err, errOut.String())
+	}
+	t.Logf("simrun shrink %s:\n%s", file, out.String())
+	small := filepath.Join(dir, "skew.min.json")
+	for _, want := range []string{"shrink naive-skew seed 2: unsafe: overlap", "before: 10 events, 5 clock settings, 5 nodes, 1m0s", "after:  ", " runs; wrote " + small} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	data, err := os.ReadFile(small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := scenarios.LoadReproducer(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Plan.Events) >= 10 && r.Nodes == 0 {
+		t.Errorf("nothing shrunk:\n%s", data)
+	}
+	if code, _, errOut := simrun("replay", small); code != exitUnsafe || errOut != "" {
+		t.Fatalf("replay of the shrunk file: exit %d, stderr %q", code, errOut)
+	}
+	// -o names the output; shrinking a shrunk file finds it small already.
+	again := filepath.Join(dir, "again.json")
+	out.Reset()
+	if code, err := cmdShrink([]string{"-o", again, small}, &out, &errOut); err != nil || code != exitOK {
+		t.Fatalf("shrink -o: exit %d, %v", code, err)
+	}
+	if _, err := os.Stat(again); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestShrinkCommandRefuses: nothing to shrink in a passing run, bad files,
+// bad flags: usage errors with a message.
+func TestShrinkCommandRefuses(t *testing.T) {
+	dir := t.TempDir()
+	pass := filepath.Join(dir, "pass.json")
+	if err := os.WriteFile(pass, []byte(`{"version":1,"scenario":"elector-skew","seed":1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"version":9}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{pass}, "nothing to shrink: the run passes"},
+		{[]string{bad}, "version 9"},
+		{[]string{filepath.Join(dir, "missing.json")}, "no such file"},
+		{[]string{}, "one reproducer FILE"},
+		{[]string{pass, pass}, "one reproducer FILE"},
+		{[]string{pass, "-budget", "0"}, "-budget"},
+		{[]string{pass, "-frobnicate"}, "frobnicate"},
+	} {
+		var out, errOut bytes.Buffer
+		_, err := cmdShrink(c.args, &out, &errOut)
+		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("shrink %q: %v; want a usage error saying %q", c.args, err, c.says)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pass.min.json")); err == nil {
+		t.Error("a passing run's file was written")
+	}
+}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/s3lease/s3lease/scenarios"
+)
+
+const shrinkUsage = `usage:
+  simrun shrink FILE [-o OUT] [-budget N]
+
+Shrinks the failing run of reproducer FILE: fewer plan events, fewer nodes,
+fewer clock settings and knobs, a shorter run, for as long as the run fails
+with the same signature (its verdict and the checkers that decided it); the
+seed stays. Writes the smallest reproducer found to OUT (by default FILE
+with .min.json for .json) and prints the sizes before and after and the
+runs it took. A file whose run passes, or fails otherwise than it expects,
+has nothing to shrink: exit status 2, as for a bad file.
+
+flags:
+`
+
+// defaultShrinkBudget is the most runs shrink spends unless told.
+const defaultShrinkBudget = 2000
+
+func cmdShrink(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := newFlags("shrink", stderr)
+	out := fs.String("o", "", "write the shrunk reproducer to `OUT` (default: FILE with .min.json)")
+	budget := fs.Int("budget", defaultShrinkBudget, "the most runs to spend")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), shrinkUsage)
+		fs.PrintDefaults()
+	}
+	files, err := parseFiles(fs, args)
+	if err != nil {
+		return 0, err
+	}
+	if len(files) != 1 {
+		return 0, fmt.Errorf("%w: shrink takes one reproducer FILE, got %d arguments", errUsage, len(files))
+	}
+	if *budget < 1 {
+		return 0, fmt.Errorf("%w: -budget must be at least 1, got %d", errUsage, *budget)
+	}
+	path := files[0]
+	if *out == "" {
+		*out = strings.TrimSuffix(path, ".json") + ".min.json"
+	}
+	r, err := loadReproducerFile(path)
+	if err != nil {
+		return 0, err
+	}
+	small, runs, err := scenarios.Shrink(r, *budget)
+	if errors.Is(err, scenarios.ErrNothingToShrink) {
+		return 0, fmt.Errorf("%w: %s: %v", errUsage, path, err)
+	}
+	if err != nil {
+		return 0, err
+	}
+	before, err := describe(r)
+	if err != nil {
+		return 0, err
+	}
+	after, err := describe(small)
+	if err != nil {
+		return 0, err
+	}
+	data, err := small.Marshal()
+	if err != nil {
+		return 0, err
+	}
+	if err := scenarios.WriteFileAtomic(*out, data); err != nil {
+		return 0, fmt.Errorf("%w: -o: %v", errUsage, err)
+	}
+	fmt.Fprintf(stdout, "shrink %s seed %d: %s\n", small.Scenario, small.Seed, small.Expect)
+	fmt.Fprintf(stdout, "before: %s\n", before)
+	fmt.Fprintf(stdout, "after:  %s\n", after)
+	fmt.Fprintf(stdout, "%d runs", runs)
+	if runs >= *budget {
+		fmt.Fprintf(stdout, " (the whole budget: shrinking %s again may find more)", *out)
+	}
+	fmt.Fprintf(stdout, "; wrote %s\nreplay: simrun replay %s\n", *out, *out)
+	return exitOK, nil
+}
+
+// describe sums up the run of a reproducer: its plan's events and clock
+// settings, its nodes, its duration and heal.
+func describe(r *scenarios.Reproducer) (string, error) {
+	s, err := r.Setup()
+	if err != nil {
+		return "", err
+	}
+	events, clocks, heal := 0, 0, "no plan"
+	if p := s.Plan; p != nil {
+		events, clocks, heal = len(p.Events), len(p.Clocks), "healAt "+p.HealAt.String()
+	}
+	return fmt.Sprintf("%d events, %d clock settings, %d nodes, %v (%s)", events, clocks, s.Config.Nodes, s.Config.Duration, heal), nil
+}

@@ -1,0 +1,376 @@
+package scenarios
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/s3lease/s3lease/faults"
+)
+
+// ReproVersion is the version of the reproducer file format this harness
+// writes and reads. Files of another version are refused: a reproducer is
+// only a reproducer for the harness that made it.
+const ReproVersion = 1
+
+// MaxReproNodes bounds the nodes a reproducer may ask for.
+const MaxReproNodes = 1000
+
+// maxReproBytes bounds the size of a reproducer file.
+const maxReproBytes = 16 << 20
+
+// ErrBadReproducer is wrapped by every error about a reproducer's content:
+// malformed JSON, unknown fields, another version, an unknown scenario, an
+// invalid plan or overrides that do not fit together.
+var ErrBadReproducer = errors.New("bad reproducer")
+
+// Reproducer is everything a run needs, as a file: harness version,
+// scenario, seed, and the overrides that make it smaller than the
+// scenario's own run. Its JSON form is what `simrun replay FILE` reads and
+// `simrun replay -seed S -o FILE` and `simrun shrink` write:
+//
+//	{
+//	  "version": 1,
+//	  "scenario": "naive-skew",
+//	  "seed": 1,
+//	  "nodes": 2,
+//	  "duration": "21s",
+//	  "plan": {"healAt": "20s", "clocks": [{"node": 1, "offset": "2.1s", "driftPPM": 0}], "s3": {}},
+//	  "expect": {"verdict": "unsafe", "checkers": ["overlap"]}
+//	}
+type Reproducer struct {
+	Version  int    `json:"version"` // ReproVersion; files of another version are refused
+	Scenario string `json:"scenario"`
+	Seed     uint64 `json:"seed"`
+	// Nodes, if not 0, replaces the scenario's number of nodes. Without a
+	// Plan, the scenario's plan loses the clocks and events of the nodes
+	// that no longer exist; with one, the plan must fit.
+	Nodes int `json:"nodes,omitempty"`
+	// Duration, if not 0, replaces the scenario's run length; it must
+	// exceed the plan's healAt.
+	Duration faults.Duration `json:"duration,omitempty"`
+	// Plan, if set, replaces the plan the scenario draws for the seed.
+	Plan *faults.Plan `json:"plan,omitempty"`
+	// Expect, if set, is what the run is expected to show.
+	Expect *Signature `json:"expect,omitempty"`
+}
+
+// Signature identifies a failure so that many seeds hitting one bug read as
+// one: the verdict and the checkers (checker/rule where the violation names
+// a rule) of the violations that decided it, sorted and de-duplicated, with
+// no times, nodes or tokens. A crashed run's single "checker" is the kind
+// of failure: "panic" or "stuck" (the step budget ran out).
+type Signature struct {
+	Verdict  string   `json:"verdict"`
+	Checkers []string `json:"checkers,omitempty"`
+}
+
+// SignatureOf returns the signature of an outcome.
+func SignatureOf(o *Outcome) Signature {
+	s := Signature{Verdict: o.Verdict.String()}
+	switch o.Verdict {
+	case Crashed:
+		if o.Result != nil && o.Result.Failure != nil {
+			s.Checkers = []string{o.Result.Failure.Kind.String()}
+		}
+	case Unsafe, Stuck:
+		for _, v := range o.Violations {
+			c := v.Checker
+			if v.Rule != "" {
+				c += "/" + v.Rule
+			}
+			s.Checkers = append(s.Checkers, c)
+		}
+		slices.Sort(s.Checkers)
+		s.Checkers = slices.Compact(s.Checkers)
+	}
+	return s
+}
+
+// String renders the signature as "unsafe: fencing/stale-accepted, overlap",
+// or just the verdict if no checker decided it.
+func (s Signature) String() string {
+	if len(s.Checkers) == 0 {
+		return s.Verdict
+	}
+	return s.Verdict + ": " + strings.Join(s.Checkers, ", ")
+}
+
+// Equal reports whether two signatures are the same.
+func (s Signature) Equal(t Signature) bool {
+	return s.Verdict == t.Verdict && slices.Equal(s.Checkers, t.Checkers)
+}
+
+// LoadReproducer reads a reproducer and checks it strictly: unknown fields,
+// trailing data, another version, an unknown scenario, nodes or duration out
+// of range, a plan that does not fit the resulting nodes and duration (a
+// clock or event for a node beyond Nodes included), a duration that leaves
+// no liveness phase after healAt, or an expectation naming no verdict are
+// all refused with an error wrapping ErrBadReproducer. Empty lists are
+// read as absent and expected checkers sorted, so that writing a loaded
+// reproducer and loading it again gives an equal one.
+func LoadReproducer(r io.Reader) (*Reproducer, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxReproBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxReproBytes {
+		return nil, badRepro("larger than %d bytes", maxReproBytes)
+	}
+	// The version is read first, so that a file of another version is
+	// refused as such rather than for a field this version does not know.
+	var head struct {
+		Version *int `json:"version"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, badRepro("not a JSON reproducer: %v", err)
+	}
+	switch {
+	case head.Version == nil:
+		return nil, badRepro("no \"version\" field; this harness reads version %d", ReproVersion)
+	case *head.Version != ReproVersion:
+		return nil, badRepro("version %d; this harness reads version %d only", *head.Version, ReproVersion)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var rep Reproducer
+	if err := dec.Decode(&rep); err != nil {
+		return nil, badRepro("%v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, badRepro("data after the reproducer's JSON object")
+	}
+	rep.normalize()
+	if _, err := rep.Setup(); err != nil {
+		return nil, err
+	}
+	return &rep, nil
+}
+
+func badRepro(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrBadReproducer, fmt.Sprintf(format, args...))
+}
+
+// normalize makes empty lists absent and sorts the expected checkers.
+func (r *Reproducer) normalize() {
+	if r.Plan != nil {
+		if len(r.Plan.Clocks) == 0 {
+			r.Plan.Clocks = nil
+		}
+		if len(r.Plan.Events) == 0 {
+			r.Plan.Events = nil
+		}
+	}
+	if r.Expect != nil {
+		slices.Sort(r.Expect.Checkers)
+		r.Expect.Checkers = slices.Compact(r.Expect.Checkers)
+		if len(r.Expect.Checkers) == 0 {
+			r.Expect.Checkers = nil
+		}
+	}
+}
+
+var verdictNames = map[string]bool{Pass.String(): true, Unsafe.String(): true, Stuck.String(): true, Crashed.String(): true}
+
+// Setup is the run the reproducer describes: the scenario's Build(seed)
+// with the overrides applied. The plan is a copy, never r.Plan itself.
+// Every problem with the reproducer is an error wrapping ErrBadReproducer.
+func (r *Reproducer) Setup() (Setup, error) {
+	if r.Version != ReproVersion {
+		return Setup{}, badRepro("version %d; this harness reads version %d only", r.Version, ReproVersion)
+	}
+	sc, ok := registry[r.Scenario]
+	if !ok {
+		return Setup{}, badRepro("unknown scenario %q (known: %s)", r.Scenario, strings.Join(Names(), ", "))
+	}
+	if r.Nodes < 0 || r.Nodes > MaxReproNodes {
+		return Setup{}, badRepro("nodes %d outside [1, %d] (0 or absent: the scenario's)", r.Nodes, MaxReproNodes)
+	}
+	if r.Duration < 0 {
+		return Setup{}, badRepro("duration %v is negative (0 or absent: the scenario's)", r.Duration)
+	}
+	if e := r.Expect; e != nil {
+		if !verdictNames[e.Verdict] {
+			return Setup{}, badRepro("expected verdict %q is not pass, unsafe, liveness or crashed", e.Verdict)
+		}
+		if e.Verdict == Pass.String() && len(e.Checkers) > 0 {
+			return Setup{}, badRepro("a passing run has no checkers, but %v are expected", e.Checkers)
+		}
+		if slices.Contains(e.Checkers, "") {
+			return Setup{}, badRepro("an expected checker is empty")
+		}
+	}
+	s := sc.Build(r.Seed)
+	if r.Plan != nil {
+		s.Plan = clonePlan(r.Plan)
+	} else {
+		s.Plan = clonePlan(s.Plan)
+		if r.Nodes > 0 && s.Plan != nil {
+			s.Plan = truncateNodes(s.Plan, r.Nodes)
+		}
+	}
+	if r.Nodes > 0 {
+		s.Config.Nodes = r.Nodes
+		if len(s.Config.Identities) > r.Nodes {
+			s.Config.Identities = s.Config.Identities[:r.Nodes]
+		}
+		if len(s.Config.Clocks) > r.Nodes {
+			s.Config.Clocks = s.Config.Clocks[:r.Nodes]
+		}
+	}
+	if r.Duration > 0 {
+		s.Config.Duration = r.Duration.D()
+		if s.Plan != nil && s.Plan.HealAt >= r.Duration {
+			return Setup{}, badRepro("duration %v leaves no liveness phase: it must exceed the plan's healAt %v", r.Duration, s.Plan.HealAt)
+		}
+	}
+	if s.Plan != nil {
+		if err := s.Plan.Validate(s.Config.Nodes, s.Config.Duration); err != nil {
+			return Setup{}, fmt.Errorf("%w: plan for %d nodes and %v: %w", ErrBadReproducer, s.Config.Nodes, s.Config.Duration, err)
+		}
+	}
+	return s, nil
+}
+
+// Run runs the reproducer and judges it; keepTrace keeps every trace event.
+func (r *Reproducer) Run(keepTrace bool) (*Outcome, error) {
+	s, err := r.Setup()
+	if err != nil {
+		return nil, err
+	}
+	o, err := RunSetup(s, keepTrace)
+	if o != nil {
+		o.Scenario, o.Seed = r.Scenario, r.Seed
+	}
+	return o, err
+}
+
+// ReproducerFor makes the reproducer of an outcome of RunSeed (or of
+// Reproducer.Run): its scenario, seed and plan, the number of nodes and
+// duration where they differ from the scenario's, and the outcome's
+// signature as the expectation. The outcome must name a registered
+// scenario. (A crashed run stopped before its end, so its duration is not
+// known: a crashed run of a shortened reproducer gets the scenario's.)
+func ReproducerFor(o *Outcome) *Reproducer {
+	sig := SignatureOf(o)
+	r := &Reproducer{Version: ReproVersion, Scenario: o.Scenario, Seed: o.Seed, Plan: clonePlan(o.Plan), Expect: &sig}
+	if r.Plan == nil {
+		r.Plan = &faults.Plan{}
+	}
+	if sc, ok := registry[o.Scenario]; ok && o.Result != nil && o.Result.History != nil {
+		cfg := sc.Build(o.Seed).Config
+		h := o.Result.History
+		if h.Nodes > 0 && h.Nodes != cfg.Nodes {
+			r.Nodes = h.Nodes
+		}
+		// A run that did not crash ran to its end, its duration.
+		if o.Result.Failure == nil && h.End > 0 && h.End != cfg.Duration {
+			r.Duration = faults.Duration(h.End)
+		}
+	}
+	r.normalize()
+	return r
+}
+
+// Marshal writes the reproducer as indented JSON ending in a newline, the
+// form of reproducer files.
+func (r *Reproducer) Marshal() ([]byte, error) {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// WriteFileAtomic writes data to path so that path holds either its old
+// content or all of data, never a part: a temporary file in the same
+// directory, written and synced, renamed over path, and the directory
+// synced.
+func WriteFileAtomic(path string, data []byte) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			_ = f.Close()
+			_ = os.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return err
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	if err = d.Sync(); err != nil {
+		_ = d.Close()
+		return err
+	}
+	return d.Close()
+}
+
+// clonePlan returns a copy of p sharing nothing mutable with it.
+func clonePlan(p *faults.Plan) *faults.Plan {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	c.Clocks = slices.Clone(p.Clocks)
+	c.Events = slices.Clone(p.Events)
+	return &c
+}
+
+// nodeless reports whether an event kind acts on no node (its Node is
+// ignored, but must exist).
+func nodeless(k faults.Kind) bool {
+	return k == faults.SlowS3 || k == faults.DeleteLock || k == faults.Overwrite
+}
+
+// truncateNodes returns p without the clocks and events of nodes n and
+// beyond; events that act on no node are kept, on node 0.
+func truncateNodes(p *faults.Plan, n int) *faults.Plan {
+	c := *p
+	c.Clocks, c.Events = nil, nil
+	for _, cs := range p.Clocks {
+		if cs.Node < n {
+			c.Clocks = append(c.Clocks, cs)
+		}
+	}
+	for _, e := range p.Events {
+		switch {
+		case nodeless(e.Kind):
+			if e.Node >= n {
+				e.Node = 0
+			}
+		case e.Node >= n:
+			continue
+		}
+		c.Events = append(c.Events, e)
+	}
+	return &c
+}
