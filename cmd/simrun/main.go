@@ -33,6 +33,7 @@ usage:
   simrun replay FILE [-json]
   simrun shrink FILE [-o OUT] [-budget N]
   simrun explore [-scenario NAME] [-nodes N] [-duration D] [-faults F] [-delays K] [-depth N] [-executions N] [-path P] [-json]
+  simrun zoo    [-seeds N] [-workers N] [-shrink N] [-json]
   simrun bench  [-scenario NAME] [-seeds N] [-cpuprofile FILE]
   simrun list
 
@@ -71,6 +72,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdExplore(args[1:], stdout, stderr)
 	case "shrink":
 		code, err = cmdShrink(args[1:], stdout, stderr)
+	case "zoo":
+		code, err = cmdZoo(args[1:], stdout, stderr)
 	case "list":
 		code, err = cmdList(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":

@@ -1,0 +1,59 @@
+// Package zoo is the harness's bug zoo: locks that are wrong in one known
+// way each, which the default campaign must go on catching. A harness that
+// passes the production elector proves little unless it also fails these.
+//
+// # The model: a careful lock and one switch per mistake
+//
+// Every lock in the zoo is one implementation, the careful lock, with a set
+// of switches. With every switch off it is a correct lock, a smaller cousin
+// of protocol.Elector:
+//
+//   - One JSON record {holder, token, nonce, leaseMs, released}, written only
+//     by conditional PutObject: If-None-Match: * to create it, If-Match its
+//     ETag to take it over, renew it and release it. It is never deleted.
+//   - Every write carries a fresh nonce, so no two bodies (and no two ETags)
+//     are equal, and a writer recognises its own write on a later read when
+//     the answer was lost or an SDK retry was answered 412.
+//   - A follower reads every retry period plus jitter and times the record
+//     it sees on its own monotonic clock, from the first read that returned
+//     that exact record (ETag and nonce); it takes over once the record
+//     stayed unchanged for max(the record's lease, its own), with the
+//     highest token it has seen plus one. A released record is taken at
+//     once, with the next token.
+//   - A leader's term ends at a deadline measured from the send of its last
+//     successful write, min(renew deadline, lease less a drift margin) later;
+//     a watchdog goroutine cancels the leader's context when it passes, even
+//     while a renewal hangs. A grant whose answer comes after that deadline
+//     is not acted on. The application runs under that context.
+//   - Stopping, the leader waits for its application, then marks the record
+//     released, same token, If-Match its ETag, before its deadline.
+//   - Every S3 call has a timeout (Clock.WithTimeout), every wait is a
+//     Clock.Sleep, every goroutine is started with Clock.Go, and time is read
+//     only from the Clock: it runs unchanged in the simulator.
+//
+// It uses the settings of the swarm campaign's elector (6 s lease, 4 s renew
+// deadline, 1 s retry period, 1.5 s request timeout, 1000 ppm drift) and
+// makes the same claims: Careful returns it as a Variant, the control of the
+// zoo. It passes the swarm campaign and the failure-mode scenarios the
+// elector passes, which is what makes a variant's failure attributable to
+// its one switch.
+//
+// A variant is the careful lock with exactly one switch on: one real
+// mistake, named in Variant.Mistake with where it was seen (the failure
+// modes of FAILURE-MODES.md, the seed articles, public issues). Variants
+// returns them in a fixed order. They claim what the careful lock claims,
+// so the harness judges them by the same assumptions and liveness bound.
+//
+// # What the zoo shows
+//
+// Some mistakes are caught on nearly every seed (a lock that times the holder
+// instead of the record, or that trusts another clock), some only when the
+// swarm combines the right faults (a leader cut off from S3, a process
+// restarted at the wrong moment). Masked returns mistakes that are real but
+// that the careful lock's other defences hide from the swarm: a renewal or
+// release without If-Match can only clobber a successor if it lands more
+// than lease - renew deadline after the leader went quiet, and a deadline
+// measured from the answer, or a term as long as the lease, only matters
+// when the leader goes quiet right after a late answer. They stay out of
+// the zoo until a campaign catches them.
+package zoo
