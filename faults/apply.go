@@ -1,13 +1,10 @@
 package faults
 
 import (
-	"bytes"
 	"fmt"
 	"sort"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -113,13 +110,11 @@ func install(p *Plan, w *sim.World) {
 // foreignWrite is someone other than the electors writing the lock object:
 // a delete if body is nil, else an unconditional overwrite.
 func foreignWrite(w *sim.World, body []byte) {
-	b, k := w.Bucket(), w.Key()
+	err := w.OutsideWrite(body)
 	if body == nil {
-		_, err := w.Store().DeleteObject(w.S3Now(), &s3.DeleteObjectInput{Bucket: aws.String(b), Key: aws.String(k)})
 		w.Note(-1, fmt.Sprintf("someone else deletes the lock object (%v)", errText(err)))
 		return
 	}
-	_, err := w.Store().PutObject(w.S3Now(), &s3.PutObjectInput{Bucket: aws.String(b), Key: aws.String(k), Body: bytes.NewReader(body)}, body)
 	w.Note(-1, fmt.Sprintf("someone else overwrites the lock object with %q (%v)", body, errText(err)))
 }
 

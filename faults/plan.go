@@ -173,6 +173,8 @@ func (p *Plan) Validate(nodes int, duration time.Duration) error {
 			return bad("%s: aimed at no request (op %q, nth %d)", where, e.Op, e.Nth)
 		case (e.Kind == AnswerFailed || e.Kind == Refused) && codes[e.Code] == nil:
 			return bad("%s: code %q is not InternalError, SlowDown or ConditionalRequestConflict", where, e.Code)
+		case e.Kind == AnswerFailed && e.Code == "ConditionalRequestConflict":
+			return bad("%s: S3 never applies a write and answers 409; use refused for a 409", where)
 		case !aimed(e.Kind) && e.Kind != Restart && e.Kind != Linger && e.At+e.For > p.HealAt:
 			return bad("%s: lasts until %v, past healAt %v: faults must heal", where, (e.At + e.For), p.HealAt)
 		}

@@ -100,7 +100,9 @@ func Swarm(seed uint64, sp SwarmSpace) *Plan {
 			e := Event{Kind: kinds[c.Choose(sim.ChooseSetup, uint64(len(kinds)))], Node: g.node(),
 				Op: ops[c.Choose(sim.ChooseSetup, 2)], Nth: int(g.int(1, 8))}
 			switch e.Kind {
-			case AnswerFailed, Refused:
+			case AnswerFailed:
+				e.Code = []string{"InternalError", "SlowDown"}[c.Choose(sim.ChooseSetup, 2)]
+			case Refused:
 				e.Code = []string{"InternalError", "SlowDown", "ConditionalRequestConflict"}[c.Choose(sim.ChooseSetup, 3)]
 			case AnswerDelayed:
 				e.By = Duration(g.between(100*time.Millisecond, 2*sp.Lease))

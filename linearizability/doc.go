@@ -69,4 +69,36 @@
 // histories pass, and after one named mutation (a token duplicated on
 // another node, two terms' tokens swapped, a stale write accepted, a current
 // write rejected, ...) the matching checker reports a violation.
+//
+// # The S3 history
+//
+// [CheckS3] judges the other record a run leaves, History.S3: every S3
+// request the nodes made, as their clients saw it. It asks porcupine
+// (github.com/anishathalye/porcupine) whether the requests are
+// linearizable with respect to one object per key with AWS's
+// conditional-request semantics (S3-SEMANTICS.md, sim.DialectAWS):
+// PutObject with If-None-Match: * or If-Match, GetObject and HeadObject
+// with either, DeleteObject with If-Match; each answer must match the
+// store's in status, error code and ETag. An Illegal verdict is a bug in
+// the simulated S3 or in how the simulator records what clients saw, not
+// in the protocol: the check keeps the simulator honest, so that the
+// election checkers judge the protocol against the S3 that AWS documents.
+// Answers that say nothing are modelled as such. A request that got no
+// answer (it timed out, was abandoned, its answer was lost, or the run
+// ended first) may take effect at any instant after it was sent, once, or
+// never; one that failed with a 500 or 503, or without a connection, may
+// have taken effect before the error came, or not; one answered 409
+// ConditionalRequestConflict did not. Left out: ListObjectsV2 (the model
+// holds no listing), requests that neither changed the key nor say
+// anything about it, and time conditions (If-Modified-Since), which the
+// history does not record. Writes made outside the nodes, such as an
+// operator deleting the lock object, are not in the history, so a run with
+// them may be judged Illegal; one recorded with Node -1 is checked like
+// any other. The verdict is porcupine's three-valued one: Unknown means the
+// timeout passed first and is never a pass. [S3Result.Visualize] writes
+// porcupine's HTML view of the history with the linearization found, or
+// where the search got stuck. A run's few hundred requests take under a
+// millisecond to check; an illegal history with dozens of writes
+// of unknown outcome takes longer, up to a second, since every instant at
+// which each could have taken effect must be ruled out.
 package linearizability

@@ -1,6 +1,10 @@
 package scenarios
 
 import (
+	"fmt"
+	"time"
+
+	"github.com/anishathalye/porcupine"
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/sim"
@@ -21,7 +25,15 @@ const (
 	// Crashed: the run could not finish (a panic in protocol code, the step
 	// budget exceeded).
 	Crashed
+	// Inconclusive: every property that could be judged held, but the
+	// linearizability check of the S3 history timed out. Never a pass.
+	Inconclusive
 )
+
+// S3CheckTimeout bounds the porcupine check of one run's S3 history. Legal
+// histories of the scenarios here take milliseconds; a check that runs out
+// of time makes the run Inconclusive.
+var S3CheckTimeout = 10 * time.Second
 
 // String names the verdict.
 func (v Verdict) String() string {
@@ -34,6 +46,8 @@ func (v Verdict) String() string {
 		return "liveness"
 	case Crashed:
 		return "crashed"
+	case Inconclusive:
+		return "inconclusive"
 	}
 	return "unknown"
 }
@@ -52,7 +66,9 @@ type Outcome struct {
 	Expected []linearizability.Violation
 	// Overlaps are the intervals in which two nodes both led.
 	Overlaps []linearizability.Overlap
-	Plan     *faults.Plan
+	// S3 is the linearizability check of the run's S3 history.
+	S3   linearizability.S3Result
+	Plan *faults.Plan
 	Result   *sim.Result
 }
 
@@ -94,6 +110,7 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 func judge(o *Outcome, p Protocol, plan *faults.Plan) {
 	h := o.Result.History
 	found := linearizability.CheckElection(h)
+	o.S3 = linearizability.CheckS3(h, S3CheckTimeout)
 	o.Overlaps = linearizability.Overlaps(h)
 	overlaps := linearizability.OverlapViolations(o.Overlaps)
 	if len(o.Outside) == 0 {
@@ -108,15 +125,29 @@ func judge(o *Outcome, p Protocol, plan *faults.Plan) {
 		}
 		o.Expected = append(o.Expected, overlaps...)
 	}
+	if o.S3.Result == porcupine.Illegal {
+		// The S3 the protocol talked to did not behave as one object store
+		// (a fault outside S3's semantics, or a simulator bug): under any
+		// assumptions the run proves nothing about the protocol.
+		o.Violations = append(o.Violations, linearizability.Violation{Checker: "s3-linearizable", At: h.End,
+			Message: fmt.Sprintf("the history of %d S3 requests is not linearizable against the object-store model", o.S3.Ops)})
+	}
 	if len(o.Violations) > 0 {
 		o.Verdict = Unsafe
 		return
 	}
 	if p.LivenessBound <= 0 {
+		if o.S3.Result == porcupine.Unknown {
+			o.Verdict = Inconclusive
+		}
 		return // the protocol promises no bound: liveness is not judged
 	}
 	if v := linearizability.CheckLiveness(h, plan.HealAt.D(), p.LivenessBound); len(v) > 0 {
 		o.Violations = v
 		o.Verdict = Stuck
+		return
+	}
+	if o.S3.Result == porcupine.Unknown {
+		o.Verdict = Inconclusive
 	}
 }

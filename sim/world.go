@@ -3,6 +3,8 @@ package sim
 import (
 	"fmt"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 )
 
 // World is one simulated run: true time, the agenda of events, the nodes and
@@ -238,4 +240,34 @@ func (w *World) Note(node int, text string) {
 		e.Local = w.nodes[node].localWall(w.now)
 	}
 	w.trace.add(e)
+}
+
+// OutsideWrite is someone other than the nodes writing the lock object (an
+// operator, a lifecycle rule, another tool): an unconditional PutObject of
+// body, or a DeleteObject if body is nil, applied now. It is recorded in
+// the trace and in the S3 history as a request of node -1.
+func (w *World) OutsideWrite(body []byte) error {
+	b, k := w.cfg.Bucket, w.cfg.Key
+	op := S3Op{Node: -1, Op: "DeleteObject", Key: k, Call: w.now, Return: w.now}
+	var err error
+	var etag string
+	if body == nil {
+		_, err = w.store.DeleteObject(w.s3Now(), &s3.DeleteObjectInput{Bucket: &b, Key: &k})
+	} else {
+		op.Op, op.BodyETag = "PutObject", etagOf(body)
+		var out *s3.PutObjectOutput
+		out, err = w.store.PutObject(w.s3Now(), &s3.PutObjectInput{Bucket: &b, Key: &k}, body)
+		if out != nil {
+			etag = str(out.ETag)
+		}
+	}
+	op.Status, op.Code = statusOf(err)
+	if err == nil {
+		op.ETag = etag
+	}
+	w.history.S3 = append(w.history.S3, op)
+	a := Event{At: w.now, Node: -1, Local: w.now + w.s3.clock, Kind: EvS3Apply, Op: op.Op, Key: k, ETag: etag,
+		Status: op.Status, Code: op.Code, Detail: "by someone other than the nodes"}
+	w.trace.add(a)
+	return err
 }

@@ -131,6 +131,8 @@ func exitFor(v scenarios.Verdict) int {
 		return exitStuck
 	case scenarios.Crashed:
 		return exitCrashed
+	case scenarios.Inconclusive:
+		return exitUnknown
 	}
 	return exitOK
 }

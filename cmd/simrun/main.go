@@ -4,7 +4,8 @@
 //
 // Exit status: 0 every run passed; 1 a safety violation was found; 2 bad
 // usage; 3 a liveness failure (no stable leader once faults healed); 4 a run
-// crashed (a panic in protocol code, a run that stopped advancing).
+// crashed (a panic in protocol code, a run that stopped advancing); 5 a run
+// was inconclusive (the linearizability check of its S3 history timed out).
 package main
 
 import (
@@ -23,6 +24,7 @@ const (
 	exitUsage   = 2
 	exitStuck   = 3
 	exitCrashed = 4
+	exitUnknown = 5
 )
 
 const usage = `simrun: deterministic simulation of leader election on S3

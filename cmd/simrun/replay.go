@@ -109,7 +109,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
 	if err := printReplay(stdout, stderr, o, rep, path, *asJSON); err != nil {
 		return 0, err
 	}
-	code := verdictCode(o.Verdict)
+	code := exitFor(o.Verdict)
 	if expect != nil && !expect.Equal(sig) {
 		fmt.Fprintf(stderr, "simrun: %s: expected %s, got %s\n", path, expect, sig)
 		if code == exitOK {
@@ -185,19 +185,6 @@ func printReplay(stdout, stderr io.Writer, o *scenarios.Outcome, rep *scenarios.
 	}
 	fmt.Fprintf(stdout, "steps: %d\nhash: %s\n", res.Steps, hashString(res.Hash()))
 	return nil
-}
-
-// verdictCode is the exit status of a verdict.
-func verdictCode(v scenarios.Verdict) int {
-	switch v {
-	case scenarios.Unsafe:
-		return exitUnsafe
-	case scenarios.Stuck:
-		return exitStuck
-	case scenarios.Crashed:
-		return exitCrashed
-	}
-	return exitOK
 }
 
 // parseFiles parses args, flags and positional arguments in any order, and

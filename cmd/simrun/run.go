@@ -13,13 +13,14 @@ import (
 
 // runSummary is the machine-readable result of `simrun run -json`.
 type runSummary struct {
-	Scenario  string `json:"scenario"`
-	FirstSeed uint64 `json:"firstSeed"`
-	Seeds     int    `json:"seeds"`
-	Pass      int    `json:"pass"`
-	Unsafe    int    `json:"unsafe"`
-	Liveness  int    `json:"liveness"`
-	Crashed   int    `json:"crashed"`
+	Scenario     string `json:"scenario"`
+	FirstSeed    uint64 `json:"firstSeed"`
+	Seeds        int    `json:"seeds"`
+	Pass         int    `json:"pass"`
+	Unsafe       int    `json:"unsafe"`
+	Liveness     int    `json:"liveness"`
+	Crashed      int    `json:"crashed"`
+	Inconclusive int    `json:"inconclusive"`
 	// Outside counts runs that left the protocol's assumptions; Overlaps the
 	// intervals in which two nodes led at once (all in such runs, or the run
 	// would be unsafe); Refused the stale writes the fenced resource refused.
@@ -112,6 +113,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		case scenarios.Crashed:
 			sum.Crashed++
 			sum.Failures = append(sum.Failures, r)
+		case scenarios.Inconclusive:
+			sum.Inconclusive++
+			sum.Failures = append(sum.Failures, r)
 		}
 	}
 	if *asJSON {
@@ -130,13 +134,19 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		return exitStuck, nil
 	case sum.Crashed > 0:
 		return exitCrashed, nil
+	case sum.Inconclusive > 0:
+		return exitUnknown, nil
 	}
 	return exitOK, nil
 }
 
 func printSummary(w io.Writer, s *runSummary) {
-	fmt.Fprintf(w, "scenario %s: %d seeds (%d..%d): %d pass, %d unsafe, %d liveness, %d crashed\n",
+	fmt.Fprintf(w, "scenario %s: %d seeds (%d..%d): %d pass, %d unsafe, %d liveness, %d crashed",
 		s.Scenario, s.Seeds, s.FirstSeed, s.FirstSeed+uint64(s.Seeds)-1, s.Pass, s.Unsafe, s.Liveness, s.Crashed)
+	if s.Inconclusive > 0 {
+		fmt.Fprintf(w, ", %d inconclusive", s.Inconclusive)
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "%d runs outside the protocol's assumptions; %d overlaps of leaders; %d stale writes refused by the fence\n",
 		s.Outside, s.Overlaps, s.Refused)
 	fmt.Fprintf(w, "wall %.2fs with %d workers: %.0f seeds/s\n", s.WallSeconds, s.Workers, s.SeedsPerSecond)
