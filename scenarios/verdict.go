@@ -67,9 +67,9 @@ type Outcome struct {
 	// Overlaps are the intervals in which two nodes both led.
 	Overlaps []linearizability.Overlap
 	// S3 is the linearizability check of the run's S3 history.
-	S3   linearizability.S3Result
-	Plan *faults.Plan
-	Result   *sim.Result
+	S3     linearizability.S3Result
+	Plan   *faults.Plan
+	Result *sim.Result
 }
 
 // RunSeed runs scenario sc with seed and judges the result. keepTrace keeps
