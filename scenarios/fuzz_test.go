@@ -1,0 +1,200 @@
+package scenarios
+
+import (
+	"flag"
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/scenarios/zoo"
+)
+
+// Native Go fuzzing over whole runs. A fuzz input is a simulator seed and a
+// string of choice bytes; byteSource reads the bytes as the choices of the
+// generator of gen_test.go (the same one rapid drives), so every input is
+// a valid run and the empty string is the quietest one: two nodes, default
+// settings, no faults. Plain `go test` runs FuzzElector's seed corpus
+// (f.Add and testdata/fuzz/FuzzElector) and skips FuzzZooVariant. To fuzz:
+//
+//	go test -run '^$' -fuzz '^FuzzElector$' -fuzztime 10m ./scenarios/
+//	go test -run '^$' -fuzz '^FuzzZooVariant$' -fuzztime 30s ./scenarios/
+//	S3LEASE_FUZZ_VARIANT=same-token go test -run '^$' -fuzz '^FuzzZooVariant$' -fuzztime 30s ./scenarios/
+//
+// A failure of FuzzElector is a bug: the fuzzer writes the input to
+// testdata/fuzz/FuzzElector/, where plain `go test` replays it until it
+// passes; commit it once fixed. A failure of FuzzZooVariant is the fuzzer
+// doing its job; delete the input it writes to testdata/fuzz/FuzzZooVariant/
+// (a later -fuzz run would start by failing on it).
+
+// byteSource reads a run's choices from bytes: each Int takes as many bytes
+// as its range needs, big-endian, modulo the range; once the bytes run out
+// every draw is the low end of its range.
+type byteSource struct{ data []byte }
+
+func (s *byteSource) Int(lo, hi int64, _ string) int64 {
+	if hi <= lo {
+		return lo
+	}
+	span := uint64(hi - lo)
+	var v uint64
+	for n := bits.Len64(span); n > 0 && len(s.data) > 0; n -= 8 {
+		v = v<<8 | uint64(s.data[0])
+		s.data = s.data[1:]
+	}
+	return lo + int64(v%(span+1))
+}
+
+func (s *byteSource) Bool(label string) bool { return s.Int(0, 1, label) == 1 }
+
+func (s *byteSource) Groups(most int, label string, one func(runSource) []faults.Event) [][]faults.Event {
+	out := make([][]faults.Event, s.Int(0, int64(most), label))
+	for i := range out {
+		out[i] = one(s)
+	}
+	return out
+}
+
+// fuzzSeeds are inputs every target starts from: the quietest run, and a
+// few byte strings that switch on different fault families.
+func fuzzSeeds(f *testing.F) {
+	f.Add(uint64(1), []byte{})
+	f.Add(uint64(2), []byte{3, 0, 200, 0})
+	f.Add(uint64(3), []byte("\x05\x01\x00\xff\x10\x20\x30\x40\x50\x60\x70\x80\x90\xa0\xb0\xc0\xd0\xe0\xf0"))
+}
+
+// electorOnInput runs the production elector on the run the input draws.
+func electorOnInput(seed uint64, choices []byte) (drawnRun, *Outcome, error) {
+	r := drawRun(&byteSource{data: choices}, seed, nil)
+	o, err := runDrawn(r, drawnRun.electorSetup)
+	return r, o, err
+}
+
+// FuzzElector: the production elector passes every run the fuzzer draws.
+func FuzzElector(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, seed uint64, choices []byte) {
+		r, o, err := electorOnInput(seed, choices)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Verdict != Pass {
+			t.Fatalf("production elector: %s\n%s", SignatureOf(o), describe(r, o))
+		}
+	})
+}
+
+// fuzzVariant is the zoo variant FuzzZooVariant runs: $S3LEASE_FUZZ_VARIANT,
+// or zooVariantUnderTest.
+func fuzzVariant() (string, error) {
+	name := os.Getenv("S3LEASE_FUZZ_VARIANT")
+	if name == "" {
+		name = zooVariantUnderTest
+	}
+	var names []string
+	for _, v := range zoo.Variants() {
+		if v.Name == name {
+			return name, nil
+		}
+		names = append(names, v.Name)
+	}
+	return "", fmt.Errorf("S3LEASE_FUZZ_VARIANT=%q is no zoo variant; one of %v", name, names)
+}
+
+// variantOnInput runs zoo variant name on the run the input draws, with
+// the zoo's settings.
+func variantOnInput(name string, seed uint64, choices []byte) (drawnRun, *Outcome, error) {
+	fixed := DefaultElectorSettings
+	r := drawRun(&byteSource{data: choices}, seed, &fixed)
+	o, err := runDrawn(r, func(r drawnRun) (Setup, error) { return r.zooSetup(name) })
+	return r, o, err
+}
+
+// fuzzing reports whether the test binary runs with -test.fuzz, as
+// `go test -fuzz` runs it (its workers included).
+func fuzzing() bool {
+	f := flag.Lookup("test.fuzz")
+	return f != nil && f.Value.String() != ""
+}
+
+// FuzzZooVariant: the property of FuzzElector, run against a zoo variant
+// (no-watchdog unless $S3LEASE_FUZZ_VARIANT names another). It fails when
+// the fuzzer finds an input that shows the variant's bug, which is the
+// point, so it runs only under -fuzz; in plain `go test` it skips, and
+// TestFuzzFindsZooBug runs the same body over a fixed set of inputs. Its
+// seeds pass, so that a -fuzz run shows the fuzzer finding the bug rather
+// than the seeds carrying it.
+func FuzzZooVariant(f *testing.F) {
+	name, err := fuzzVariant()
+	if err != nil {
+		f.Fatal(err)
+	}
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, seed uint64, choices []byte) {
+		if !fuzzing() {
+			t.Skip("FuzzZooVariant fails by design on the inputs that show the bug; it runs only with -fuzz (TestFuzzFindsZooBug runs its body)")
+		}
+		r, o, err := variantOnInput(name, seed, choices)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Verdict != Pass {
+			b, _ := r.reproducer("zoo/" + name).Marshal()
+			t.Fatalf("zoo/%s: %s\n%s\nreproducer:\n%s", name, SignatureOf(o), describe(r, o), b)
+		}
+	})
+}
+
+// fuzzInputs are n deterministic inputs in the fuzzer's shape: seed i and
+// 16 to 143 choice bytes from a fixed PCG stream.
+func fuzzInputs(n int) []struct {
+	seed    uint64
+	choices []byte
+} {
+	rng := rand.New(rand.NewPCG(0x7a6f6f, 0x66757a7a))
+	out := make([]struct {
+		seed    uint64
+		choices []byte
+	}, n)
+	for i := range out {
+		out[i].seed = uint64(i + 1)
+		out[i].choices = make([]byte, 16+rng.IntN(128))
+		for j := range out[i].choices {
+			out[i].choices[j] = byte(rng.Uint32())
+		}
+	}
+	return out
+}
+
+// TestFuzzFindsZooBug: FuzzZooVariant's body, over a fixed set of inputs
+// in the fuzzer's shape, finds the zoo variant's bug, and the production
+// elector passes the run that shows it.
+func TestFuzzFindsZooBug(t *testing.T) {
+	name, err := fuzzVariant()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const budget = 300
+	for i, in := range fuzzInputs(budget) {
+		r, o, err := variantOnInput(name, in.seed, in.choices)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Verdict == Pass {
+			continue
+		}
+		t.Logf("input %d of %d shows zoo/%s's bug: %s\nfuzz input: uint64(%d) []byte(%q)\n%s",
+			i+1, budget, name, SignatureOf(o), in.seed, in.choices, describe(r, o))
+		eo, err := runDrawn(r, drawnRun.electorSetup)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if eo.Verdict != Pass {
+			t.Errorf("the production elector fails the same run: %s", SignatureOf(eo))
+		}
+		return
+	}
+	t.Errorf("none of %d inputs shows zoo/%s's bug: the byte mapping no longer reaches it", budget, name)
+}

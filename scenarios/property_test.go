@@ -1,0 +1,225 @@
+package scenarios
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+)
+
+// Property-based runs with rapid: whole runs drawn by the generator of
+// gen_test.go, judged by the harness.
+//
+// TestPropertyElectorSafe runs rapid's default 100 checks (20 with -short),
+// well under a second at a few milliseconds a run. Nightly, ask for more
+// (rapid's flags go after the package, which must be ./scenarios/ alone:
+// other packages do not know them):
+//
+//	go test -run '^TestPropertyElectorSafe$' ./scenarios/ -rapid.checks=20000
+//
+// On a failure rapid prints the shrunk run (describe's JSON: seed, nodes,
+// settings, plan) and how to replay it: -rapid.seed=S, or the fail file it
+// writes under scenarios/testdata/rapid/TestPropertyElectorSafe/, which
+// every later run of the test replays first until it passes:
+//
+//	go test -run '^TestPropertyElectorSafe$' ./scenarios/ -rapid.seed=S
+//	go test -run '^TestPropertyElectorSafe$' ./scenarios/ -rapid.failfile=testdata/rapid/TestPropertyElectorSafe/NAME.fail
+//
+// When the run uses the default settings, the failure message also holds a
+// reproducer file of the swarm scenario for `simrun replay` and `simrun
+// shrink`.
+
+// electorProperty: the production elector passes a drawn run: it is never
+// unsafe, stuck or crashed (nor anything else but pass). The failure message is the signature alone, so that
+// rapid's shrinker, which keeps a smaller run only if it fails with the
+// same message, keeps the kind of failure and nothing more.
+func electorProperty(t *rapid.T) {
+	r := drawRun(rapidSource{t}, rapid.Uint64().Draw(t, "seed"), nil)
+	o, err := runDrawn(r, drawnRun.electorSetup)
+	if err != nil {
+		t.Fatalf("cannot run: %v", err)
+	}
+	if o.Verdict != Pass {
+		t.Log(describe(r, o))
+		if !r.Custom {
+			b, _ := r.reproducer(Swarm.Name).Marshal()
+			t.Logf("reproducer (simrun replay FILE):\n%s", b)
+		}
+		t.Fatalf("production elector: %s", SignatureOf(o))
+	}
+}
+
+// TestPropertyElectorSafe: the production elector passes every drawn run.
+func TestPropertyElectorSafe(t *testing.T) {
+	rapid.Check(t, electorProperty)
+}
+
+// zooVariantUnderTest is the variant the expected-failure property and the
+// zoo fuzz target run: a mistake that only faults reveal (a leader cut off
+// from S3, or paused, that leads on past its lease), so that shrinking has
+// faults to remove and one to keep. `simrun zoo` lists how each variant
+// fails.
+const zooVariantUnderTest = "no-watchdog"
+
+// zooProperty: the zoo variant name passes a drawn run with the zoo's
+// settings. It is expected to fail. Every failing run is reported to
+// failed, the last call being rapid's replay of the shrunk run.
+func zooProperty(name string, failed func(drawnRun, *Outcome)) func(*rapid.T) {
+	fixed := DefaultElectorSettings
+	setup := func(r drawnRun) (Setup, error) { return r.zooSetup(name) }
+	return func(t *rapid.T) {
+		r := drawRun(rapidSource{t}, rapid.Uint64().Draw(t, "seed"), &fixed)
+		o, err := runDrawn(r, setup)
+		if err != nil {
+			t.Fatalf("cannot run: %v", err)
+		}
+		if o.Verdict != Pass {
+			failed(r, o)
+			t.Log(describe(r, o))
+			t.Fatalf("zoo/%s: %s", name, SignatureOf(o))
+		}
+	}
+}
+
+// recordingTB is a rapid.TB that records what rapid reports instead of
+// failing the test: rapid.Check has no way to expect a failure, and fails
+// the TB it is given once it has found and shrunk one. rapid calls FailNow
+// only as its last act, so recording it is enough.
+type recordingTB struct {
+	name   string
+	failed bool
+	errs   []string
+	logs   bytes.Buffer
+}
+
+func (r *recordingTB) Helper()                         {}
+func (r *recordingTB) Name() string                    { return r.name }
+func (r *recordingTB) Logf(format string, args ...any) { fmt.Fprintf(&r.logs, format+"\n", args...) }
+func (r *recordingTB) Log(args ...any)                 { fmt.Fprintln(&r.logs, args...) }
+func (r *recordingTB) Skipf(format string, args ...any) {
+	r.Errorf("unexpected skip: "+format, args...)
+}
+func (r *recordingTB) Skip(args ...any) { r.Error(append([]any{"unexpected skip:"}, args...)...) }
+func (r *recordingTB) SkipNow()         { r.Error("unexpected skip") }
+func (r *recordingTB) Errorf(format string, args ...any) {
+	r.failed = true
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+func (r *recordingTB) Error(args ...any) {
+	r.failed = true
+	r.errs = append(r.errs, fmt.Sprint(args...))
+}
+func (r *recordingTB) Fatalf(format string, args ...any) { r.Errorf(format, args...) }
+func (r *recordingTB) Fatal(args ...any)                 { r.Error(args...) }
+func (r *recordingTB) FailNow()                          { r.failed = true }
+func (r *recordingTB) Fail()                             { r.failed = true }
+func (r *recordingTB) Failed() bool                      { return r.failed }
+
+var _ rapid.TB = (*recordingTB)(nil)
+
+// pinnedRapidSeed is the rapid seed TestPropertyFindsZooBug uses unless
+// -rapid.seed is given, so that the time it takes and the plan it shrinks
+// to are the same on every run.
+const pinnedRapidSeed = 1
+
+// givenFlags are the flags the command line set, read before any test
+// sets one.
+var givenFlags = sync.OnceValue(func() map[string]bool {
+	given := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	return given
+})
+
+// setRapidFlag sets one of rapid's command-line flags for the rest of the
+// test, unless the command line set it, and restores it afterwards. rapid
+// reads its settings only from its flags.
+func setRapidFlag(t *testing.T, name, value string) {
+	t.Helper()
+	f := flag.Lookup(name)
+	if givenFlags()[name] || f == nil {
+		return
+	}
+	old := f.Value.String()
+	if err := flag.Set(name, value); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = flag.Set(name, old) })
+}
+
+// TestPropertyFindsZooBug: the property the production elector passes
+// fails for the zoo's no-watchdog variant, and rapid shrinks the failing
+// run to a plan of a handful of fault events that still fails, on its own,
+// as a reproducer file of the zoo scenario.
+//
+// rapid's seed is pinned (pinnedRapidSeed) unless -rapid.seed is given;
+// no fail file is written. To watch rapid find and shrink it with another
+// seed, and see the shrunk run:
+//
+//	go test -run '^TestPropertyFindsZooBug$' -v ./scenarios/ -rapid.seed=7
+func TestPropertyFindsZooBug(t *testing.T) {
+	setRapidFlag(t, "rapid.seed", fmt.Sprint(pinnedRapidSeed))
+	setRapidFlag(t, "rapid.nofailfile", "true")
+	setRapidFlag(t, "rapid.checks", "2000")
+	var (
+		runs, failures int
+		first          time.Duration
+		last           drawnRun
+		lastOut        *Outcome
+	)
+	start := time.Now()
+	prop := zooProperty(zooVariantUnderTest, func(r drawnRun, o *Outcome) {
+		if failures == 0 {
+			first = time.Since(start)
+		}
+		failures++
+		last, lastOut = r, o
+	})
+	counted := func(t *rapid.T) { runs++; prop(t) }
+	rec := &recordingTB{name: t.Name()}
+	rapid.Check(rec, counted)
+	total := time.Since(start)
+
+	if !rec.failed || failures == 0 {
+		t.Fatalf("rapid found no failure of zoo/%s in %d runs (%v); the harness no longer catches it:\n%s",
+			zooVariantUnderTest, runs, total, rec.logs.String())
+	}
+	report := strings.Join(rec.errs, "\n")
+	if !strings.Contains(report, "zoo/"+zooVariantUnderTest) {
+		t.Errorf("rapid failed for another reason than the variant's bug:\n%s\n%s", report, rec.logs.String())
+	}
+	t.Logf("rapid found zoo/%s failing after %v and shrank it in %v more (%d runs, %d of them failing)",
+		zooVariantUnderTest, first.Round(time.Millisecond), (total - first).Round(time.Millisecond), runs, failures)
+	t.Logf("rapid's report:\n%s", report)
+
+	// The shrunk run: a handful of events, and it fails alone, as a
+	// reproducer of the zoo scenario.
+	const most = 5
+	rep := last.reproducer("zoo/" + zooVariantUnderTest)
+	sig := SignatureOf(lastOut)
+	rep.Expect = &sig
+	b, err := rep.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("shrunk run: %d fault events, %d clock settings, %d nodes, %v\n%s",
+		len(last.Plan.Events), len(last.Plan.Clocks), last.Nodes, last.Duration, b)
+	if n := len(last.Plan.Events); n > most {
+		t.Errorf("rapid shrank the failure to %d fault events; want at most %d", n, most)
+	}
+	back, err := LoadReproducer(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("the shrunk run's reproducer does not load: %v", err)
+	}
+	o, err := back.Run(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := SignatureOf(o); !got.Equal(sig) || o.Verdict == Pass {
+		t.Errorf("the shrunk run replayed from its reproducer shows %s; rapid saw %s", got, sig)
+	}
+}
