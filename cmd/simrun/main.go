@@ -37,6 +37,8 @@ usage:
   simrun explore [-scenario NAME] [-nodes N] [-duration D] [-faults F] [-delays K] [-depth N] [-executions N] [-path P] [-json]
   simrun zoo    [-seeds N] [-workers N] [-shrink N] [-json]
   simrun bench  [-scenario NAME] [-seeds N] [-cpuprofile FILE]
+  simrun campaign -out DIR [-scenario NAME] [-seeds N] [-duration D] [-start S] [-workers N] [-shard I/N] [-keep K] [-check-determinism] [-junit FILE] [-json]
+  simrun merge  -out FILE [-junit FILE] [-json] REPORT...
   simrun list
 
 Run 'simrun COMMAND -h' for the flags of a command.
@@ -78,6 +80,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdZoo(args[1:], stdout, stderr)
 	case "list":
 		code, err = cmdList(args[1:], stdout, stderr)
+	case "campaign":
+		code, err = cmdCampaign(args[1:], stdout, stderr)
+	case "merge":
+		code, err = cmdMerge(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

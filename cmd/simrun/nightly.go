@@ -1,0 +1,414 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/s3lease/s3lease/scenarios"
+	nightly "github.com/s3lease/s3lease/scenarios/campaign"
+)
+
+const campaignUsage = `usage:
+  simrun campaign -out DIR [-scenario NAME] [-seeds N] [-duration D] [-start S] [-workers N] [-shard I/N] [-keep K] [-check-determinism] [-junit FILE] [-json]
+
+Runs a scenario's seeds as the nightly job does: the -seeds seeds from
+-start; with -duration alone, every seed from -start until the duration is
+spent; with both, the range, cut short by the duration. With -shard I/N it
+runs only the seeds s of the range with (s - start) % N == I, so that N
+machines cover the range exactly once ('simrun merge' adds up their
+reports). Everything is kept in DIR, each file written atomically:
+
+  DIR/state.json                               progress, saved twice a second and at exit
+  DIR/report.json                              the report, saved with the state
+  DIR/failures/<signature>/seed-S.json         a failing seed's reproducer ('simrun replay FILE')
+  DIR/failures/<signature>/seed-S.trace.txt    its readable trace
+
+Failures are grouped by signature: each group counts all its seeds and
+keeps the first -keep reproducers. Running the same command again on DIR
+resumes a campaign that was stopped or killed: the seeds done are skipped,
+and counted. -duration is the campaign's wall time over all its sessions.
+SIGINT or SIGTERM stop it cleanly: the running seeds finish, the state is
+saved, the summary printed, and the exit status is that of the seeds run.
+Progress goes to stderr (redrawn twice a second if stdout is a terminal, a
+line every 10 s otherwise); the summary to stdout.
+
+Exit status: 0 every seed passed; 1 an unsafe seed; 2 usage (bad flags, a
+DIR that cannot be written or holds another campaign's state); 3 liveness
+failures (and no unsafe, crashed or nondeterministic seed); 4 crashes or
+nondeterminism (and no unsafe seed), or an error of the harness; 5 only
+inconclusive seeds.
+
+flags:
+`
+
+const mergeUsage = `usage:
+  simrun merge -out FILE [-junit FILE] [-json] REPORT...
+
+Merges the reports (DIR/report.json) of shards of one campaign into one
+report: counts and signature groups summed, reproducer paths made relative
+to FILE's directory. Reports of different scenarios, ranges or
+determinism checks, or of shards that share seeds, are refused.
+
+Exit status: as for campaign, of the merged counts (0 every seed passed,
+1 unsafe, 4 crashes or nondeterminism, 3 liveness, 5 inconclusive, the
+first that applies); 2 for bad usage, an unreadable report or reports that
+do not merge.
+
+flags:
+`
+
+// cmdCampaign runs `simrun campaign`.
+func cmdCampaign(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := newFlags("campaign", stderr)
+	out := fs.String("out", "", "the campaign's `DIR` (created if need be; an existing campaign there is resumed)")
+	scenario := scenarioFlag(fs)
+	seeds := fs.Uint64("seeds", 1000, "the number of seeds in the range (unbounded if only -duration is given)")
+	duration := fs.Duration("duration", 0, "stop after this wall time over all sessions (0: no limit)")
+	start := fs.Uint64("start", 1, "the first seed of the range")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel runs")
+	shardFlag := fs.String("shard", "0/1", "run shard `I/N` of the range: the seeds s with (s - start) % N == I")
+	keep := fs.Int("keep", nightly.DefaultKeep, "reproducers kept on disk per signature (all are counted)")
+	check := fs.Bool("check-determinism", false, "run every seed twice and compare the trace hashes")
+	junit := fs.String("junit", "", "also write the report as JUnit XML to `FILE`")
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), campaignUsage)
+		fs.PrintDefaults()
+	}
+	if err := parse(fs, args); err != nil {
+		return 0, err
+	}
+	switch {
+	case *out == "":
+		return 0, fmt.Errorf("%w: campaign needs -out DIR", errUsage)
+	case isSet(fs, "seeds") && *seeds == 0:
+		return 0, fmt.Errorf("%w: -seeds must be at least 1", errUsage)
+	case *duration < 0:
+		return 0, fmt.Errorf("%w: -duration must not be negative, got %v", errUsage, *duration)
+	case *workers < 1:
+		return 0, fmt.Errorf("%w: -workers must be at least 1, got %d", errUsage, *workers)
+	case *keep < 0:
+		return 0, fmt.Errorf("%w: -keep must not be negative, got %d", errUsage, *keep)
+	}
+	if !isSet(fs, "seeds") && *duration > 0 {
+		*seeds = 0 // unbounded: the duration ends the campaign
+	}
+	shard, err := nightly.ParseShard(*shardFlag)
+	if err != nil {
+		return 0, fmt.Errorf("%w: -shard: %v", errUsage, err)
+	}
+	sc, err := lookup(*scenario)
+	if err != nil {
+		return 0, err
+	}
+	c, err := nightly.Open(nightly.Config{
+		Dir: *out, Scenario: sc, Start: *start, Seeds: *seeds, Duration: *duration, Shard: shard,
+		Workers: *workers, Keep: *keep, CheckDeterminism: *check,
+		WriteTrace: func(w io.Writer, o *scenarios.Outcome) error { return printReplay(w, w, o, nil, "", false) },
+	})
+	if err != nil {
+		return 0, fmt.Errorf("%w: -out %s: %v", errUsage, *out, err)
+	}
+	if err := checkOutputDir(*junit); err != nil { // after Open: -junit may name a file in DIR
+		return 0, fmt.Errorf("%w: -junit: %v", errUsage, err)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop() // a second signal kills at once
+	}()
+	stopProgress := showProgress(c, stderr, isTerminal(stdout))
+	before := c.Progress()
+	rep, runErr := c.Run(ctx)
+	stopProgress()
+	interrupted := ctx.Err() != nil
+	after := c.Progress()
+
+	if *junit != "" {
+		var buf bytes.Buffer
+		if err := nightly.WriteJUnit(&buf, rep); err != nil {
+			return 0, err
+		}
+		if err := scenarios.WriteFileAtomic(*junit, buf.Bytes()); err != nil {
+			return 0, fmt.Errorf("-junit: %v", err)
+		}
+	}
+	if *asJSON {
+		data, err := rep.Marshal()
+		if err != nil {
+			return 0, err
+		}
+		if _, err := stdout.Write(data); err != nil {
+			return 0, err
+		}
+	} else {
+		printReport(stdout, rep, *out)
+		session := after.Session
+		fmt.Fprintf(stdout, "this session: %d seeds in %.2fs with %d workers: %.0f seeds/s",
+			session, after.SessionElapsed.Seconds(), *workers, after.Rate())
+		if before.Done > 0 {
+			fmt.Fprintf(stdout, " (resumed after %d seeds done)", before.Done)
+		}
+		fmt.Fprintln(stdout)
+		fmt.Fprintf(stdout, "report: %s\n", filepath.Join(*out, nightly.ReportFile))
+	}
+	switch {
+	case runErr != nil:
+		return 0, runErr
+	case interrupted:
+		fmt.Fprintf(stderr, "simrun: interrupted; state saved in %s: run the same command to resume\n", filepath.Join(*out, nightly.StateFile))
+	case !rep.Complete && rep.Seeds > 0:
+		fmt.Fprintf(stderr, "simrun: the duration is spent with %d of %d seeds done; the same command with a longer -duration resumes\n",
+			after.Done, after.Total)
+	}
+	return reportCode(rep), nil
+}
+
+// cmdMerge runs `simrun merge`.
+func cmdMerge(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := newFlags("merge", stderr)
+	out := fs.String("out", "", "write the merged report to `FILE`")
+	junit := fs.String("junit", "", "also write the merged report as JUnit XML to `FILE`")
+	asJSON := fs.Bool("json", false, "print the merged report as JSON")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), mergeUsage)
+		fs.PrintDefaults()
+	}
+	files, err := parseFiles(fs, args)
+	if err != nil {
+		return 0, err
+	}
+	switch {
+	case *out == "":
+		return 0, fmt.Errorf("%w: merge needs -out FILE", errUsage)
+	case len(files) == 0:
+		return 0, fmt.Errorf("%w: merge needs at least one REPORT", errUsage)
+	}
+	if err := checkOutputDir(*junit); err != nil {
+		return 0, fmt.Errorf("%w: -junit: %v", errUsage, err)
+	}
+	outDir, err := filepath.Abs(filepath.Dir(*out))
+	if err != nil {
+		return 0, fmt.Errorf("%w: -out: %v", errUsage, err)
+	}
+	var reports []*nightly.Report
+	for _, path := range files {
+		r, err := nightly.ReadReportFile(path)
+		if err != nil {
+			return 0, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		dir, err := filepath.Abs(filepath.Dir(path))
+		if err != nil {
+			return 0, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		for i := range r.Groups {
+			for j, p := range r.Groups[i].Reproducers {
+				r.Groups[i].Reproducers[j] = rebase(p, dir, outDir)
+			}
+		}
+		reports = append(reports, r)
+	}
+	merged, err := nightly.Merge(reports...)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	data, err := merged.Marshal()
+	if err != nil {
+		return 0, err
+	}
+	if err := scenarios.WriteFileAtomic(*out, data); err != nil {
+		return 0, fmt.Errorf("%w: -out: %v", errUsage, err)
+	}
+	if *junit != "" {
+		var buf bytes.Buffer
+		if err := nightly.WriteJUnit(&buf, merged); err != nil {
+			return 0, err
+		}
+		if err := scenarios.WriteFileAtomic(*junit, buf.Bytes()); err != nil {
+			return 0, fmt.Errorf("-junit: %v", err)
+		}
+	}
+	if *asJSON {
+		if _, err := stdout.Write(data); err != nil {
+			return 0, err
+		}
+	} else {
+		printReport(stdout, merged, filepath.Dir(*out))
+		fmt.Fprintf(stdout, "merged %d reports into %s\n", len(reports), *out)
+	}
+	return reportCode(merged), nil
+}
+
+// rebase makes the path p, relative to the directory from, relative to the
+// directory to (both absolute), in slash form.
+func rebase(p, from, to string) string {
+	if filepath.IsAbs(filepath.FromSlash(p)) {
+		return p
+	}
+	abs := filepath.Join(from, filepath.FromSlash(p))
+	rel, err := filepath.Rel(to, abs)
+	if err != nil {
+		return filepath.ToSlash(abs)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// checkOutputDir checks that the directory of an output file exists, so
+// that a campaign does not run for hours only to fail writing its JUnit.
+func checkOutputDir(file string) error {
+	if file == "" {
+		return nil
+	}
+	st, err := os.Stat(filepath.Dir(file))
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%s is not a directory", filepath.Dir(file))
+	}
+	return nil
+}
+
+// reportCode is the exit status of a report, by its worst failure: 1
+// unsafe, 4 crashed or nondeterministic, 3 liveness, 5 inconclusive, 0
+// none.
+func reportCode(r *nightly.Report) int {
+	switch r.Worst() {
+	case scenarios.Unsafe.String():
+		return exitUnsafe
+	case scenarios.Crashed.String():
+		return exitCrashed
+	case scenarios.Stuck.String():
+		return exitStuck
+	case scenarios.Inconclusive.String():
+		return exitUnknown
+	}
+	return exitOK
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// showProgress shows the campaign's progress on w until the returned
+// function is called: on a terminal one line redrawn in place twice a
+// second, otherwise a line every 10 s.
+func showProgress(c *nightly.Campaign, w io.Writer, tty bool) (stop func()) {
+	interval := 10 * time.Second
+	if tty {
+		interval = 500 * time.Millisecond
+	}
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(interval)
+		defer tick.Stop()
+		width := 0
+		draw := func() {
+			line := progressLine(c.Progress())
+			if tty {
+				fmt.Fprintf(w, "\r%-*s", width, line)
+				width = max(width, len(line))
+			} else {
+				fmt.Fprintln(w, line)
+			}
+		}
+		for {
+			select {
+			case <-quit:
+				if tty {
+					draw()
+					fmt.Fprintln(w)
+				}
+				return
+			case <-tick.C:
+				draw()
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		<-done
+	}
+}
+
+// progressLine is one line of progress: seeds/s, seeds done, failures,
+// signatures, elapsed, and the eta if the range is bounded.
+func progressLine(p nightly.Progress) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s: %.0f seeds/s, ", p.Scenario, p.Shard, p.Rate())
+	if p.Total > 0 {
+		fmt.Fprintf(&b, "%d/%d seeds", p.Done, p.Total)
+	} else {
+		fmt.Fprintf(&b, "%d seeds", p.Done)
+	}
+	fmt.Fprintf(&b, ", %d failures, %d signatures, elapsed %v", p.Failures, p.Signatures, p.Elapsed.Round(time.Second))
+	if eta, ok := p.ETA(); ok {
+		fmt.Fprintf(&b, ", eta %v", eta.Round(time.Second))
+	}
+	return b.String()
+}
+
+// printReport prints a report: its counts, then each signature group with
+// its first seeds, reproducers and replay command. dir is where the
+// report's relative reproducer paths start.
+func printReport(w io.Writer, r *nightly.Report, dir string) {
+	shards := make([]string, len(r.Shards))
+	for i, s := range r.Shards {
+		shards[i] = s.String()
+	}
+	rng := fmt.Sprintf("seeds %d..%d", r.Start, r.Start+r.Seeds-1)
+	if r.Seeds == 0 {
+		rng = fmt.Sprintf("seeds from %d", r.Start)
+	}
+	state := "incomplete"
+	if r.Complete {
+		state = "complete"
+	}
+	fmt.Fprintf(w, "campaign %s shard %s, %s: %d seeds run (%s): %d pass, %d unsafe, %d liveness, %d crashed",
+		r.Scenario, strings.Join(shards, ","), rng, r.SeedsRun, state, r.Pass, r.Unsafe, r.Liveness, r.Crashed)
+	if r.Inconclusive > 0 {
+		fmt.Fprintf(w, ", %d inconclusive", r.Inconclusive)
+	}
+	if r.CheckDeterminism {
+		fmt.Fprintf(w, ", %d nondeterministic", r.Nondeterministic)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "%d runs outside the protocol's assumptions; %d overlaps of leaders; %d stale writes refused by the fence\n",
+		r.Outside, r.Overlaps, r.Refused)
+	if len(r.Groups) > 0 {
+		fmt.Fprintf(w, "%d failure signatures:\n", len(r.Groups))
+	}
+	for _, g := range r.Groups {
+		fmt.Fprintf(w, "  %d seeds: %s\n", g.Count, g.Signature)
+		seeds := make([]string, len(g.FirstSeeds))
+		for i, s := range g.FirstSeeds {
+			seeds[i] = fmt.Sprint(s)
+		}
+		fmt.Fprintf(w, "    first seeds: %s\n", strings.Join(seeds, ", "))
+		if len(g.Reproducers) > 0 {
+			first := filepath.Join(dir, filepath.FromSlash(g.Reproducers[0]))
+			fmt.Fprintf(w, "    %d reproducers kept, first %s\n    replay: simrun replay %s\n", len(g.Reproducers), first, first)
+		} else {
+			fmt.Fprintf(w, "    replay: %s\n", g.Replay)
+		}
+	}
+	fmt.Fprintf(w, "wall %.2fs over all sessions: %.0f seeds/s\n", r.WallSeconds, r.SeedsPerSecond)
+}

@@ -1,0 +1,407 @@
+package campaign
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/s3lease/s3lease/scenarios"
+)
+
+// ReportVersion is the version of the report format (report.json) this
+// package writes and reads.
+const ReportVersion = 1
+
+// FirstSeeds is how many of a group's seeds, the lowest, a report lists.
+const FirstSeeds = 20
+
+// Nondeterministic is the verdict and signature of a seed whose two runs
+// (with CheckDeterminism) gave different trace hashes.
+const Nondeterministic = "nondeterministic"
+
+// Counts are the tallies of a campaign. Every seed run is counted once in
+// exactly one of Pass, Unsafe, Liveness, Crashed, Inconclusive and
+// Nondeterministic; the
+// other three count, over all seeds run, the runs outside the protocol's
+// assumptions, the overlaps of leaders and the stale writes refused by the
+// fenced resource.
+type Counts struct {
+	Pass             uint64 `json:"pass"`
+	Unsafe           uint64 `json:"unsafe"`
+	Liveness         uint64 `json:"liveness"`
+	Crashed          uint64 `json:"crashed"`
+	Inconclusive     uint64 `json:"inconclusive"`
+	Nondeterministic uint64 `json:"nondeterministic"`
+	Outside          uint64 `json:"outsideAssumptions"`
+	Overlaps         uint64 `json:"overlaps"`
+	Refused          uint64 `json:"refusedWrites"`
+}
+
+// Seeds is the number of seeds counted.
+func (c Counts) Seeds() uint64 {
+	return c.Pass + c.Unsafe + c.Liveness + c.Crashed + c.Inconclusive + c.Nondeterministic
+}
+
+// Failures is the number of seeds that did not pass.
+func (c Counts) Failures() uint64 { return c.Seeds() - c.Pass }
+
+func (c *Counts) add(o Counts) {
+	c.Pass += o.Pass
+	c.Unsafe += o.Unsafe
+	c.Liveness += o.Liveness
+	c.Crashed += o.Crashed
+	c.Inconclusive += o.Inconclusive
+	c.Nondeterministic += o.Nondeterministic
+	c.Outside += o.Outside
+	c.Overlaps += o.Overlaps
+	c.Refused += o.Refused
+}
+
+// Group is the seeds that failed with one signature.
+type Group struct {
+	// Signature is scenarios.Signature's text ("unsafe: overlap"), or
+	// "nondeterministic".
+	Signature string `json:"signature"`
+	// Verdict is unsafe, liveness, crashed, inconclusive or
+	// nondeterministic; Checkers the signature's checkers.
+	Verdict  string   `json:"verdict"`
+	Checkers []string `json:"checkers,omitempty"`
+	// Count is the number of seeds that failed so.
+	Count uint64 `json:"count"`
+	// FirstSeeds are the lowest of them, at most FirstSeeds.
+	FirstSeeds []uint64 `json:"firstSeeds"`
+	// Dir is the group's directory, relative to the campaign's (a merged
+	// report has none: its reproducers come from several).
+	Dir string `json:"dir,omitempty"`
+	// Reproducers are the reproducer files kept on disk (relative to the
+	// report's directory unless absolute), sorted by seed; Replay is the
+	// command that replays the first seed. Reports only, not the state.
+	Reproducers []string `json:"reproducers,omitempty"`
+	Replay      string   `json:"replay,omitempty"`
+}
+
+// Report is the machine-readable result of a campaign (DIR/report.json), or
+// of several shards' campaigns merged.
+type Report struct {
+	Version  int    `json:"version"`
+	Scenario string `json:"scenario"`
+	// Shards are the shards the report covers: one for a campaign's, sorted.
+	Shards []Shard `json:"shards"`
+	// Start and Seeds are the range: Seeds seeds from Start, or every seed
+	// from Start if Seeds is 0 (a campaign limited by its duration).
+	Start            uint64 `json:"start"`
+	Seeds            uint64 `json:"seeds,omitempty"`
+	CheckDeterminism bool   `json:"checkDeterminism,omitempty"`
+	// Complete: every seed of the shards' part of the range has run.
+	Complete bool `json:"complete"`
+	// SeedsRun is the number of seeds run (over every session of a resumed
+	// campaign), the sum of the verdict counts.
+	SeedsRun uint64 `json:"seedsRun"`
+	Counts
+	// Groups are the failures by signature, most seeds first.
+	Groups []Group `json:"groups"`
+	// WallSeconds is the campaign's wall time over all its sessions (of a
+	// merged report: the longest shard's); SeedsPerSecond its throughput
+	// (merged: the sum of the shards').
+	WallSeconds    float64 `json:"wallSeconds"`
+	SeedsPerSecond float64 `json:"seedsPerSecond"`
+}
+
+// Worst returns the most serious kind of failure in the report, in the
+// order unsafe, crashed (crashes and nondeterminism), liveness,
+// inconclusive; "pass" if every seed passed.
+func (r *Report) Worst() string {
+	switch {
+	case r.Unsafe > 0:
+		return scenarios.Unsafe.String()
+	case r.Crashed > 0 || r.Nondeterministic > 0:
+		return scenarios.Crashed.String()
+	case r.Liveness > 0:
+		return scenarios.Stuck.String()
+	case r.Inconclusive > 0:
+		return scenarios.Inconclusive.String()
+	}
+	return scenarios.Pass.String()
+}
+
+// Marshal writes the report as indented JSON ending in a newline.
+func (r *Report) Marshal() ([]byte, error) { return marshal(r) }
+
+// marshal writes v as indented JSON ending in a newline, with lists of
+// numbers or strings on one line.
+func marshal(v any) ([]byte, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	b = flatList.ReplaceAllFunc(b, func(list []byte) []byte {
+		return listBreak.ReplaceAllFunc(list, func(br []byte) []byte {
+			switch br[0] {
+			case ',':
+				return []byte(", ")
+			case '[':
+				return []byte("[")
+			}
+			return nil
+		})
+	})
+	return append(b, '\n'), nil
+}
+
+var (
+	// flatList is a list of numbers or strings as MarshalIndent writes it;
+	// strings hold no raw newline, so every newline in it is indentation.
+	flatList  = regexp.MustCompile(`\[\n\s*(?:[0-9]+|"(?:[^"\\]|\\.)*")(?:,\n\s*(?:[0-9]+|"(?:[^"\\]|\\.)*"))*\n\s*\]`)
+	listBreak = regexp.MustCompile(`(\[|,)?\n\s*`)
+)
+
+// ReadReport reads and checks a report.
+func ReadReport(rd io.Reader) (*Report, error) {
+	data, err := io.ReadAll(io.LimitReader(rd, 256<<20))
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var r Report
+	if err := dec.Decode(&r); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadReport, err)
+	}
+	if r.Version != ReportVersion {
+		return nil, fmt.Errorf("%w: version %d; this harness reads version %d", ErrBadReport, r.Version, ReportVersion)
+	}
+	if r.Scenario == "" || len(r.Shards) == 0 {
+		return nil, fmt.Errorf("%w: no scenario or no shards", ErrBadReport)
+	}
+	if r.SeedsRun != r.Counts.Seeds() {
+		return nil, fmt.Errorf("%w: %d seeds run but %d counted", ErrBadReport, r.SeedsRun, r.Counts.Seeds())
+	}
+	var inGroups uint64
+	for _, g := range r.Groups {
+		inGroups += g.Count
+	}
+	if inGroups != r.Counts.Failures() {
+		return nil, fmt.Errorf("%w: %d failures but %d in groups", ErrBadReport, r.Counts.Failures(), inGroups)
+	}
+	return &r, nil
+}
+
+// ReadReportFile reads the report at path.
+func ReadReportFile(path string) (*Report, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := ReadReport(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return r, nil
+}
+
+// Merge merges the reports of shards of one campaign: the same scenario,
+// range and determinism check, and shards no two of which share a seed.
+// Counts and groups are summed, first seeds merged. Reproducer paths are
+// kept as they are: make them relative to one place first (the caller
+// knows where each report lives). Anything else is an error wrapping
+// ErrIncompatible.
+func Merge(reports ...*Report) (*Report, error) {
+	if len(reports) == 0 {
+		return nil, fmt.Errorf("%w: no reports to merge", ErrIncompatible)
+	}
+	a := reports[0]
+	m := &Report{Version: ReportVersion, Scenario: a.Scenario, Start: a.Start, Seeds: a.Seeds,
+		CheckDeterminism: a.CheckDeterminism, Complete: true}
+	groups := map[string]*Group{}
+	for i, r := range reports {
+		switch {
+		case r.Scenario != a.Scenario:
+			return nil, fmt.Errorf("%w: report %d is of scenario %s, report 1 of %s", ErrIncompatible, i+1, r.Scenario, a.Scenario)
+		case r.Start != a.Start || r.Seeds != a.Seeds:
+			return nil, fmt.Errorf("%w: report %d covers %s, report 1 %s", ErrIncompatible, i+1, rangeString(r.Start, r.Seeds), rangeString(a.Start, a.Seeds))
+		case r.CheckDeterminism != a.CheckDeterminism:
+			return nil, fmt.Errorf("%w: report %d checked determinism %v, report 1 %v", ErrIncompatible, i+1, r.CheckDeterminism, a.CheckDeterminism)
+		}
+		for _, s := range r.Shards {
+			if err := s.Validate(); err != nil {
+				return nil, fmt.Errorf("%w: report %d: %v", ErrIncompatible, i+1, err)
+			}
+			for _, t := range m.Shards {
+				if s.Overlaps(t) {
+					return nil, fmt.Errorf("%w: report %d's shard %s overlaps shard %s of an earlier report", ErrIncompatible, i+1, s, t)
+				}
+			}
+			m.Shards = append(m.Shards, s)
+		}
+		m.Complete = m.Complete && r.Complete
+		m.SeedsRun += r.SeedsRun
+		m.Counts.add(r.Counts)
+		m.WallSeconds = max(m.WallSeconds, r.WallSeconds)
+		m.SeedsPerSecond += r.SeedsPerSecond
+		for _, g := range r.Groups {
+			mg := groups[g.Signature]
+			if mg == nil {
+				mg = &Group{Signature: g.Signature, Verdict: g.Verdict, Checkers: slices.Clone(g.Checkers)}
+				groups[g.Signature] = mg
+			}
+			mg.Count += g.Count
+			mg.FirstSeeds = mergeSeeds(mg.FirstSeeds, g.FirstSeeds)
+			mg.Reproducers = append(mg.Reproducers, g.Reproducers...)
+		}
+	}
+	sortShards(m.Shards)
+	for _, g := range groups {
+		slices.SortFunc(g.Reproducers, func(x, y string) int {
+			if c := compareUint(reproSeed(x), reproSeed(y)); c != 0 {
+				return c
+			}
+			return strings.Compare(x, y)
+		})
+		if len(g.FirstSeeds) > 0 {
+			g.Replay = ReplayCommand(m.Scenario, g.FirstSeeds[0])
+		}
+		m.Groups = append(m.Groups, *g)
+	}
+	sortGroups(m.Groups)
+	if m.Groups == nil {
+		m.Groups = []Group{}
+	}
+	return m, nil
+}
+
+func sortShards(s []Shard) {
+	slices.SortFunc(s, func(a, b Shard) int {
+		if c := compareUint(a.Count, b.Count); c != 0 {
+			return c
+		}
+		return compareUint(a.Index, b.Index)
+	})
+}
+
+// sortGroups orders groups by count, most first, then by signature.
+func sortGroups(gs []Group) {
+	slices.SortFunc(gs, func(a, b Group) int {
+		if c := compareUint(b.Count, a.Count); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Signature, b.Signature)
+	})
+}
+
+func compareUint(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// mergeSeeds merges two sorted lists of seeds, without duplicates, keeping
+// the lowest FirstSeeds.
+func mergeSeeds(a, b []uint64) []uint64 {
+	out := make([]uint64, 0, min(len(a)+len(b), FirstSeeds))
+	for len(out) < FirstSeeds && (len(a) > 0 || len(b) > 0) {
+		var s uint64
+		switch {
+		case len(b) == 0 || (len(a) > 0 && a[0] <= b[0]):
+			s, a = a[0], a[1:]
+		default:
+			s, b = b[0], b[1:]
+		}
+		if len(out) == 0 || out[len(out)-1] != s {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// insertSeed inserts seed into the sorted list of first seeds, keeping the
+// lowest FirstSeeds.
+func insertSeed(list []uint64, seed uint64) []uint64 {
+	i, found := slices.BinarySearch(list, seed)
+	if found || i >= FirstSeeds {
+		return list
+	}
+	list = slices.Insert(list, i, seed)
+	if len(list) > FirstSeeds {
+		list = list[:FirstSeeds]
+	}
+	return list
+}
+
+var reproName = regexp.MustCompile(`seed-([0-9]+)\.json$`)
+
+// reproSeed is the seed in a reproducer's file name, or 0.
+func reproSeed(path string) uint64 {
+	m := reproName.FindStringSubmatch(path)
+	if m == nil {
+		return 0
+	}
+	s, _ := strconv.ParseUint(m[1], 10, 64)
+	return s
+}
+
+func rangeString(start, n uint64) string {
+	if n == 0 {
+		return fmt.Sprintf("seeds %d.. (unbounded)", start)
+	}
+	return fmt.Sprintf("seeds %d..%d", start, start+n-1)
+}
+
+// ReplayCommand is the command that replays a seed of a scenario.
+func ReplayCommand(scenario string, seed uint64) string {
+	return "simrun replay -scenario " + scenario + " -seed " + strconv.FormatUint(seed, 10)
+}
+
+// verdicts are the verdicts a signature may have, for the readable slug.
+var verdicts = map[string]bool{
+	scenarios.Unsafe.String(): true, scenarios.Stuck.String(): true, scenarios.Crashed.String(): true,
+	scenarios.Inconclusive.String(): true, scenarios.Pass.String(): true, Nondeterministic: true,
+}
+
+var cleanChecker = regexp.MustCompile(`^[a-z0-9-]+(/[a-z0-9-]+)?$`)
+
+// Slug returns the directory name of a signature's failures: the verdict
+// and the checkers joined by "_", with "/" written "." ("unsafe_overlap",
+// "unsafe_fencing.stale-accepted_overlap"), one to one for signatures made
+// of the usual names; any other signature gets a sanitised name starting
+// "other-" and ending in a hash of the signature.
+func Slug(verdict string, checkers []string) string {
+	clean := verdicts[verdict]
+	parts := []string{verdict}
+	for _, c := range checkers {
+		clean = clean && cleanChecker.MatchString(c)
+		parts = append(parts, strings.ReplaceAll(c, "/", "."))
+	}
+	slug := strings.Join(parts, "_")
+	if clean && len(slug) <= 120 {
+		return slug
+	}
+	h := fnv.New32a()
+	h.Write([]byte(verdict + "\x00" + strings.Join(checkers, "\x00")))
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(slug) {
+		if b.Len() >= 80 {
+			break
+		}
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return fmt.Sprintf("other-%s-%08x", strings.Trim(b.String(), "-"), h.Sum32())
+}
