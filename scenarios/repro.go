@@ -176,7 +176,7 @@ func (r *Reproducer) normalize() {
 	}
 }
 
-var verdictNames = map[string]bool{Pass.String(): true, Unsafe.String(): true, Stuck.String(): true, Crashed.String(): true}
+var verdictNames = map[string]bool{Pass.String(): true, Unsafe.String(): true, Stuck.String(): true, Crashed.String(): true, Inconclusive.String(): true}
 
 // Setup is the run the reproducer describes: the scenario's Build(seed)
 // with the overrides applied. The plan is a copy, never r.Plan itself.
