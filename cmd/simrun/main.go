@@ -31,8 +31,8 @@ const usage = `simrun: deterministic simulation of leader election on S3
 
 usage:
   simrun run    [-scenario NAME] [-seeds N | -seed S] [-start S] [-workers N] [-json]
-  simrun replay [-scenario NAME] -seed S [-o FILE] [-json]
-  simrun replay FILE [-json]
+  simrun replay [-scenario NAME] -seed S [-o FILE] [-html FILE] [-json]
+  simrun replay FILE [-html FILE] [-json]
   simrun shrink FILE [-o OUT] [-budget N]
   simrun explore [-scenario NAME] [-nodes N] [-duration D] [-faults F] [-delays K] [-depth N] [-executions N] [-path P] [-json]
   simrun zoo    [-seeds N] [-workers N] [-shrink N] [-json]

@@ -1,16 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/scenarios"
+	"github.com/s3lease/s3lease/scenarios/htmlreport"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -33,12 +36,15 @@ type replayDoc struct {
 }
 
 const replayUsage = `usage:
-  simrun replay [-scenario NAME] -seed S [-o FILE] [-json]
-  simrun replay FILE [-json]
+  simrun replay [-scenario NAME] -seed S [-o FILE] [-html FILE] [-json]
+  simrun replay FILE [-html FILE] [-json]
 
 Replays one run and prints its trace, plan, verdict and hash: a seed of a
 scenario, or a reproducer file (as -o, 'simrun shrink' or a person wrote
-it). -o writes the run's reproducer, plan and signature included. A file
+it). -o writes the run's reproducer, plan and signature included; -html
+writes a self-contained page that shows the run: verdict, violations, a
+timeline of every node's terms, faults, S3 requests and fenced writes,
+porcupine's view of the S3 history, the plan and the trace. A file
 whose run does not show the signature it expects is reported on stderr
 ("expected X, got Y") and exits with the verdict's status, 1 if the run
 passes. Exit status: 0 pass, 1 unsafe, 2 usage or a bad file, 3 liveness,
@@ -53,6 +59,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
 	seed := fs.Uint64("seed", 0, "the seed to replay")
 	out := fs.String("o", "", "with -seed: write the run's reproducer to `FILE` (atomically)")
 	asJSON := fs.Bool("json", false, "print the trace and verdict as one JSON document")
+	page := fs.String("html", "", "also write the run as a self-contained HTML page to `FILE` (atomically)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), replayUsage)
 		fs.PrintDefaults()
@@ -105,6 +112,12 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
 	var expect *scenarios.Signature
 	if rep != nil {
 		expect = rep.Expect
+	}
+	if *page != "" {
+		if err := writeReplayPage(*page, o, path); err != nil {
+			return 0, err
+		}
+		fmt.Fprintf(stderr, "simrun: wrote the page of %s seed %d (%s) to %s\n", o.Scenario, o.Seed, o.Verdict, *page)
 	}
 	if err := printReplay(stdout, stderr, o, rep, path, *asJSON); err != nil {
 		return 0, err
@@ -185,6 +198,34 @@ func printReplay(stdout, stderr io.Writer, o *scenarios.Outcome, rep *scenarios.
 	}
 	fmt.Fprintf(stdout, "steps: %d\nhash: %s\n", res.Steps, hashString(res.Hash()))
 	return nil
+}
+
+// writeReplayPage writes the HTML page of a replayed run to file,
+// atomically. path is the reproducer file the run came from, if any: the
+// page's replay command names it.
+func writeReplayPage(file string, o *scenarios.Outcome, path string) error {
+	opt := htmlreport.Options{}
+	title := fmt.Sprintf("%s seed %d: %s", o.Scenario, o.Seed, o.Verdict)
+	if path != "" {
+		opt.Replay = "go run ./cmd/simrun replay " + shellQuote(path)
+		title = fmt.Sprintf("%s (%s seed %d): %s", path, o.Scenario, o.Seed, o.Verdict)
+	}
+	var buf bytes.Buffer
+	if err := htmlreport.WriteOptions(&buf, title, o, opt); err != nil {
+		return err
+	}
+	if err := scenarios.WriteFileAtomic(file, buf.Bytes()); err != nil {
+		return fmt.Errorf("%w: -html: %v", errUsage, err)
+	}
+	return nil
+}
+
+// shellQuote quotes s for a POSIX shell if it needs it.
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"$`\\;&|<>()*?[]#~!{}") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // parseFiles parses args, flags and positional arguments in any order, and
