@@ -7,6 +7,7 @@
 //	DIR/report.json                            the report (Report), rewritten with every state save
 //	DIR/failures/<slug>/seed-<S>.json          a reproducer of a failing seed, expecting its signature
 //	DIR/failures/<slug>/seed-<S>.trace.txt     the readable trace of that seed
+//	DIR/failures/<slug>/seed-<S>.html          its page: timeline, S3 history, plan, trace
 //
 // Failures (every verdict but pass) are grouped by signature
 // (scenarios.SignatureOf; a seed whose two runs' trace hashes differ under
@@ -45,6 +46,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/scenarios"
+	"github.com/s3lease/s3lease/scenarios/htmlreport"
 )
 
 // Errors of Open and Merge.
@@ -269,6 +271,11 @@ func ReproducerPath(slug string, seed uint64) string {
 	return path.Join(FailuresDir, slug, "seed-"+strconv.FormatUint(seed, 10)+".json")
 }
 
+// PagePath is where a kept seed's HTML page is: see ReproducerPath.
+func PagePath(slug string, seed uint64) string {
+	return path.Join(FailuresDir, slug, "seed-"+strconv.FormatUint(seed, 10)+".html")
+}
+
 // TracePath: see ReproducerPath.
 func TracePath(slug string, seed uint64) string {
 	return path.Join(FailuresDir, slug, "seed-"+strconv.FormatUint(seed, 10)+".trace.txt")
@@ -490,8 +497,9 @@ func (c *Campaign) keep(r *seedRun) (*group, error) {
 	return g, err
 }
 
-// writeFailure writes a failing seed's trace, then its reproducer, each
-// atomically: a reproducer on disk always has its trace beside it.
+// writeFailure writes a failing seed's trace and HTML page, then its
+// reproducer, each atomically: a reproducer on disk always has its trace
+// and page beside it.
 func (c *Campaign) writeFailure(slug string, r *seedRun) error {
 	if err := os.MkdirAll(filepath.Join(c.cfg.Dir, FailuresDir, slug), 0o755); err != nil {
 		return err
@@ -512,6 +520,15 @@ func (c *Campaign) writeFailure(slug string, r *seedRun) error {
 		return err
 	}
 	if err := scenarios.WriteFileAtomic(filepath.Join(c.cfg.Dir, filepath.FromSlash(TracePath(slug, r.seed))), buf.Bytes()); err != nil {
+		return err
+	}
+	buf.Reset()
+	title := fmt.Sprintf("%s seed %d: %s", traced.Scenario, r.seed, traced.Verdict)
+	replay := "go run ./cmd/simrun replay " + filepath.Join(c.cfg.Dir, filepath.FromSlash(ReproducerPath(slug, r.seed)))
+	if err := htmlreport.WriteOptions(&buf, title, traced, htmlreport.Options{Replay: replay}); err != nil {
+		return err
+	}
+	if err := scenarios.WriteFileAtomic(filepath.Join(c.cfg.Dir, filepath.FromSlash(PagePath(slug, r.seed))), buf.Bytes()); err != nil {
 		return err
 	}
 	rep := scenarios.ReproducerFor(r.o)

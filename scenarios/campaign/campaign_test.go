@@ -166,6 +166,10 @@ func checkReproducers(t *testing.T, dir string, r *Report) {
 			if _, err := os.Stat(filepath.Join(dir, TracePath(Slug(g.Verdict, g.Checkers), rep.Seed))); err != nil {
 				t.Fatal(err)
 			}
+			page, err := os.ReadFile(filepath.Join(dir, PagePath(Slug(g.Verdict, g.Checkers), rep.Seed)))
+			if err != nil || !bytes.Contains(page, []byte("<svg")) || !bytes.Contains(page, []byte(g.Verdict)) {
+				t.Fatalf("page of %s: %v (%d bytes)", p, err, len(page))
+			}
 		}
 	}
 }
