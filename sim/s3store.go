@@ -182,15 +182,8 @@ func (s *Store) GetObject(now time.Time, in *s3.GetObjectInput) (*s3.GetObjectOu
 	if err := checkObjectParams(op, "GetObjectInput", in.Bucket, in.Key); err != nil {
 		return nil, err
 	}
-	switch {
-	case in.VersionId != nil:
-		return nil, notModeled(op, "VersionId")
-	case in.Range != nil:
-		return nil, notModeled(op, "Range")
-	case in.PartNumber != nil:
-		return nil, notModeled(op, "PartNumber")
-	case in.SSECustomerAlgorithm != nil:
-		return nil, notModeled(op, "SSE-C")
+	if err := readOptions(op, in.VersionId, in.Range, in.PartNumber, in.SSECustomerAlgorithm); err != nil {
+		return nil, err
 	}
 	obj, err := s.read(op, seq, *in.Bucket, *in.Key, in.IfMatch, in.IfNoneMatch, in.IfModifiedSince, in.IfUnmodifiedSince)
 	if err != nil {
@@ -205,6 +198,22 @@ func (s *Store) GetObject(now time.Time, in *s3.GetObjectInput) (*s3.GetObjectOu
 	return out, nil
 }
 
+// readOptions refuses the GetObject and HeadObject options the store does
+// not model, rather than ignoring them.
+func readOptions(op string, versionID, rng *string, partNumber *int32, sseC *string) error {
+	switch {
+	case versionID != nil:
+		return notModeled(op, "VersionId")
+	case rng != nil:
+		return notModeled(op, "Range")
+	case partNumber != nil:
+		return notModeled(op, "PartNumber")
+	case sseC != nil:
+		return notModeled(op, "SSE-C")
+	}
+	return nil
+}
+
 // HeadObject applies a HeadObject request at S3-clock time now, with the
 // conditions of GetObject. Its errors are those of a response without a
 // body: a missing key is 404 *types.NotFound.
@@ -217,15 +226,8 @@ func (s *Store) HeadObject(now time.Time, in *s3.HeadObjectInput) (*s3.HeadObjec
 	if err := checkObjectParams(op, "HeadObjectInput", in.Bucket, in.Key); err != nil {
 		return nil, err
 	}
-	switch {
-	case in.VersionId != nil:
-		return nil, notModeled(op, "VersionId")
-	case in.Range != nil:
-		return nil, notModeled(op, "Range")
-	case in.PartNumber != nil:
-		return nil, notModeled(op, "PartNumber")
-	case in.SSECustomerAlgorithm != nil:
-		return nil, notModeled(op, "SSE-C")
+	if err := readOptions(op, in.VersionId, in.Range, in.PartNumber, in.SSECustomerAlgorithm); err != nil {
+		return nil, err
 	}
 	obj, err := s.read(op, seq, *in.Bucket, *in.Key, in.IfMatch, in.IfNoneMatch, in.IfModifiedSince, in.IfUnmodifiedSince)
 	if err != nil {
