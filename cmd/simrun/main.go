@@ -1,11 +1,3 @@
-// Command simrun runs the deterministic simulation of S3 leader election:
-// many seeds of a scenario against the production elector, the replay of
-// one seed as a readable trace, and benchmarks of the simulator itself.
-//
-// Exit status: 0 every run passed; 1 a safety violation was found; 2 bad
-// usage; 3 a liveness failure (no stable leader once faults healed); 4 a run
-// crashed (a panic in protocol code, a run that stopped advancing); 5 a run
-// was inconclusive (the linearizability check of its S3 history timed out).
 package main
 
 import (
