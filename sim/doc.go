@@ -69,12 +69,34 @@
 // shaped exactly as aws-sdk-go-v2 shapes them, so the protocol's real error
 // handling is what runs.
 //
+// # Faults
+//
+// The simulator owns the hooks through which package faults breaks a run: a
+// FaultInjector decides each S3 request's fate when it is sent (delivered,
+// refused before applying, failed after applying, answer lost, unreachable,
+// dropped, delayed, or followed by a pause of the caller); nodes can be
+// paused, crashed, restarted and stopped, paused between a lease check and a
+// fenced write, have a fenced write delayed, or have their application go
+// on after its term; clock models carry offsets, drift, jumps and stalls;
+// OutsideWrite is someone other than the nodes writing the lock object. An
+// optional layer gives each node's client the retries of aws-sdk-go-v2's
+// standard retryer.
+//
+// # Exploration
+//
+// Explorer is a Chooser that enumerates a run's choices depth first,
+// re-executing the run from the start for every schedule: every order of
+// simultaneous events, and, within bounds, the extreme latencies and the
+// faults. Because a run is a pure function of its choices, no state needs
+// saving; the path of choices identifies an execution and replays it.
+//
 // # What a run records
 //
 // The History holds each leadership term as the application saw it (from
 // the moment the protocol handed it a token to the moment it saw its
-// context end) and each write to the fenced resource with the instant it was
-// judged. The Trace holds every event with true time and the node's own
+// context end), each write to the fenced resource with the instant it was
+// judged, and each S3 request as its client saw it (for the linearizability
+// check). The Trace holds every event with true time and the node's own
 // wall-clock reading. Failures that stop a run, a panic in protocol code or
 // an exceeded step budget, are reported in the Result, not raised.
 package sim
