@@ -112,7 +112,7 @@ func (w *World) fenceWrite(ctx context.Context, t *task, n *Node, token uint64, 
 	applyAt := w.now + w.fence.request.Sample(w.chooser) + delay
 	respond := w.fence.response.Sample(w.chooser)
 	node := n.Index
-	w.At(applyAt, -1, func() {
+	w.atQuiet(applyAt, func() {
 		accepted := w.fence.judge.Admit(token) == nil
 		w.history.Writes = append(w.history.Writes, FencedWrite{
 			Node: node, Token: token, Sent: sent, Applied: w.now, Accepted: accepted,

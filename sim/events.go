@@ -29,6 +29,9 @@ type event struct {
 	gen  uint64 // the task's wait generation this wake belongs to
 	fn   func()
 	tc   *timeoutCtx
+	// quiet marks an evCall that cannot cancel a context (S3 or the fenced
+	// resource applying a request), so no poll of awaited contexts follows.
+	quiet bool
 }
 
 // agenda is a binary min-heap of events, written out rather than through

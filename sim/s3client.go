@@ -77,7 +77,7 @@ func (c *nodeS3) call(ctx context.Context, op, key, cond string, write bool, app
 	var answerETag string
 	applyAt := w.now + w.s3.request.Sample(w.chooser) + f.ExtraRequest
 	respond := w.s3.response.Sample(w.chooser) + f.ExtraResponse
-	w.At(applyAt, -1, func() {
+	w.atQuiet(applyAt, func() {
 		if tracked {
 			w.s3.inflight[key]--
 		}

@@ -97,6 +97,17 @@ func (w *World) At(at time.Duration, node int, f func()) {
 	w.schedule(e)
 }
 
+// atQuiet is At for an action of the outside world that runs no protocol
+// code and cancels no context: S3 or the fenced resource applying a request.
+func (w *World) atQuiet(at time.Duration, f func()) {
+	if at < w.now {
+		at = w.now
+	}
+	e := w.newEvent()
+	e.at, e.kind, e.node, e.fn, e.quiet = at, evCall, -1, f, true
+	w.schedule(e)
+}
+
 // stale reports whether the event no longer has anything to do.
 func stale(e *event) bool {
 	return e.kind == evWake && (e.task.done || e.gen != e.task.gen)
@@ -172,9 +183,12 @@ func (w *World) loop(end time.Duration) {
 			w.recycle(e)
 			w.resume(t)
 		case evCall:
-			fn := e.fn
+			fn, quiet := e.fn, e.quiet
 			w.recycle(e)
 			fn()
+			if quiet {
+				continue
+			}
 		case evTimeout:
 			tc := e.tc
 			w.recycle(e)
