@@ -50,7 +50,7 @@ func (w *World) lead(ctx context.Context, n *Node, token uint64) {
 		w.trace.add(e)
 		for w.now < until {
 			w.guardedWrite(context.Background(), t, n, token)
-			_ = t.wait(nil, n.clock.after(w.now, w.cfg.WriteInterval))
+			_ = t.wait(context.Background(), n.clock.after(w.now, w.cfg.WriteInterval))
 		}
 	}
 }
@@ -67,7 +67,7 @@ func (w *World) guardedWrite(ctx context.Context, t *task, n *Node, token uint64
 		e.Token, e.Detail = token, "pause between lease check and guarded write"
 		w.trace.add(e)
 		n.Pause(d)
-		_ = t.wait(nil, w.now)
+		_ = t.wait(context.Background(), w.now)
 	}
 	w.fenceWrite(ctx, t, n, token, n.delayWrite[n.writes])
 }

@@ -73,8 +73,11 @@ func (c *nodeS3) call(ctx context.Context, op, key, cond string, write bool, app
 	w.history.S3 = append(w.history.S3, S3Op{Node: c.n.Index, Op: op, Key: key, IfMatch: c.pending.ifMatch,
 		IfNoneMatch: c.pending.ifNoneMatch, BodyETag: c.pending.bodyETag, Call: w.now, Return: -1})
 	c.pending = pendingOp{}
+	// The answer, decided when the request reaches S3: its error (nil for
+	// success), its status and code, and the ETag it carries.
 	var result error
-	var answerETag string
+	var status int
+	var code, answerETag string
 	applyAt := w.now + w.s3.request.Sample(w.chooser) + f.ExtraRequest
 	respond := w.s3.response.Sample(w.chooser) + f.ExtraResponse
 	w.atQuiet(applyAt, func() {
@@ -85,18 +88,21 @@ func (c *nodeS3) call(ctx context.Context, op, key, cond string, write bool, app
 		a := Event{At: w.now, Node: -1, Local: now.Sub(Epoch), Kind: EvS3Apply, Call: id, Op: op, Key: key}
 		switch f.Fate {
 		case Unreachable, Dropped:
-			a.Detail = "never arrived"
+			// Nothing reached S3: the trace shows no status.
 			result = connectionError(op)
+			status, code = statusOf(result)
+			a.Detail = "never arrived"
+			w.trace.add(a)
+			return
 		case RefusedBefore:
 			result = f.Err(op, w.store.requestID())
 			a.Detail = "not applied"
 		default:
 			etag, err := apply(now)
-			a.ETag = etag
-			answerETag = etag
-			result = err
+			a.ETag, answerETag, result = etag, etag, err
 			switch f.Fate {
 			case FailedAfter:
+				// The trace shows what S3 did; the caller gets the error.
 				a.Status, a.Code = statusOf(err)
 				a.Detail = "applied, answer replaced"
 				result = f.Err(op, w.store.requestID())
@@ -104,11 +110,9 @@ func (c *nodeS3) call(ctx context.Context, op, key, cond string, write bool, app
 				a.Detail = "applied, answer lost"
 			}
 		}
+		status, code = statusOf(result)
 		if a.Status == 0 {
-			a.Status, a.Code = statusOf(result)
-		}
-		if f.Fate == Unreachable || f.Fate == Dropped {
-			a.Status, a.Code = 0, ""
+			a.Status, a.Code = status, code
 		}
 		w.trace.add(a)
 	})
@@ -123,8 +127,7 @@ func (c *nodeS3) call(ctx context.Context, op, key, cond string, write bool, app
 		return &smithy.OperationError{ServiceID: "S3", OperationName: op, Err: &smithy.CanceledError{Err: err}}
 	}
 	r := c.n.event(EvS3Return)
-	r.Call, r.Op = id, op
-	r.Status, r.Code = statusOf(result)
+	r.Call, r.Op, r.Status, r.Code = id, op, status, code
 	w.trace.add(r)
 	h := &w.history.S3[hi]
 	h.Return, h.Status, h.Code = w.now, r.Status, r.Code
@@ -135,7 +138,7 @@ func (c *nodeS3) call(ctx context.Context, op, key, cond string, write bool, app
 		// The answer is in the process's buffers; the process stops before
 		// it can look at it.
 		c.n.Pause(f.PauseOnAnswer)
-		_ = t.wait(nil, w.now)
+		_ = t.wait(context.Background(), w.now)
 	}
 	return result
 }

@@ -109,10 +109,11 @@ func TestSameSeedSameHash(t *testing.T) {
 		cfg.KeepTrace = false
 		return mustRun(t, cfg).Hash()
 	}
-	if run(1) != run(1) {
+	first, again := run(1), run(1)
+	if first != again {
 		t.Fatal("the same seed gave two different hashes")
 	}
-	if run(1) == run(2) {
+	if first == run(2) {
 		t.Fatal("two seeds gave the same hash")
 	}
 }

@@ -152,5 +152,3 @@ func (d *doneSet) add(k uint64) bool {
 }
 
 func (d *doneSet) count() uint64 { return d.next + uint64(len(d.above)) }
-
-func (d *doneSet) clone() doneSet { return doneSet{next: d.next, above: slices.Clone(d.above)} }
