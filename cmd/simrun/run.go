@@ -130,10 +130,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	switch {
 	case sum.Unsafe > 0:
 		return exitUnsafe, nil
-	case sum.Liveness > 0:
-		return exitStuck, nil
 	case sum.Crashed > 0:
 		return exitCrashed, nil
+	case sum.Liveness > 0:
+		return exitStuck, nil
 	case sum.Inconclusive > 0:
 		return exitUnknown, nil
 	}
