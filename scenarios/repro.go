@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/s3lease/s3lease/faults"
@@ -373,4 +374,9 @@ func truncateNodes(p *faults.Plan, n int) *faults.Plan {
 		c.Events = append(c.Events, e)
 	}
 	return &c
+}
+
+// ReplayCommand is the simrun command that replays a seed of a scenario.
+func ReplayCommand(scenario string, seed uint64) string {
+	return "simrun replay -scenario " + scenario + " -seed " + strconv.FormatUint(seed, 10)
 }

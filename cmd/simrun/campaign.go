@@ -67,7 +67,7 @@ func summarize(o *scenarios.Outcome) seedResult {
 		Verdict:    o.Verdict.String(),
 		Hash:       hashString(o.Result.Hash()),
 		Violations: o.Violations,
-		Replay:     replayCommand(o.Scenario, o.Seed),
+		Replay:     scenarios.ReplayCommand(o.Scenario, o.Seed),
 		verdict:    o.Verdict,
 		steps:      o.Result.Steps,
 	}

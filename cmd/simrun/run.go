@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"strconv"
 
 	"github.com/s3lease/s3lease/scenarios"
 )
@@ -34,10 +33,6 @@ type runSummary struct {
 }
 
 func hashString(h uint64) string { return fmt.Sprintf("%016x", h) }
-
-func replayCommand(scenario string, seed uint64) string {
-	return "simrun replay -scenario " + scenario + " -seed " + strconv.FormatUint(seed, 10)
-}
 
 // scenarioFlag registers the -scenario flag.
 func scenarioFlag(fs *flag.FlagSet) *string {

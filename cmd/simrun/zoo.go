@@ -150,7 +150,7 @@ func zooRun(sc scenarios.Scenario, budget, shrink int) (zooRow, error) {
 		}
 		row.WallSeconds = time.Since(start).Seconds()
 		row.Caught, row.Seed, row.Verdict = true, seed, o.Verdict.String()
-		row.Replay = replayCommand(sc.Name, seed)
+		row.Replay = scenarios.ReplayCommand(sc.Name, seed)
 		row.PlanEvents = len(o.Plan.Events)
 		switch {
 		case len(o.Violations) > 0:

@@ -360,7 +360,7 @@ func rangeString(start, n uint64) string {
 
 // ReplayCommand is the command that replays a seed of a scenario.
 func ReplayCommand(scenario string, seed uint64) string {
-	return "simrun replay -scenario " + scenario + " -seed " + strconv.FormatUint(seed, 10)
+	return scenarios.ReplayCommand(scenario, seed)
 }
 
 // verdicts are the verdicts a signature may have, for the readable slug.

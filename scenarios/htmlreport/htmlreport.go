@@ -103,7 +103,7 @@ func newPage(title string, o *scenarios.Outcome, opt Options) (*page, error) {
 		p.Title = fmt.Sprintf("%s seed %d: %s", o.Scenario, o.Seed, o.Verdict)
 	}
 	if p.Replay == "" {
-		p.Replay = fmt.Sprintf("go run ./cmd/simrun replay -scenario %s -seed %d", o.Scenario, o.Seed)
+		p.Replay = "go run ./cmd/" + scenarios.ReplayCommand(o.Scenario, o.Seed)
 	}
 	items := func(vs []linearizability.Violation, id func(int) string, prefix string) []violationItem {
 		out := make([]violationItem, len(vs))
