@@ -118,7 +118,9 @@ var kinds = map[Kind]bool{Pause: true, Crash: true, Restart: true, Stop: true, C
 	Partition: true, SlowS3: true, DeleteLock: true, Overwrite: true, Linger: true, AnswerLost: true,
 	AnswerFailed: true, Refused: true, AnswerDelayed: true, AnswerPause: true, PauseBefore: true, WriteDelayed: true}
 
-func aimed(k Kind) bool {
+// Aimed reports whether events of kind k hit the Nth request or fenced
+// write of a node rather than an instant.
+func (k Kind) Aimed() bool {
 	switch k {
 	case AnswerLost, AnswerFailed, Refused, AnswerDelayed, AnswerPause, PauseBefore, WriteDelayed:
 		return true
@@ -169,13 +171,13 @@ func (p *Plan) Validate(nodes int, duration time.Duration) error {
 			return bad("%s: node %d of %d", where, e.Node, nodes)
 		case e.At < 0 || e.For < 0:
 			return bad("%s: negative time", where)
-		case aimed(e.Kind) && (e.Op == "" && e.Kind != PauseBefore && e.Kind != WriteDelayed || e.Nth < 1):
+		case e.Kind.Aimed() && (e.Op == "" && e.Kind != PauseBefore && e.Kind != WriteDelayed || e.Nth < 1):
 			return bad("%s: aimed at no request (op %q, nth %d)", where, e.Op, e.Nth)
 		case (e.Kind == AnswerFailed || e.Kind == Refused) && codes[e.Code] == nil:
 			return bad("%s: code %q is not InternalError, SlowDown or ConditionalRequestConflict", where, e.Code)
 		case e.Kind == AnswerFailed && e.Code == "ConditionalRequestConflict":
 			return bad("%s: S3 never applies a write and answers 409; use refused for a 409", where)
-		case !aimed(e.Kind) && e.Kind != Restart && e.Kind != Linger && e.At+e.For > p.HealAt:
+		case !e.Kind.Aimed() && e.Kind != Restart && e.Kind != Linger && e.At+e.For > p.HealAt:
 			return bad("%s: lasts until %v, past healAt %v: faults must heal", where, (e.At + e.For), p.HealAt)
 		}
 	}

@@ -62,25 +62,16 @@ func ParsePath(s string) (Path, error) {
 }
 
 // Small shrinks a scenario's run for exploration: nodes nodes and a run of
-// d, with the plan's faults on removed nodes or after the end dropped.
+// d, with the plan cut as shrinking cuts it (faults of removed nodes
+// dropped, faults that no longer heal in time dropped).
 func Small(s Setup, nodes int, d time.Duration) Setup {
 	s.Config.Nodes, s.Config.Duration = nodes, d
 	s.Config.Identities, s.Config.Clocks = nil, nil
 	if s.Plan != nil {
-		p := *s.Plan
+		p := truncateNodes(s.Plan, nodes)
 		p.HealAt = min(p.HealAt, faults.Duration(d))
-		p.Clocks, p.Events = nil, nil
-		for _, c := range s.Plan.Clocks {
-			if c.Node < nodes {
-				p.Clocks = append(p.Clocks, c)
-			}
-		}
-		for _, e := range s.Plan.Events {
-			if e.Node < nodes && e.At+e.For <= p.HealAt {
-				p.Events = append(p.Events, e)
-			}
-		}
-		s.Plan = &p
+		p.Events = fitting(p.Events, p.HealAt.D(), d)
+		s.Plan = p
 	}
 	return s
 }

@@ -387,7 +387,7 @@ func (sh *shrinker) bisect(lo, hi time.Duration, cand func(time.Duration) *Repro
 // rule, healAt may not come before it); aimed events have none.
 func eventEnd(e faults.Event) time.Duration {
 	switch {
-	case aimedKind(e.Kind):
+	case e.Kind.Aimed():
 		return 0
 	case e.Kind == faults.Restart || e.Kind == faults.Linger:
 		return e.At.D()
@@ -401,7 +401,7 @@ func fitting(evs []faults.Event, heal, end time.Duration) []faults.Event {
 	var out []faults.Event
 	for _, e := range evs {
 		switch {
-		case aimedKind(e.Kind):
+		case e.Kind.Aimed():
 		case e.Kind == faults.Restart || e.Kind == faults.Linger:
 			if e.At.D() >= end {
 				continue
@@ -412,14 +412,6 @@ func fitting(evs []faults.Event, heal, end time.Duration) []faults.Event {
 		out = append(out, e)
 	}
 	return out
-}
-
-func aimedKind(k faults.Kind) bool {
-	switch k {
-	case faults.AnswerLost, faults.AnswerFailed, faults.Refused, faults.AnswerDelayed, faults.AnswerPause, faults.PauseBefore, faults.WriteDelayed:
-		return true
-	}
-	return false
 }
 
 // roundUp rounds d up to a whole shrinkStep.
