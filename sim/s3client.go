@@ -31,13 +31,14 @@ type s3Side struct {
 type nodeS3 struct {
 	w *World
 	n *Node
-	// pending holds the details of the request being sent, for its entry
-	// in the history.
-	pending pendingOp
 }
 
-type pendingOp struct {
-	ifMatch, ifNoneMatch, bodyETag string
+// request is what the client knows of a request when it sends it.
+type request struct {
+	op, key              string
+	ifMatch, ifNoneMatch *string
+	bodyETag             string // for a PutObject, the ETag its body will have
+	write                bool   // PutObject or DeleteObject
 }
 
 // s3Now returns S3's clock reading at the current instant.
@@ -46,12 +47,13 @@ func (w *World) s3Now() time.Time { return Epoch.Add(w.now + w.s3.clock) }
 // call runs one request. apply is called at the instant S3 applies the
 // request and returns the answer's error (nil for success) and ETag. The
 // world's FaultInjector, if any, decides the request's fate when it is sent.
-func (c *nodeS3) call(ctx context.Context, op, key, cond string, write bool, apply func(now time.Time) (etag string, err error)) error {
+func (c *nodeS3) call(ctx context.Context, rq request, apply func(now time.Time) (etag string, err error)) error {
 	w := c.w
+	op, key, write := rq.op, rq.key, rq.write
 	t := w.mustCurrent("S3 " + op)
 	w.s3.calls++
 	id := w.s3.calls
-	conditional := cond != ""
+	conditional := rq.ifMatch != nil || rq.ifNoneMatch != nil
 	var f RequestFault
 	if w.s3.faults != nil {
 		c.n.requests[op]++
@@ -59,7 +61,7 @@ func (c *nodeS3) call(ctx context.Context, op, key, cond string, write bool, app
 			Conditional: conditional, Write: write, InFlight: w.s3.inflight[key]})
 	}
 	e := c.n.event(EvS3Send)
-	e.Call, e.Op, e.Key, e.Cond = id, op, key, cond
+	e.Call, e.Op, e.Key, e.Cond = id, op, key, cond(rq.ifMatch, rq.ifNoneMatch)
 	if f.Fate != Delivered {
 		e.Detail = "fault: " + f.Fate.String()
 	}
@@ -70,9 +72,8 @@ func (c *nodeS3) call(ctx context.Context, op, key, cond string, write bool, app
 		w.s3.inflight[key]++
 	}
 	hi := len(w.history.S3)
-	w.history.S3 = append(w.history.S3, S3Op{Node: c.n.Index, Op: op, Key: key, IfMatch: c.pending.ifMatch,
-		IfNoneMatch: c.pending.ifNoneMatch, BodyETag: c.pending.bodyETag, Call: w.now, Return: -1})
-	c.pending = pendingOp{}
+	w.history.S3 = append(w.history.S3, S3Op{Node: c.n.Index, Op: op, Key: key, IfMatch: str(rq.ifMatch),
+		IfNoneMatch: str(rq.ifNoneMatch), BodyETag: rq.bodyETag, Call: w.now, Return: -1})
 	// The answer, decided when the request reaches S3: its error (nil for
 	// success), its status and code, and the ETag it carries.
 	var result error
@@ -181,10 +182,10 @@ func cond(ifMatch, ifNoneMatch *string) string {
 
 // exchange runs one call whose answer is an output of type O, and returns
 // the output applied at S3, or the call's error.
-func exchange[O any](c *nodeS3, ctx context.Context, op, key, cond string, write bool,
+func exchange[O any](c *nodeS3, ctx context.Context, rq request,
 	apply func(now time.Time) (*O, error), etag func(*O) *string) (*O, error) {
 	var out *O
-	err := c.call(ctx, op, key, cond, write, func(now time.Time) (string, error) {
+	err := c.call(ctx, rq, func(now time.Time) (string, error) {
 		o, err := apply(now)
 		out = o
 		if o != nil && etag != nil {
@@ -220,8 +221,8 @@ func (c *nodeS3) PutObject(ctx context.Context, in *s3.PutObjectInput, _ ...func
 		}
 		body = b
 	}
-	c.pending = pendingOp{ifMatch: str(req.IfMatch), ifNoneMatch: str(req.IfNoneMatch), bodyETag: etagOf(body)}
-	return exchange(c, ctx, "PutObject", str(req.Key), cond(req.IfMatch, req.IfNoneMatch), true,
+	rq := request{op: "PutObject", key: str(req.Key), ifMatch: req.IfMatch, ifNoneMatch: req.IfNoneMatch, bodyETag: etagOf(body), write: true}
+	return exchange(c, ctx, rq,
 		func(now time.Time) (*s3.PutObjectOutput, error) { return c.w.store.PutObject(now, req, body) },
 		func(o *s3.PutObjectOutput) *string { return o.ETag })
 }
@@ -229,8 +230,8 @@ func (c *nodeS3) PutObject(ctx context.Context, in *s3.PutObjectInput, _ ...func
 // GetObject sends a GetObject request.
 func (c *nodeS3) GetObject(ctx context.Context, in *s3.GetObjectInput, _ ...func(*s3.Options)) (*s3.GetObjectOutput, error) {
 	req := snapshot(in)
-	c.pending = pendingOp{ifMatch: str(req.IfMatch), ifNoneMatch: str(req.IfNoneMatch)}
-	return exchange(c, ctx, "GetObject", str(req.Key), cond(req.IfMatch, req.IfNoneMatch), false,
+	rq := request{op: "GetObject", key: str(req.Key), ifMatch: req.IfMatch, ifNoneMatch: req.IfNoneMatch}
+	return exchange(c, ctx, rq,
 		func(now time.Time) (*s3.GetObjectOutput, error) { return c.w.store.GetObject(now, req) },
 		func(o *s3.GetObjectOutput) *string { return o.ETag })
 }
@@ -238,8 +239,8 @@ func (c *nodeS3) GetObject(ctx context.Context, in *s3.GetObjectInput, _ ...func
 // HeadObject sends a HeadObject request.
 func (c *nodeS3) HeadObject(ctx context.Context, in *s3.HeadObjectInput, _ ...func(*s3.Options)) (*s3.HeadObjectOutput, error) {
 	req := snapshot(in)
-	c.pending = pendingOp{ifMatch: str(req.IfMatch), ifNoneMatch: str(req.IfNoneMatch)}
-	return exchange(c, ctx, "HeadObject", str(req.Key), cond(req.IfMatch, req.IfNoneMatch), false,
+	rq := request{op: "HeadObject", key: str(req.Key), ifMatch: req.IfMatch, ifNoneMatch: req.IfNoneMatch}
+	return exchange(c, ctx, rq,
 		func(now time.Time) (*s3.HeadObjectOutput, error) { return c.w.store.HeadObject(now, req) },
 		func(o *s3.HeadObjectOutput) *string { return o.ETag })
 }
@@ -247,15 +248,15 @@ func (c *nodeS3) HeadObject(ctx context.Context, in *s3.HeadObjectInput, _ ...fu
 // DeleteObject sends a DeleteObject request.
 func (c *nodeS3) DeleteObject(ctx context.Context, in *s3.DeleteObjectInput, _ ...func(*s3.Options)) (*s3.DeleteObjectOutput, error) {
 	req := snapshot(in)
-	c.pending = pendingOp{ifMatch: str(req.IfMatch)}
-	return exchange(c, ctx, "DeleteObject", str(req.Key), cond(req.IfMatch, nil), true,
+	rq := request{op: "DeleteObject", key: str(req.Key), ifMatch: req.IfMatch, write: true}
+	return exchange(c, ctx, rq,
 		func(now time.Time) (*s3.DeleteObjectOutput, error) { return c.w.store.DeleteObject(now, req) }, nil)
 }
 
 // ListObjectsV2 sends a ListObjectsV2 request.
 func (c *nodeS3) ListObjectsV2(ctx context.Context, in *s3.ListObjectsV2Input, _ ...func(*s3.Options)) (*s3.ListObjectsV2Output, error) {
 	req := snapshot(in)
-	return exchange(c, ctx, "ListObjectsV2", str(req.Prefix), "", false,
+	return exchange(c, ctx, request{op: "ListObjectsV2", key: str(req.Prefix)},
 		func(now time.Time) (*s3.ListObjectsV2Output, error) { return c.w.store.ListObjectsV2(now, req) }, nil)
 }
 
