@@ -2,7 +2,9 @@ package protocol
 
 import (
 	"context"
+	"math"
 	"time"
+	"unicode/utf8"
 )
 
 // campaign follows the lock object until this elector acquires it, and
@@ -36,8 +38,11 @@ func (e *Elector) campaignStep(ctx context.Context) (time.Duration, *term) {
 		// above every token this elector has seen.
 		return e.acquire(ctx, s, nil)
 	case s.bad != nil:
+		// No record, or one holding the largest token, which no token
+		// can follow: time it (for the lease it states, if any, and at
+		// least ours), then overwrite it with an unlinked record.
 		e.log.Warn("lock object holds no valid record; timing it as a foreign lease", "err", s.bad)
-		return e.awaitExpiry(ctx, s, e.cfg.LeaseDuration, false)
+		return e.awaitExpiry(ctx, s, max(s.rec.LeaseDuration(), e.cfg.LeaseDuration), false)
 	}
 	e.highest = max(e.highest, s.rec.Token)
 	if w, ok := e.ours(s.rec.Nonce); ok {
@@ -91,13 +96,20 @@ func (e *Elector) awaitExpiry(ctx context.Context, s snapshot, wait time.Duratio
 
 // acquire writes a new term's record with token highest+1: If-Match the
 // snapshot's ETag, or If-None-Match: * if the object is missing.
+//
+// highest counts no record holding the largest token (read refuses those),
+// so only a write of our own can have raised it that far; the token then
+// stays at the largest rather than wrapping to 0. Tokens come near it only
+// after someone else wrote the object.
 func (e *Elector) acquire(ctx context.Context, s snapshot, prev *PreviousTerm) (time.Duration, *term) {
 	if e.prevCallback != nil && e.prevCallback.Err() == nil {
 		e.log.Warn("not acquiring: OnStartedLeading of the last term has not returned")
 		return e.pollWait(), nil
 	}
 	now := e.clock.Now()
-	e.highest++
+	if e.highest < math.MaxUint64 {
+		e.highest++
+	}
 	rec := Record{
 		Holder:          e.cfg.Identity,
 		Token:           e.highest,
@@ -107,7 +119,7 @@ func (e *Elector) acquire(ctx context.Context, s snapshot, prev *PreviousTerm) (
 		Previous:        prev,
 	}
 	etag, w, err := e.write(ctx, rec, s.etag, true)
-	switch class := ClassifyError(err); class {
+	switch class := classify(err); class {
 	case ClassNone:
 		if t := e.begin(ctx, etag, w); t != nil {
 			return 0, t
@@ -129,9 +141,20 @@ func (e *Elector) acquire(ctx context.Context, s snapshot, prev *PreviousTerm) (
 	}
 }
 
-// endOf is the audit link to the term whose last record is r.
+// endOf is the audit link to the term whose last record is r. It names at
+// most MaxIdentityLen bytes of r's holder, cut at a character boundary: a
+// longer one (written by someone else, or by a version without the limit)
+// would make our record too long.
 func endOf(r Record, how Ending) *PreviousTerm {
-	return &PreviousTerm{Holder: r.Holder, Token: r.Token, Nonce: r.Nonce, Ended: how}
+	holder := r.Holder
+	if len(holder) > MaxIdentityLen {
+		n := MaxIdentityLen
+		for n > 0 && !utf8.RuneStart(holder[n]) {
+			n--
+		}
+		holder = holder[:n]
+	}
+	return &PreviousTerm{Holder: holder, Token: r.Token, Nonce: r.Nonce, Ended: how}
 }
 
 // ceilMillis rounds d up to whole milliseconds, so that a record never

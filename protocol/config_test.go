@@ -3,11 +3,14 @@ package protocol
 import (
 	"context"
 	"errors"
+	"math"
+	"math/big"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"pgregory.net/rapid"
 )
 
 func validConfig() Config {
@@ -66,6 +69,12 @@ func TestConfigValidation(t *testing.T) {
 		{"RequestTimeout", func(c *Config) { c.RequestTimeout = 5001 * time.Millisecond }},
 		// RequestTimeout defaults to RetryPeriod, which is then too long.
 		{"RequestTimeout", func(c *Config) { c.RetryPeriod = 6 * time.Second }},
+		{"Identity", func(c *Config) { c.Identity = strings.Repeat("a", MaxIdentityLen+1) }},
+		// RetryPeriod*6 overflows: these once passed.
+		{"RetryPeriod", func(c *Config) { c.RequestTimeout = time.Second; c.RetryPeriod = math.MaxInt64 }},
+		{"RetryPeriod", func(c *Config) { c.RequestTimeout = time.Second; c.RetryPeriod = math.MaxInt64/6 + 1 }},
+		{"RetryPeriod", func(c *Config) { c.RequestTimeout = time.Second; c.RetryPeriod = math.MaxInt64/3 + 1 }},
+		{"RetryPeriod", func(c *Config) { c.RequestTimeout = time.Second; c.RetryPeriod = c.RenewDeadline }},
 	}
 	for _, tt := range tests {
 		cfg := validConfig()
@@ -82,6 +91,211 @@ func TestConfigValidation(t *testing.T) {
 		if !strings.Contains(err.Error(), tt.field) {
 			t.Errorf("%s: message %q does not name the field", tt.field, err)
 		}
+	}
+}
+
+func TestNewElectorAcceptsLongestIdentity(t *testing.T) {
+	cfg := validConfig()
+	cfg.Identity = strings.Repeat("\x00", MaxIdentityLen)
+	if _, err := NewElector(cfg); err != nil {
+		t.Errorf("identity of MaxIdentityLen bytes: %v", err)
+	}
+}
+
+// bigs converts durations and ints to big integers.
+func bigs[T ~int64](vs ...T) []*big.Int {
+	out := make([]*big.Int, len(vs))
+	for i, v := range vs {
+		out[i] = big.NewInt(int64(v))
+	}
+	return out
+}
+
+// mul is a*b, a fresh big integer.
+func mul(a *big.Int, b int64) *big.Int { return new(big.Int).Mul(a, big.NewInt(b)) }
+
+// validExactly is validate's rules for the durations and drift of c, in
+// exact arithmetic.
+func validExactly(c Config) bool {
+	ppm := c.ClockDriftPPM
+	if ppm == 0 {
+		ppm = DefaultClockDriftPPM
+	}
+	rt := c.RequestTimeout
+	if rt == 0 {
+		rt = c.RetryPeriod
+	}
+	b := bigs(c.LeaseDuration, c.RenewDeadline, c.RetryPeriod, rt)
+	lease, renew, retry, timeout := b[0], b[1], b[2], b[3]
+	slack := new(big.Int).Sub(lease, renew)
+	return c.LeaseDuration > 0 && c.LeaseDuration <= MaxLeaseDuration && c.RenewDeadline > 0 &&
+		c.RetryPeriod > 0 && c.RequestTimeout >= 0 && c.ClockDriftPPM >= 0 && c.ClockDriftPPM <= MaxClockDriftPPM &&
+		renew.Cmp(lease) < 0 &&
+		mul(retry, 6).Cmp(mul(renew, 5)) < 0 && // RetryPeriod*1.2 < RenewDeadline
+		mul(slack, 1_000_000+ppm).Cmp(mul(lease, 2*ppm)) >= 0 && // RenewDeadline <= lease - 2*rho*lease/(1+rho)
+		mul(timeout, 2).Cmp(renew) <= 0
+}
+
+// anyDuration draws from the whole int64 range, mostly values up to limit,
+// often edges.
+func anyDuration(limit time.Duration) *rapid.Generator[time.Duration] {
+	upToLimit := rapid.Int64Range(1, max(int64(limit), 1))
+	return rapid.Map(rapid.OneOf(
+		rapid.Int64(),
+		upToLimit, upToLimit, upToLimit, upToLimit,
+		rapid.Int64Range(-2, 2),
+		rapid.SampledFrom([]int64{math.MinInt64, math.MaxInt64, math.MaxInt64 / 6, math.MaxInt64/6 + 1,
+			math.MaxInt64 / 5, math.MaxInt64/5 + 1, math.MaxInt64/2 + 1, int64(MaxLeaseDuration), int64(MaxLeaseDuration) + 1}),
+	), func(n int64) time.Duration { return time.Duration(n) })
+}
+
+// validate accepts exactly the configs whose durations obey its rules in
+// exact arithmetic, whatever the durations: no product overflows.
+func TestValidateIsExact(t *testing.T) {
+	huge := rapid.Map(rapid.OneOf(rapid.Int64Range(math.MaxInt64/6, math.MaxInt64), rapid.Int64()),
+		func(n int64) time.Duration { return time.Duration(n) })
+	rapid.Check(t, func(t *rapid.T) {
+		var c Config
+		if rapid.Bool().Draw(t, "independent fields") {
+			c = validConfig()
+			c.LeaseDuration = anyDuration(MaxLeaseDuration).Draw(t, "lease")
+			c.RenewDeadline = anyDuration(c.LeaseDuration).Draw(t, "renew")
+			c.RetryPeriod = anyDuration(c.RenewDeadline).Draw(t, "retry")
+			c.RequestTimeout = rapid.OneOf(rapid.Just(time.Duration(0)), anyDuration(c.RenewDeadline/2)).Draw(t, "timeout")
+			inRange := rapid.Int64Range(0, MaxClockDriftPPM)
+			c.ClockDriftPPM = rapid.OneOf(inRange, inRange, inRange, rapid.Int64(),
+				rapid.SampledFrom([]int64{-1, MaxClockDriftPPM + 1, math.MaxInt64})).Draw(t, "ppm")
+		} else {
+			// A valid config with one field, most often RetryPeriod, set to
+			// a value anywhere, mostly one whose product overflows.
+			c = validDurations(t)
+			v := rapid.OneOf(huge, anyDuration(MaxLeaseDuration)).Draw(t, "value")
+			switch rapid.SampledFrom([]string{"lease", "renew", "retry", "retry", "retry", "timeout", "ppm"}).Draw(t, "field") {
+			case "lease":
+				c.LeaseDuration = v
+			case "renew":
+				c.RenewDeadline = v
+			case "retry":
+				c.RetryPeriod = v
+			case "timeout":
+				c.RequestTimeout = v
+			case "ppm":
+				c.ClockDriftPPM = int64(v)
+			}
+		}
+		err := c.validate()
+		if want := validExactly(c); (err == nil) != want {
+			t.Fatalf("validate(lease %d, renew %d, retry %d, timeout %d, ppm %d) = %v, want valid %v",
+				c.LeaseDuration, c.RenewDeadline, c.RetryPeriod, c.RequestTimeout, c.ClockDriftPPM, err, want)
+		}
+		b := bigs(c.RetryPeriod, c.RenewDeadline)
+		if err == nil && mul(b[0], 6).Cmp(mul(b[1], 5)) >= 0 {
+			t.Fatalf("accepted RetryPeriod %d, RenewDeadline %d: RetryPeriod*1.2 >= RenewDeadline", c.RetryPeriod, c.RenewDeadline)
+		}
+	})
+}
+
+// validDurations draws the durations and drift of a config NewElector
+// accepts, across the whole valid range.
+func validDurations(t *rapid.T) Config {
+	c := validConfig()
+	c.ClockDriftPPM = rapid.OneOf(rapid.Int64Range(0, MaxClockDriftPPM), rapid.Int64Range(0, 5000),
+		rapid.SampledFrom([]int64{0, 1, MaxClockDriftPPM})).Draw(t, "ppm")
+	c.LeaseDuration = time.Duration(rapid.OneOf(rapid.Int64Range(3, int64(MaxLeaseDuration)),
+		rapid.Int64Range(3, 1000), rapid.Int64Range(int64(time.Second), int64(time.Minute)),
+		rapid.Just(int64(MaxLeaseDuration))).Draw(t, "lease"))
+	limit := c.LeaseDuration - driftMargin(c.LeaseDuration, c.driftPPM())
+	if limit < 2 {
+		t.Skip("lease too short for its drift margin")
+	}
+	c.RenewDeadline = time.Duration(rapid.OneOf(rapid.Int64Range(2, int64(limit)), rapid.Just(int64(limit))).Draw(t, "renew"))
+	// 6*RetryPeriod < 5*RenewDeadline.
+	c.RetryPeriod = time.Duration(rapid.Int64Range(1, (5*int64(c.RenewDeadline)-1)/6).Draw(t, "retry"))
+	if c.RetryPeriod > c.RenewDeadline/2 || rapid.Bool().Draw(t, "explicit timeout") {
+		c.RequestTimeout = time.Duration(rapid.Int64Range(1, int64(c.RenewDeadline/2)).Draw(t, "timeout"))
+	}
+	if err := c.validate(); err != nil {
+		t.Fatalf("generated an invalid config: %v", err)
+	}
+	return c
+}
+
+// Assumptions gives the harness's formulas, computed exactly, and what they
+// promise holds.
+func TestAssumptions(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := validDurations(t)
+		a := c.Assumptions()
+		ppm, rt := c.ClockDriftPPM, c.RequestTimeout
+		if ppm == 0 {
+			ppm = DefaultClockDriftPPM
+		}
+		if rt == 0 {
+			rt = c.RetryPeriod
+		}
+		if a.ClockDriftPPM != ppm || a.LeaseDuration != c.LeaseDuration || a.RenewDeadline != c.RenewDeadline ||
+			a.RequestTimeout != rt {
+			t.Fatalf("Assumptions() = %+v: settings not passed through (ppm %d, request timeout %v)", a, ppm, rt)
+		}
+		if a.Term <= 0 || a.Term > a.RenewDeadline || a.Term != c.termLength() {
+			t.Fatalf("Term %v, RenewDeadline %v, termLength %v", a.Term, a.RenewDeadline, c.termLength())
+		}
+		b := bigs(c.LeaseDuration, c.RenewDeadline, c.RetryPeriod, rt, a.Term)
+		lease, renew, retry, timeout, term := b[0], b[1], b[2], b[3], b[4]
+		// MaxPause = lease - renew - floor(lease*4*ppm/1e6).
+		drift := new(big.Int).Quo(mul(lease, 4*ppm), big.NewInt(1_000_000))
+		if want := new(big.Int).Sub(new(big.Int).Sub(lease, renew), drift); want.Cmp(big.NewInt(int64(a.MaxPause))) != 0 {
+			t.Fatalf("MaxPause %d, want %v", a.MaxPause, want)
+		}
+		// The harness's own integer formula, where it does not overflow.
+		if c.LeaseDuration <= math.MaxInt64/time.Duration(4*ppm) {
+			harness := c.LeaseDuration * time.Duration(4*ppm) / 1_000_000
+			if a.MaxPause != c.LeaseDuration-c.RenewDeadline-harness {
+				t.Fatalf("MaxPause %v, harness formula %v", a.MaxPause, c.LeaseDuration-c.RenewDeadline-harness)
+			}
+		}
+		// MaxPause is within what the derivation allows: a term ending
+		// Term/(1-rho) after the send, plus the pause, ends before
+		// lease/(1+rho) (to the nanosecond, as MaxPause is rounded).
+		budget := new(big.Rat).Sub(
+			new(big.Rat).SetFrac(mul(lease, 1_000_000), big.NewInt(1_000_000+ppm)),
+			new(big.Rat).SetFrac(mul(term, 1_000_000), big.NewInt(1_000_000-ppm)))
+		if new(big.Rat).SetInt64(int64(a.MaxPause)-1).Cmp(budget) >= 0 {
+			t.Fatalf("MaxPause %v exceeds the pause budget %v ns", a.MaxPause, budget.FloatString(3))
+		}
+		want := new(big.Int).Add(lease, new(big.Int).Add(mul(retry, 3), mul(timeout, 3)))
+		if want.Cmp(big.NewInt(int64(a.LivenessBound))) != 0 {
+			t.Fatalf("LivenessBound %v, want %v", a.LivenessBound, want)
+		}
+		if a.LivenessBound <= a.LeaseDuration {
+			t.Fatalf("LivenessBound %v is not above LeaseDuration %v", a.LivenessBound, a.LeaseDuration)
+		}
+	})
+}
+
+func TestAssumptionsExamples(t *testing.T) {
+	c := validConfig() // 15 s, 10 s, 2 s; 1000 ppm and 2 s timeout by default
+	want := Assumptions{
+		ClockDriftPPM: 1000, LeaseDuration: 15 * time.Second, RenewDeadline: 10 * time.Second,
+		Term: 10 * time.Second, RequestTimeout: 2 * time.Second,
+		MaxPause:      5*time.Second - 60*time.Millisecond,
+		LivenessBound: 15*time.Second + 6*time.Second + 6*time.Second,
+	}
+	if got := c.Assumptions(); got != want {
+		t.Errorf("defaults: Assumptions() = %+v, want %+v", got, want)
+	}
+	// A RenewDeadline that validation accepts but that leaves less than
+	// 4*rho*lease: no pause is promised.
+	c.RenewDeadline = 14950 * time.Millisecond
+	if err := c.validate(); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Assumptions().MaxPause; got != -10*time.Millisecond {
+		t.Errorf("RenewDeadline 14.95 s: MaxPause %v, want -10ms", got)
+	}
+	// Out of range values give meaningless numbers but no panic.
+	for _, c := range []Config{{LeaseDuration: -1, ClockDriftPPM: -1_000_000}, {LeaseDuration: math.MaxInt64, ClockDriftPPM: math.MaxInt64}} {
+		_ = c.Assumptions()
 	}
 }
 

@@ -51,9 +51,14 @@
 //   - Written by this Run (its nonce is one of ours): an acquisition whose
 //     answer was lost starts a term measured from that write's send; any
 //     other record of ours is taken again at once with a new token.
-//   - Anyone else's, including an earlier incarnation of the same identity,
-//     or a body that does not decode: time it, then take it over, If-Match
-//     its ETag, token = highest seen + 1.
+//   - Anyone else's, including an earlier incarnation of the same identity:
+//     time it, then take it over, If-Match its ETag, token = highest seen + 1.
+//   - A body that does not decode, or a record holding the largest token
+//     (math.MaxUint64, which no token can follow): time it for the longer of
+//     the lease it states, if any, and our own, then overwrite it with a
+//     record that links to no previous term, token = highest token seen in
+//     other records + 1. Tokens then fall, as after a deletion, but never
+//     wrap to 0; only a write by someone else brings them that high.
 //
 // A new term does not start while the last term's OnStartedLeading is still
 // running.
@@ -76,8 +81,9 @@
 // the object was deleted; re-read and create. 5xx, throttling, timeouts and
 // connection errors: the outcome is unknown; the write stays remembered with
 // its send instant, and the next read that shows its nonce counts it as
-// applied, from that instant. Anything else (403, NoSuchBucket): log, wait a
-// RetryPeriod, keep going.
+// applied, from that instant. Anything else (403, NoSuchBucket), and a write
+// that was never sent (Config.Entropy failed, or a record did not encode,
+// which is a bug): log, wait a RetryPeriod, keep going.
 //
 // # Releasing
 //
@@ -124,4 +130,7 @@
 // that saw the earlier ones. Liveness: once S3 answers within RequestTimeout
 // and no node pauses, a released lease is taken within about RetryPeriod, an
 // abandoned one within about LeaseDuration + RetryPeriod.
+// [Config.Assumptions] gives these bounds as numbers for a configuration: the
+// drift bound, the longest pause the guarantee survives, and how soon after
+// faults heal a leader must be in place.
 package protocol

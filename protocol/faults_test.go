@@ -1,12 +1,19 @@
 package protocol
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
+	"math"
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -250,4 +257,147 @@ func TestRunTwice(t *testing.T) {
 		t.Errorf("second Run: %v, want ErrAlreadyRunning", err)
 	}
 	n.stop(t)
+}
+
+// tokenLog is an ObjectStore that records the token of every record written
+// through it.
+type tokenLog struct {
+	ObjectStore
+	mu     sync.Mutex
+	tokens []uint64
+}
+
+func (s *tokenLog) PutObject(ctx context.Context, in *s3.PutObjectInput, opts ...func(*s3.Options)) (*s3.PutObjectOutput, error) {
+	body, err := io.ReadAll(in.Body)
+	if err != nil {
+		return nil, err
+	}
+	rec, _ := DecodeRecord(body) // token 0 if it does not decode
+	s.mu.Lock()
+	s.tokens = append(s.tokens, rec.Token)
+	s.mu.Unlock()
+	copied := *in
+	copied.Body = bytes.NewReader(body)
+	return s.ObjectStore.PutObject(ctx, &copied, opts...)
+}
+
+// written returns the tokens written so far.
+func (s *tokenLog) written() []uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.tokens)
+}
+
+// putRecord stores r as the lock object, as someone else would.
+func putRecord(t *testing.T, client *s3.Client, r Record) {
+	t.Helper()
+	body, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.PutObject(context.Background(), &s3.PutObjectInput{
+		Bucket: aws.String(testBucket), Key: aws.String(testKey), Body: bytes.NewReader(body),
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// awaitTerm returns the first lease n starts, failing the test if none
+// starts within d.
+func awaitTerm(t *testing.T, n *testNode, d time.Duration) Lease {
+	t.Helper()
+	select {
+	case lease := <-n.started:
+		return lease
+	case <-time.After(d):
+		t.Fatalf("no term began within %v", d)
+		return Lease{}
+	}
+}
+
+// A record holding the largest token, which no token can follow, is refused
+// as corrupt: the elector times it for the longer of its lease and ours,
+// then overwrites it with a record that links to nothing and carries the
+// elector's own next token. It used to compute token+1 = 0, fail to encode
+// that, take the failure for an unknown S3 outcome, and retry for ever.
+func TestLargestTokenIsOverwritten(t *testing.T) {
+	client := startFakeS3(t)
+	const recordLease = 2 * time.Second // longer than itLease
+	putRecord(t, client, Record{Holder: "intruder", Token: math.MaxUint64, LeaseDurationMS: recordLease.Milliseconds(),
+		Nonce: "0123456789abcdef", AcquireTime: time.Now(), RenewTime: time.Now()})
+	store := &tokenLog{ObjectStore: client}
+	start := time.Now()
+	n := startNode(t, testConfig(t, store, "a"), &leaders{})
+	lease := awaitTerm(t, n, 4*recordLease)
+	if waited := time.Since(start); waited < recordLease {
+		t.Errorf("took the record over after %v, before its own lease of %v", waited, recordLease)
+	}
+	if lease.Token != 1 {
+		t.Errorf("leads with token %d, want 1", lease.Token)
+	}
+	if rec := readRecord(t, client); rec.Holder != "a" || rec.Token != 1 || rec.Previous != nil {
+		t.Errorf("record %+v, previous %+v; want a's, token 1, unlinked", rec, rec.Previous)
+	}
+	n.stop(t)
+	for _, tok := range store.written() {
+		if tok != 1 {
+			t.Errorf("wrote token %d (all writes: %v)", tok, store.written())
+			break
+		}
+	}
+}
+
+// An elector that has itself written the largest token does not wrap: its
+// next token is the largest again. It used to compute 0, fail to encode it,
+// and then write token 1.
+func TestOwnLargestTokenDoesNotWrap(t *testing.T) {
+	client := startFakeS3(t)
+	store := &tokenLog{ObjectStore: client}
+	n := startNodeWith(t, testConfig(t, store, "a"), &leaders{}, func(e *Elector) { e.highest = math.MaxUint64 })
+	if lease := awaitTerm(t, n, 4*itLease); lease.Token != math.MaxUint64 {
+		t.Errorf("leads with token %d, want %d", lease.Token, uint64(math.MaxUint64))
+	}
+	n.stop(t)
+	for _, tok := range store.written() {
+		if tok != math.MaxUint64 {
+			t.Errorf("wrote token %d (all writes: %v)", tok, store.written())
+			break
+		}
+	}
+}
+
+// A write that fails before it is sent (no entropy for its nonce, or a
+// record that does not encode) certainly did not happen: it is never an
+// unknown outcome, and it is neither sent nor remembered.
+func TestUnsentWriteIsNotAnOutcome(t *testing.T) {
+	client := startFakeS3(t)
+	valid := Record{Holder: "a", Token: 1, LeaseDurationMS: 1500}
+	for _, tt := range []struct {
+		name    string
+		entropy io.Reader
+		rec     Record
+	}{
+		{"record does not encode", nil, Record{Holder: "a", Token: 0, LeaseDurationMS: 1500}},
+		{"record too long", nil, Record{Holder: strings.Repeat("<", maxRecordSize/6+1), Token: 1, LeaseDurationMS: 1500}},
+		{"no entropy", iotest.ErrReader(errors.New("no entropy")), valid},
+	} {
+		store := &faultyStore{ObjectStore: client, plan: faultsAt(nil)}
+		cfg := testConfig(t, store, "a")
+		cfg.Entropy = tt.entropy
+		cfg.Callbacks.OnStartedLeading = func(context.Context, Lease) {}
+		e, err := NewElector(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = e.write(context.Background(), tt.rec, "", true)
+		if err == nil {
+			t.Fatalf("%s: write succeeded", tt.name)
+		}
+		if class := classify(err); class != ClassOther {
+			t.Errorf("%s: %v classifies as %v, want %v", tt.name, err, class, ClassOther)
+		}
+		if puts := store.puts.Load(); puts != 0 || len(e.writes) != 0 {
+			t.Errorf("%s: %d PutObject calls, %d writes remembered", tt.name, puts, len(e.writes))
+		}
+	}
 }

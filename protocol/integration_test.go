@@ -102,6 +102,13 @@ func testConfig(t *testing.T, store ObjectStore, id string) Config {
 // startNode runs an elector until the test ends or n.cancel is called.
 func startNode(t *testing.T, cfg Config, active *leaders) *testNode {
 	t.Helper()
+	return startNodeWith(t, cfg, active, nil)
+}
+
+// startNodeWith is startNode, calling prepare, if set, on the elector before
+// Run.
+func startNodeWith(t *testing.T, cfg Config, active *leaders, prepare func(*Elector)) *testNode {
+	t.Helper()
 	n := &testNode{
 		started:   make(chan Lease, 16),
 		stopped:   make(chan struct{}, 16),
@@ -125,6 +132,9 @@ func startNode(t *testing.T, cfg Config, active *leaders) *testNode {
 		t.Fatal(err)
 	}
 	n.Elector = e
+	if prepare != nil {
+		prepare(e)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	n.cancel = cancel
 	go func() {

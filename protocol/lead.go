@@ -79,7 +79,7 @@ func (e *Elector) renew(t *term) time.Duration {
 	rec := t.rec
 	rec.RenewTime = e.clock.Now()
 	etag, w, err := e.write(t.ctx, rec, t.etag, false)
-	class := ClassifyError(err)
+	class := classify(err)
 	switch {
 	case class == ClassNone:
 		return e.extend(t, w, etag)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -18,10 +19,6 @@ var (
 	ifNoneMatchAny  = "*"
 )
 
-// maxRecordSize bounds how much of the lock object is read; a larger body
-// is malformed.
-const maxRecordSize = 64 << 10
-
 // maxWrites is how many of its recent writes an elector can recognise by
 // nonce. Forgetting one is safe: its record then looks foreign.
 const maxWrites = 16
@@ -30,12 +27,27 @@ const maxWrites = 16
 // error, so it classifies as an unknown outcome and the nonce decides.
 var errNoETag = errors.New("s3lease: S3 answered without an ETag")
 
+// errNotSent is wrapped by the error of a write that failed before it was
+// sent: no nonce could be drawn, or the record does not encode (a bug). The
+// write certainly did not happen, so it is no S3 outcome; see classify.
+var errNotSent = errors.New("s3lease: write not sent")
+
+// classify is ClassifyError for the elector's own calls: a write that was
+// never sent is ClassOther (it did not happen, and retrying soon will not
+// help), never an unknown outcome that may have applied.
+func classify(err error) ErrorClass {
+	if errors.Is(err, errNotSent) {
+		return ClassOther
+	}
+	return ClassifyError(err)
+}
+
 // snapshot is one read of the lock object.
 type snapshot struct {
 	exists bool
 	etag   string
 	rec    Record
-	bad    error         // why the body is not a valid record, if it is not
+	bad    error         // why the body is not a valid record that can be followed, if it is not
 	at     time.Duration // Monotonic when the response had arrived
 }
 
@@ -54,7 +66,9 @@ type observation struct {
 }
 
 // read gets the lock object. A missing object is a snapshot with exists
-// false, not an error.
+// false, not an error. A record holding the largest token, which no record
+// can follow, is refused like a body that does not decode (snapshot.bad),
+// though the snapshot keeps it.
 func (e *Elector) read(ctx context.Context) (snapshot, error) {
 	cctx, cancel := e.clock.WithTimeout(ctx, e.reqTimeout)
 	defer cancel()
@@ -81,26 +95,26 @@ func (e *Elector) read(ctx context.Context) (snapshot, error) {
 		return snapshot{}, errNoETag
 	}
 	s.etag = *out.ETag
-	if len(body) > maxRecordSize {
-		s.bad = fmt.Errorf("s3lease: %w: larger than %d bytes", ErrMalformedRecord, maxRecordSize)
-	} else {
-		s.rec, s.bad = DecodeRecord(body)
+	s.rec, s.bad = DecodeRecord(body)
+	if s.bad == nil && s.rec.Token == math.MaxUint64 {
+		s.bad = fmt.Errorf("s3lease: %w: token %d has no successor", ErrMalformedRecord, s.rec.Token)
 	}
 	return s, nil
 }
 
 // write puts rec, with a fresh nonce, conditioned on If-Match: ifMatch, or on
 // If-None-Match: * when ifMatch is empty. It remembers the write before
-// sending it, so that a later read can recognise it whatever the answer.
+// sending it, so that a later read can recognise it whatever the answer. An
+// error from before the send wraps errNotSent.
 func (e *Elector) write(ctx context.Context, rec Record, ifMatch string, acquire bool) (string, sentWrite, error) {
 	nonce, err := e.entropy.nonce()
 	if err != nil {
-		return "", sentWrite{}, err
+		return "", sentWrite{}, fmt.Errorf("%w: %w", errNotSent, err)
 	}
 	rec.Nonce = nonce
 	body, err := rec.Encode()
 	if err != nil {
-		return "", sentWrite{}, err
+		return "", sentWrite{}, fmt.Errorf("%w: %w", errNotSent, err)
 	}
 	in := &s3.PutObjectInput{
 		Bucket:        e.bucket,

@@ -13,6 +13,10 @@ var ErrMalformedRecord = errors.New("malformed lock record")
 // NonceLen is the length of Record.Nonce: 16 lowercase hex digits.
 const NonceLen = 16
 
+// maxRecordSize bounds the body of a lock object: DecodeRecord rejects a
+// longer one, Encode does not write one, and an elector reads no more.
+const maxRecordSize = 64 << 10
+
 // Record is the JSON body of the lock object. Every write carries a fresh
 // Nonce, so no two bodies are equal and ETags never repeat.
 type Record struct {
@@ -63,7 +67,8 @@ func (r Record) LeaseDuration() time.Duration {
 	return time.Duration(r.LeaseDurationMS) * time.Millisecond
 }
 
-// Encode returns the JSON body of r. It fails only if r would not decode.
+// Encode returns the JSON body of r. It fails only if r would not decode:
+// an invalid field, or a body longer than DecodeRecord accepts (64 KiB).
 //
 // The body is byte for byte what json.Marshal(r) returns; the common case is
 // written by hand (see record_fast.go), anything else by encoding/json.
@@ -71,10 +76,14 @@ func (r Record) Encode() ([]byte, error) {
 	if err := r.check(); err != nil {
 		return nil, fmt.Errorf("s3lease: encode record: %w", err)
 	}
-	if body, ok := r.appendJSON(make([]byte, 0, r.encodedSizeHint())); ok {
-		return body, nil
+	body, ok := r.appendJSON(make([]byte, 0, r.encodedSizeHint()))
+	if !ok {
+		var err error
+		if body, err = json.Marshal(r); err != nil {
+			return nil, err
+		}
 	}
-	return json.Marshal(r)
+	return checkSize(body)
 }
 
 // encodeRecordJSON is Encode done entirely by encoding/json: the reference
@@ -83,16 +92,36 @@ func encodeRecordJSON(r Record) ([]byte, error) {
 	if err := r.check(); err != nil {
 		return nil, fmt.Errorf("s3lease: encode record: %w", err)
 	}
-	return json.Marshal(r)
+	body, err := json.Marshal(r)
+	if err != nil {
+		return nil, err
+	}
+	return checkSize(body)
 }
 
+// checkSize returns body, or an error if it is longer than DecodeRecord
+// accepts.
+func checkSize(body []byte) ([]byte, error) {
+	if len(body) > maxRecordSize {
+		return nil, fmt.Errorf("s3lease: encode record: %w: %d bytes, more than %d", ErrMalformedRecord, len(body), maxRecordSize)
+	}
+	return body, nil
+}
+
+// errTooLarge is the error of DecodeRecord for a body over maxRecordSize.
+var errTooLarge = fmt.Errorf("s3lease: %w: larger than %d bytes", ErrMalformedRecord, maxRecordSize)
+
 // DecodeRecord parses a lock object body. Errors wrap ErrMalformedRecord
-// and, for a JSON syntax or type error, the encoding/json error.
+// and, for a JSON syntax or type error, the encoding/json error. A body
+// longer than 64 KiB is malformed.
 //
 // It gives exactly what decodeRecordJSON gives: a body in the shape Encode
 // writes is parsed by hand (see record_fast.go), anything else by
 // encoding/json.
 func DecodeRecord(body []byte) (Record, error) {
+	if len(body) > maxRecordSize {
+		return Record{}, errTooLarge
+	}
 	r, ok := decodeRecordFast(body)
 	if !ok {
 		return decodeRecordJSON(body)
@@ -106,6 +135,9 @@ func DecodeRecord(body []byte) (Record, error) {
 // decodeRecordJSON is DecodeRecord done entirely by encoding/json: the
 // fallback of the fast parser, and the reference it is tested against.
 func decodeRecordJSON(body []byte) (Record, error) {
+	if len(body) > maxRecordSize {
+		return Record{}, errTooLarge
+	}
 	var r Record
 	if err := json.Unmarshal(body, &r); err != nil {
 		return Record{}, fmt.Errorf("s3lease: %w: %w", ErrMalformedRecord, err)

@@ -3,9 +3,13 @@ package protocol
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
+
+	"pgregory.net/rapid"
 )
 
 func TestRecordRoundTrip(t *testing.T) {
@@ -86,5 +90,115 @@ func TestDecodeMalformedRecord(t *testing.T) {
 	}
 	if _, err := (Record{Holder: "a", Token: 1, LeaseDurationMS: 1}).Encode(); !errors.Is(err, ErrMalformedRecord) {
 		t.Errorf("Encode of a record without nonce: %v", err)
+	}
+}
+
+// A body longer than DecodeRecord accepts is not written: it would let the
+// next follower take the lease over as if it held no record.
+func TestEncodeRefusesOverlongRecord(t *testing.T) {
+	at := time.Date(2025, 3, 23, 13, 52, 0, 0, time.UTC)
+	for _, holder := range []string{strings.Repeat("a", maxRecordSize), strings.Repeat("<", maxRecordSize/6+1)} {
+		r := Record{Holder: holder, Token: 1, LeaseDurationMS: 15000, AcquireTime: at, RenewTime: at, Nonce: "0123456789abcdef"}
+		if _, err := r.Encode(); !errors.Is(err, ErrMalformedRecord) {
+			t.Errorf("Encode of a record with a %d-byte holder: %v, want ErrMalformedRecord", len(holder), err)
+		}
+		checkEncodeAgrees(t, r)
+		body, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkDecodeAgrees(t, body)
+		if _, err := DecodeRecord(body); !errors.Is(err, ErrMalformedRecord) {
+			t.Errorf("DecodeRecord of %d bytes: %v, want ErrMalformedRecord", len(body), err)
+		}
+	}
+}
+
+// identityOfLen generates strings of about n bytes that are hard to encode:
+// repetitions of a few pieces, many of which JSON escapes into 6 bytes.
+func identityOfLen(n *rapid.Generator[int]) *rapid.Generator[string] {
+	pieces := []string{"a", "-", "\x00", "\x1f", "\x7f", "<", ">", "&", `"`, `\`, "\xff", "é", "\u2028", "😀"}
+	return rapid.Custom(func(t *rapid.T) string {
+		size := n.Draw(t, "size")
+		pattern := rapid.SliceOfN(rapid.SampledFrom(pieces), 1, 6).Draw(t, "pattern")
+		var b strings.Builder
+		for b.Len() < size {
+			b.WriteString(pattern[b.Len()%len(pattern)])
+		}
+		return b.String()[:size]
+	})
+}
+
+// Any identity NewElector accepts makes records that fit, with room to
+// spare, whatever the previous holder, token or times, and that decode to
+// what they say.
+func TestIdentityRecordsFit(t *testing.T) {
+	lengths := rapid.OneOf(rapid.IntRange(1, MaxIdentityLen+64), rapid.IntRange(MaxIdentityLen-8, MaxIdentityLen+8))
+	latest := time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.FixedZone("", -(23*3600+59*60)))
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := validConfig()
+		cfg.Identity = identityOfLen(lengths).Draw(t, "identity")
+		e, err := NewElector(cfg)
+		if len(cfg.Identity) > MaxIdentityLen {
+			var ce *ConfigError
+			if !errors.As(err, &ce) || ce.Field != "Identity" {
+				t.Fatalf("NewElector with a %d-byte identity: %v, want a ConfigError on Identity", len(cfg.Identity), err)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The record replaced: decoded, so valid UTF-8; its holder may be
+		// longer than the limit (an older version, or someone else).
+		prev := Record{
+			Holder: string([]rune(identityOfLen(lengths).Draw(t, "previous holder"))),
+			Token:  rapid.Uint64Range(1, math.MaxUint64-1).Draw(t, "previous token"),
+			Nonce:  "fedcba9876543210",
+		}
+		r := Record{
+			Holder:          e.cfg.Identity,
+			Token:           rapid.Uint64Range(prev.Token+1, math.MaxUint64).Draw(t, "token"),
+			LeaseDurationMS: MaxLeaseDuration.Milliseconds(),
+			AcquireTime:     latest,
+			RenewTime:       latest,
+			Nonce:           "0123456789abcdef",
+			Released:        true,
+			Previous:        endOf(prev, EndedReleased),
+		}
+		body, err := r.Encode()
+		if err != nil {
+			t.Fatalf("Encode: %v", err)
+		}
+		if len(body) > 13<<10 {
+			t.Fatalf("record of %d bytes, more than 13 KiB", len(body))
+		}
+		got, err := DecodeRecord(body)
+		if err != nil {
+			t.Fatalf("DecodeRecord: %v", err)
+		}
+		// JSON writes each byte that is not UTF-8 as U+FFFD, as []rune does.
+		want := r
+		want.Holder = string([]rune(r.Holder))
+		if got.Holder != want.Holder || got.Token != want.Token || got.LeaseDurationMS != want.LeaseDurationMS ||
+			got.Nonce != want.Nonce || got.Released != want.Released || !reflect.DeepEqual(got.Previous, want.Previous) ||
+			!got.AcquireTime.Equal(want.AcquireTime) || !got.RenewTime.Equal(want.RenewTime) {
+			t.Fatalf("round trip of\n %+v\ngave\n %+v", want, got)
+		}
+	})
+}
+
+// The audit link names at most MaxIdentityLen bytes of the previous holder,
+// cut at a character boundary.
+func TestEndOfClipsHolder(t *testing.T) {
+	for _, tt := range []struct{ holder, want string }{
+		{strings.Repeat("a", MaxIdentityLen), strings.Repeat("a", MaxIdentityLen)},
+		{strings.Repeat("a", MaxIdentityLen+1), strings.Repeat("a", MaxIdentityLen)},
+		{"a" + strings.Repeat("€", MaxIdentityLen), "a" + strings.Repeat("€", (MaxIdentityLen-1)/3)},
+		{strings.Repeat("€", MaxIdentityLen), strings.Repeat("€", MaxIdentityLen/3)},
+	} {
+		if got := endOf(Record{Holder: tt.holder, Token: 1}, EndedExpired).Holder; got != tt.want {
+			t.Errorf("endOf of a %d-byte holder names %d bytes %q..., want %d", len(tt.holder), len(got), got[:min(len(got), 8)], len(tt.want))
+		}
 	}
 }

@@ -41,7 +41,7 @@ func (e *Elector) releaseOnce(ctx context.Context, t *term) bool {
 	rec.Released = true
 	rec.RenewTime = e.clock.Now()
 	_, _, err := e.write(ctx, rec, t.etag, false)
-	switch class := ClassifyError(err); class {
+	switch class := classify(err); class {
 	case ClassNone:
 		e.log.Info("released", "token", t.lease.Token)
 		return true
