@@ -38,11 +38,15 @@ type Clock interface {
 
 // RealClock is the Clock of a real process: the time package and real
 // goroutines.
+//
+//simvet:real the production Clock; under the simulator Config.Clock is the simulator's own.
 type RealClock struct {
 	origin time.Time
 }
 
 // NewRealClock returns a RealClock whose monotonic origin is now.
+//
+//simvet:real constructs the production Clock, the default only when Config.Clock is nil, never under the simulator.
 func NewRealClock() *RealClock { return &RealClock{origin: time.Now()} }
 
 // Now returns time.Now().

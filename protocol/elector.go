@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"log/slog"
 	"sync"
@@ -63,7 +62,7 @@ func NewElector(cfg Config) (*Elector, error) {
 		cfg.Clock = NewRealClock()
 	}
 	if cfg.Entropy == nil {
-		cfg.Entropy = rand.Reader
+		cfg.Entropy = defaultEntropy()
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)

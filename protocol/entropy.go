@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
@@ -8,6 +9,12 @@ import (
 	"log/slog"
 	"time"
 )
+
+// defaultEntropy is the entropy of an elector whose Config.Entropy is nil:
+// the operating system's.
+//
+//simvet:real the default only when Config.Entropy is nil; the simulator always passes its own.
+func defaultEntropy() io.Reader { return rand.Reader }
 
 // entropySource draws nonces and jitter from Config.Entropy, the elector's
 // only source of randomness.
