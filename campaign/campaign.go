@@ -3,7 +3,6 @@ package campaign
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -22,8 +21,8 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
-	"github.com/s3lease/s3lease/scenarios"
-	"github.com/s3lease/s3lease/scenarios/htmlreport"
+	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/htmlreport"
 )
 
 // Errors of Open and Merge.
@@ -53,7 +52,7 @@ type Config struct {
 	// Dir holds the campaign's state, report and failures.
 	Dir string
 	// Scenario is the scenario whose seeds run.
-	Scenario scenarios.Scenario
+	Scenario harness.Scenario
 	// Start and Seeds are the range, Seeds seeds from Start; Seeds 0 means
 	// every seed from Start, for as long as Duration allows.
 	Start, Seeds uint64
@@ -72,7 +71,7 @@ type Config struct {
 	SaveInterval time.Duration
 	// WriteTrace writes the readable trace of a failing seed, run again
 	// with its trace kept (nil: WriteTrace).
-	WriteTrace func(w io.Writer, o *scenarios.Outcome) error
+	WriteTrace func(w io.Writer, o *harness.Outcome) error
 }
 
 func (cfg *Config) check() error {
@@ -304,22 +303,9 @@ func (c *Campaign) Run(ctx context.Context) (*Report, error) {
 			}
 		}
 	}()
-	var wg sync.WaitGroup
-	for range c.cfg.Workers {
-		wg.Go(func() {
-			for {
-				k, ok := c.take(runCtx)
-				if !ok {
-					return
-				}
-				if err := c.runIndex(k); err != nil {
-					fail(err)
-					return
-				}
-			}
-		})
+	if err := harness.Work(runCtx, c.cfg.Workers, func() (uint64, bool) { return c.take(runCtx) }, c.runIndex); err != nil {
+		fail(err)
 	}
-	wg.Wait()
 	close(stopSaver)
 	<-saverDone
 	c.mu.Lock()
@@ -351,12 +337,12 @@ func (c *Campaign) take(ctx context.Context) (uint64, bool) {
 // seedRun is one seed's outcome as the campaign counts it.
 type seedRun struct {
 	seed    uint64
-	o       *scenarios.Outcome
+	o       *harness.Outcome
 	counts  Counts
 	fail    bool   // not a pass
 	key     string // the signature's text
 	verdict string
-	sig     scenarios.Signature
+	sig     harness.Signature
 	nondet  bool
 	hashes  [2]uint64
 }
@@ -395,13 +381,13 @@ func (c *Campaign) runSeed(seed uint64) (r seedRun, err error) {
 			err = fmt.Errorf("campaign: %s seed %d: harness panic: %v\n%s", c.cfg.Scenario.Name, seed, p, debug.Stack())
 		}
 	}()
-	o, err := scenarios.RunSeed(c.cfg.Scenario, seed, false)
+	o, err := harness.RunSeed(c.cfg.Scenario, seed, false)
 	if err != nil {
 		return r, fmt.Errorf("campaign: %s seed %d: %w", c.cfg.Scenario.Name, seed, err)
 	}
-	r = seedRun{seed: seed, o: o, sig: scenarios.SignatureOf(o)}
+	r = seedRun{seed: seed, o: o, sig: harness.SignatureOf(o)}
 	if c.cfg.CheckDeterminism {
-		again, err := scenarios.RunSeed(c.cfg.Scenario, seed, false)
+		again, err := harness.RunSeed(c.cfg.Scenario, seed, false)
 		if err != nil {
 			return r, fmt.Errorf("campaign: %s seed %d (second run): %w", c.cfg.Scenario.Name, seed, err)
 		}
@@ -413,17 +399,9 @@ func (c *Campaign) runSeed(seed uint64) (r seedRun, err error) {
 	switch {
 	case r.nondet:
 		r.counts.Nondeterministic = 1
-		r.sig = scenarios.Signature{Verdict: Nondeterministic}
-	case o.Verdict == scenarios.Pass:
-		r.counts.Pass = 1
-	case o.Verdict == scenarios.Unsafe:
-		r.counts.Unsafe = 1
-	case o.Verdict == scenarios.Stuck:
-		r.counts.Liveness = 1
-	case o.Verdict == scenarios.Inconclusive:
-		r.counts.Inconclusive = 1
+		r.sig = harness.Signature{Verdict: Nondeterministic}
 	default:
-		r.counts.Crashed = 1
+		*r.counts.of(o.Verdict) = 1
 	}
 	r.fail = r.counts.Pass == 0
 	r.verdict, r.key = r.sig.Verdict, r.sig.String()
@@ -481,7 +459,7 @@ func (c *Campaign) writeFailure(slug string, r *seedRun) error {
 	if err := os.MkdirAll(filepath.Join(c.cfg.Dir, FailuresDir, slug), 0o755); err != nil {
 		return err
 	}
-	traced, err := scenarios.RunSeed(c.cfg.Scenario, r.seed, true)
+	traced, err := harness.RunSeed(c.cfg.Scenario, r.seed, true)
 	if err != nil {
 		return fmt.Errorf("campaign: %s seed %d (traced run): %w", c.cfg.Scenario.Name, r.seed, err)
 	}
@@ -496,7 +474,7 @@ func (c *Campaign) writeFailure(slug string, r *seedRun) error {
 	if err := c.cfg.WriteTrace(&buf, traced); err != nil {
 		return err
 	}
-	if err := scenarios.WriteFileAtomic(filepath.Join(c.cfg.Dir, filepath.FromSlash(TracePath(slug, r.seed))), buf.Bytes()); err != nil {
+	if err := harness.WriteFileAtomic(filepath.Join(c.cfg.Dir, filepath.FromSlash(TracePath(slug, r.seed))), buf.Bytes()); err != nil {
 		return err
 	}
 	buf.Reset()
@@ -505,11 +483,11 @@ func (c *Campaign) writeFailure(slug string, r *seedRun) error {
 	if err := htmlreport.WriteOptions(&buf, title, traced, htmlreport.Options{Replay: replay}); err != nil {
 		return err
 	}
-	if err := scenarios.WriteFileAtomic(filepath.Join(c.cfg.Dir, filepath.FromSlash(PagePath(slug, r.seed))), buf.Bytes()); err != nil {
+	if err := harness.WriteFileAtomic(filepath.Join(c.cfg.Dir, filepath.FromSlash(PagePath(slug, r.seed))), buf.Bytes()); err != nil {
 		return err
 	}
-	rep := scenarios.ReproducerFor(r.o)
-	if r.o.Verdict == scenarios.Inconclusive {
+	rep := harness.ReproducerFor(r.o)
+	if r.o.Verdict == harness.Inconclusive {
 		// Inconclusive depends on the S3 check's wall-clock bound, and
 		// reproducer files expect only verdicts a run decides by itself.
 		rep.Expect = nil
@@ -518,35 +496,11 @@ func (c *Campaign) writeFailure(slug string, r *seedRun) error {
 	if err != nil {
 		return err
 	}
-	return scenarios.WriteFileAtomic(filepath.Join(c.cfg.Dir, filepath.FromSlash(ReproducerPath(slug, r.seed))), data)
+	return harness.WriteFileAtomic(filepath.Join(c.cfg.Dir, filepath.FromSlash(ReproducerPath(slug, r.seed))), data)
 }
 
-// WriteTrace is the default Config.WriteTrace: the seed, its plan, its
-// trace as text, its terms, verdict, signature, violations and hash.
-func WriteTrace(w io.Writer, o *scenarios.Outcome) error {
-	res := o.Result
-	fmt.Fprintf(w, "# %s seed %d\n", o.Scenario, o.Seed)
-	plan, err := json.Marshal(o.Plan)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "# plan: %s\n", plan)
-	for _, why := range o.Outside {
-		fmt.Fprintf(w, "# outside the assumptions: %s\n", why)
-	}
-	if err := res.Trace.WriteText(w); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "\nverdict: %s\nsignature: %s\n", o.Verdict, scenarios.SignatureOf(o))
-	if res.Failure != nil {
-		fmt.Fprintf(w, "failure: %s\n%s\n", res.Failure, res.Failure.Stack)
-	}
-	for _, v := range o.Violations {
-		fmt.Fprintf(w, "violation: %s\n", v)
-	}
-	_, err = fmt.Fprintf(w, "steps: %d\nhash: %016x\n", res.Steps, res.Hash())
-	return err
-}
+// WriteTrace is the default Config.WriteTrace: harness.WriteTrace.
+var WriteTrace = harness.WriteTrace
 
 // elapsedLocked is the campaign's wall time over all sessions.
 func (c *Campaign) elapsedLocked() time.Duration {
@@ -621,13 +575,13 @@ func (c *Campaign) save() error {
 	if err != nil {
 		return err
 	}
-	if err := scenarios.WriteFileAtomic(filepath.Join(c.cfg.Dir, StateFile), data); err != nil {
+	if err := harness.WriteFileAtomic(filepath.Join(c.cfg.Dir, StateFile), data); err != nil {
 		return err
 	}
 	if data, err = rep.Marshal(); err != nil {
 		return err
 	}
-	return scenarios.WriteFileAtomic(filepath.Join(c.cfg.Dir, ReportFile), data)
+	return harness.WriteFileAtomic(filepath.Join(c.cfg.Dir, ReportFile), data)
 }
 
 // Progress is a running campaign's progress.

@@ -12,7 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/s3lease/s3lease/scenarios"
+	_ "github.com/s3lease/s3lease/scenarios" // registers the stories and the zoo
+
+	"github.com/s3lease/s3lease/harness"
 	"pgregory.net/rapid"
 )
 
@@ -103,9 +105,9 @@ func TestParseShard(t *testing.T) {
 	}
 }
 
-func lookup(t *testing.T, name string) scenarios.Scenario {
+func lookup(t *testing.T, name string) harness.Scenario {
 	t.Helper()
-	sc, err := scenarios.Lookup(name)
+	sc, err := harness.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,12 +157,12 @@ func checkReproducers(t *testing.T, dir string, r *Report) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := scenarios.LoadReproducer(f)
+			rep, err := harness.LoadReproducer(f)
 			f.Close()
 			if err != nil {
 				t.Fatalf("%s: %v", p, err)
 			}
-			if g.Verdict != Nondeterministic && g.Verdict != scenarios.Inconclusive.String() && (rep.Expect == nil || rep.Expect.String() != g.Signature) {
+			if g.Verdict != Nondeterministic && g.Verdict != harness.Inconclusive.String() && (rep.Expect == nil || rep.Expect.String() != g.Signature) {
 				t.Fatalf("%s expects %s, in group %s", p, rep.Expect, g.Signature)
 			}
 			if _, err := os.Stat(filepath.Join(dir, TracePath(Slug(g.Verdict, g.Checkers), rep.Seed))); err != nil {
@@ -426,11 +428,11 @@ func TestCheckDeterminism(t *testing.T) {
 	}
 	ref := lookup(t, "reference")
 	var runs atomic.Uint64
-	flaky := scenarios.Scenario{Name: "test/flaky", Doc: "reference with a seed that changes on every run",
-		Build: func(seed uint64) scenarios.Setup { return ref.Build(seed + runs.Add(1)) }}
+	flaky := harness.Scenario{Name: "test/flaky", Doc: "reference with a seed that changes on every run",
+		Build: func(seed uint64) harness.Setup { return ref.Build(seed + runs.Add(1)) }}
 	dir := t.TempDir()
 	r = runCampaign(t, Config{Dir: dir, Scenario: flaky, Start: 1, Seeds: 5, Workers: 2, Keep: 1, CheckDeterminism: true})
-	if r.Nondeterministic != 5 || len(r.Groups) != 1 || r.Groups[0].Signature != Nondeterministic || r.Worst() != "crashed" {
+	if r.Nondeterministic != 5 || len(r.Groups) != 1 || r.Groups[0].Signature != Nondeterministic || r.Worst() != harness.Crashed {
 		t.Fatalf("flaky scenario: %+v", r)
 	}
 	if len(r.Groups[0].Reproducers) != 1 {

@@ -10,7 +10,7 @@
 //	DIR/failures/<slug>/seed-<S>.html          its page: timeline, S3 history, plan, trace
 //
 // Failures (every verdict but pass) are grouped by signature
-// (scenarios.SignatureOf; a seed whose two runs' trace hashes differ under
+// (harness.SignatureOf; a seed whose two runs' trace hashes differ under
 // CheckDeterminism is "nondeterministic"), one directory
 // per group (Slug); a group counts every seed but keeps at most Keep
 // reproducers on disk, the first found, never deleted. Every file is

@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/s3lease/s3lease/scenarios"
+	"github.com/s3lease/s3lease/harness"
 )
 
 // ReportVersion is the version of the report format (report.json) this
@@ -27,9 +27,8 @@ const FirstSeeds = 20
 const Nondeterministic = "nondeterministic"
 
 // Counts are the tallies of a campaign. Every seed run is counted once in
-// exactly one of Pass, Unsafe, Liveness, Crashed, Inconclusive and
-// Nondeterministic; the
-// other three count, over all seeds run, the runs outside the protocol's
+// exactly one of Pass, Unsafe, Liveness, Crashed, Inconclusive, Blocked and
+// Nondeterministic; the other three count, over all seeds run, the runs outside the protocol's
 // assumptions, the overlaps of leaders and the stale writes refused by the
 // fenced resource.
 type Counts struct {
@@ -38,6 +37,7 @@ type Counts struct {
 	Liveness         uint64 `json:"liveness"`
 	Crashed          uint64 `json:"crashed"`
 	Inconclusive     uint64 `json:"inconclusive"`
+	Blocked          uint64 `json:"blocked"`
 	Nondeterministic uint64 `json:"nondeterministic"`
 	Outside          uint64 `json:"outsideAssumptions"`
 	Overlaps         uint64 `json:"overlaps"`
@@ -46,7 +46,24 @@ type Counts struct {
 
 // Seeds is the number of seeds counted.
 func (c Counts) Seeds() uint64 {
-	return c.Pass + c.Unsafe + c.Liveness + c.Crashed + c.Inconclusive + c.Nondeterministic
+	return c.Pass + c.Unsafe + c.Liveness + c.Crashed + c.Inconclusive + c.Blocked + c.Nondeterministic
+}
+
+// of returns the count of seeds judged v.
+func (c *Counts) of(v harness.Verdict) *uint64 {
+	switch v {
+	case harness.Pass:
+		return &c.Pass
+	case harness.Unsafe:
+		return &c.Unsafe
+	case harness.Stuck:
+		return &c.Liveness
+	case harness.Inconclusive:
+		return &c.Inconclusive
+	case harness.Blocked:
+		return &c.Blocked
+	}
+	return &c.Crashed
 }
 
 // Failures is the number of seeds that did not pass.
@@ -58,6 +75,7 @@ func (c *Counts) add(o Counts) {
 	c.Liveness += o.Liveness
 	c.Crashed += o.Crashed
 	c.Inconclusive += o.Inconclusive
+	c.Blocked += o.Blocked
 	c.Nondeterministic += o.Nondeterministic
 	c.Outside += o.Outside
 	c.Overlaps += o.Overlaps
@@ -66,7 +84,7 @@ func (c *Counts) add(o Counts) {
 
 // Group is the seeds that failed with one signature.
 type Group struct {
-	// Signature is scenarios.Signature's text ("unsafe: overlap"), or
+	// Signature is harness.Signature's text ("unsafe: overlap"), or
 	// "nondeterministic".
 	Signature string `json:"signature"`
 	// Verdict is unsafe, liveness, crashed, inconclusive or
@@ -114,21 +132,19 @@ type Report struct {
 	SeedsPerSecond float64 `json:"seedsPerSecond"`
 }
 
-// Worst returns the most serious kind of failure in the report, in the
-// order unsafe, crashed (crashes and nondeterminism), liveness,
-// inconclusive; "pass" if every seed passed.
-func (r *Report) Worst() string {
-	switch {
-	case r.Unsafe > 0:
-		return scenarios.Unsafe.String()
-	case r.Crashed > 0 || r.Nondeterministic > 0:
-		return scenarios.Crashed.String()
-	case r.Liveness > 0:
-		return scenarios.Stuck.String()
-	case r.Inconclusive > 0:
-		return scenarios.Inconclusive.String()
+// Worst returns the most serious verdict in the report, in the harness's
+// order of severity (harness.Verdict.Worse); a nondeterministic seed
+// counts as crashed. Pass if every seed passed.
+func (r *Report) Worst() harness.Verdict {
+	c := r.Counts
+	c.Crashed += c.Nondeterministic
+	worst := harness.Pass
+	for _, v := range harness.Verdicts() {
+		if *c.of(v) > 0 {
+			worst = v
+		}
 	}
-	return scenarios.Pass.String()
+	return worst
 }
 
 // Marshal writes the report as indented JSON ending in a newline.
@@ -360,14 +376,17 @@ func rangeString(start, n uint64) string {
 
 // ReplayCommand is the command that replays a seed of a scenario.
 func ReplayCommand(scenario string, seed uint64) string {
-	return scenarios.ReplayCommand(scenario, seed)
+	return harness.ReplayCommand(scenario, seed)
 }
 
 // verdicts are the verdicts a signature may have, for the readable slug.
-var verdicts = map[string]bool{
-	scenarios.Unsafe.String(): true, scenarios.Stuck.String(): true, scenarios.Crashed.String(): true,
-	scenarios.Inconclusive.String(): true, scenarios.Pass.String(): true, Nondeterministic: true,
-}
+var verdicts = func() map[string]bool {
+	m := map[string]bool{Nondeterministic: true}
+	for _, v := range harness.Verdicts() {
+		m[v.String()] = true
+	}
+	return m
+}()
 
 var cleanChecker = regexp.MustCompile(`^[a-z0-9-]+(/[a-z0-9-]+)?$`)
 

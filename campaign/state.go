@@ -9,7 +9,7 @@ import (
 	"slices"
 
 	"github.com/s3lease/s3lease/faults"
-	"github.com/s3lease/s3lease/scenarios"
+	"github.com/s3lease/s3lease/harness"
 )
 
 // StateVersion is the version of DIR/state.json this package writes and
@@ -122,7 +122,7 @@ func (st *State) checkGroups() error {
 	var sum uint64
 	seen := map[string]bool{}
 	for _, g := range st.Groups {
-		if want := signatureText(g.Verdict, g.Checkers); g.Signature != want || !verdicts[g.Verdict] || g.Verdict == scenarios.Pass.String() {
+		if want := signatureText(g.Verdict, g.Checkers); g.Signature != want || !verdicts[g.Verdict] || g.Verdict == harness.Pass.String() {
 			return fmt.Errorf("group %q: bad signature (want %q)", g.Signature, want)
 		}
 		if seen[g.Signature] {
@@ -142,7 +142,7 @@ func (st *State) checkGroups() error {
 
 // signatureText is the text of a group's signature.
 func signatureText(verdict string, checkers []string) string {
-	return scenarios.Signature{Verdict: verdict, Checkers: checkers}.String()
+	return harness.Signature{Verdict: verdict, Checkers: checkers}.String()
 }
 
 // sameCampaign reports how st differs from the campaign of cfg, or "".

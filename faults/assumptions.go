@@ -10,10 +10,21 @@ import (
 // show no overlap; a run outside them may, and then fencing must still
 // reject every stale write.
 type Assumptions struct {
+	// Lease is the protocol's lease: how long a holder's claim lasts. It
+	// does not bound the world; it sizes the faults a campaign draws
+	// (partitions and stalls of about a lease, pauses past it).
+	Lease time.Duration
 	// MaxDriftPPM bounds the rate error of every clock.
 	MaxDriftPPM int64
 	// MaxPause bounds how long a process may stop (GC, SIGSTOP, scheduling).
 	MaxPause time.Duration
+	// MaxOffset, if positive, bounds how far any node's wall clock may be
+	// from true time at the start of a run (a protocol that compares wall
+	// clocks of different nodes needs it); 0 assumes nothing of offsets.
+	MaxOffset time.Duration
+	// MaxWallStep, if positive, bounds a single step of a wall clock (an NTP
+	// step or a manual change); 0 assumes nothing of steps.
+	MaxWallStep time.Duration
 	// Stalls, ForeignWrites and Linger say whether the protocol tolerates
 	// monotonic clock stalls (suspended VMs), writes to the lock object by
 	// anyone else, and applications that go on working after their term.
@@ -28,12 +39,19 @@ func (p *Plan) Outside(a Assumptions) []string {
 		if c.DriftPPM > a.MaxDriftPPM || -c.DriftPPM > a.MaxDriftPPM {
 			why = append(why, fmt.Sprintf("n%d's clock drifts %d ppm, beyond the assumed %d", c.Node, c.DriftPPM, a.MaxDriftPPM))
 		}
+		if a.MaxOffset > 0 && (c.Offset.D() > a.MaxOffset || -c.Offset.D() > a.MaxOffset) {
+			why = append(why, fmt.Sprintf("n%d's wall clock is %v off true time, beyond the assumed %v", c.Node, c.Offset, a.MaxOffset))
+		}
 	}
 	for _, e := range p.Events {
 		switch e.Kind {
 		case Pause, AnswerPause, PauseBefore:
 			if e.For.D() > a.MaxPause {
 				why = append(why, fmt.Sprintf("n%d pauses for %v (%s), beyond the assumed %v", e.Node, e.For, e.Kind, a.MaxPause))
+			}
+		case ClockJump:
+			if a.MaxWallStep > 0 && (e.By.D() > a.MaxWallStep || -e.By.D() > a.MaxWallStep) {
+				why = append(why, fmt.Sprintf("n%d's wall clock steps by %v, beyond the assumed %v", e.Node, e.By, a.MaxWallStep))
 			}
 		case ClockStall:
 			if !a.Stalls {

@@ -1,9 +1,11 @@
-package scenarios
+package harness
 
 import (
 	"context"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -26,33 +28,62 @@ var DefaultElectorSettings = ElectorSettings{
 	ReleaseOnCancel: true,
 }
 
+// config is the elector's configuration with these settings, for a node
+// whose simulated parts are env (zero for a configuration that is only
+// asked for its assumptions).
+func (s ElectorSettings) config(env sim.Env) protocol.Config {
+	return protocol.Config{
+		Store:           env.Store,
+		Clock:           env.Clock,
+		Entropy:         env.Entropy,
+		Bucket:          env.Bucket,
+		Key:             env.Key,
+		Identity:        env.Identity,
+		LeaseDuration:   s.LeaseDuration,
+		RenewDeadline:   s.RenewDeadline,
+		RetryPeriod:     s.RetryPeriod,
+		RequestTimeout:  s.RequestTimeout,
+		ClockDriftPPM:   s.ClockDriftPPM,
+		ReleaseOnCancel: s.ReleaseOnCancel,
+		Callbacks: protocol.LeaderCallbacks{
+			OnStartedLeading: func(ctx context.Context, lease protocol.Lease) {
+				env.Lead(ctx, lease.Token)
+			},
+		},
+	}
+}
+
+// Assumptions are the elector's own (protocol.Config.Assumptions): clock
+// rates within ClockDriftPPM, pauses no longer than its pause bound, and no
+// stalled monotonic clocks, foreign writes of the lock object or lingering
+// applications.
+func (s ElectorSettings) Assumptions() faults.Assumptions {
+	a := s.config(sim.Env{}).Assumptions()
+	return faults.Assumptions{Lease: a.LeaseDuration, MaxDriftPPM: a.ClockDriftPPM, MaxPause: a.MaxPause}
+}
+
+// LivenessBound is the elector's own (protocol.Config.Assumptions): how
+// long after faults heal a leader must be in place.
+func (s ElectorSettings) LivenessBound() time.Duration {
+	return s.config(sim.Env{}).Assumptions().LivenessBound
+}
+
 // ProductionElector is the candidate that runs protocol.Elector, the code
 // users ship, with the node's simulated clock, S3 client and entropy. The
 // application it leads is the simulator's (Env.Lead).
 func ProductionElector(s ElectorSettings) sim.Candidate {
 	return func(ctx context.Context, env sim.Env) error {
-		e, err := protocol.NewElector(protocol.Config{
-			Store:           env.Store,
-			Clock:           env.Clock,
-			Entropy:         env.Entropy,
-			Bucket:          env.Bucket,
-			Key:             env.Key,
-			Identity:        env.Identity,
-			LeaseDuration:   s.LeaseDuration,
-			RenewDeadline:   s.RenewDeadline,
-			RetryPeriod:     s.RetryPeriod,
-			RequestTimeout:  s.RequestTimeout,
-			ClockDriftPPM:   s.ClockDriftPPM,
-			ReleaseOnCancel: s.ReleaseOnCancel,
-			Callbacks: protocol.LeaderCallbacks{
-				OnStartedLeading: func(ctx context.Context, lease protocol.Lease) {
-					env.Lead(ctx, lease.Token)
-				},
-			},
-		})
+		e, err := protocol.NewElector(s.config(env))
 		if err != nil {
 			return err
 		}
 		return e.Run(ctx)
 	}
+}
+
+// Validate reports whether protocol.NewElector accepts these settings.
+func (s ElectorSettings) Validate() error {
+	c := s.config(sim.Env{Store: (*s3.Client)(nil), Bucket: "b", Key: "k", Identity: "n"})
+	_, err := protocol.NewElector(c)
+	return err
 }

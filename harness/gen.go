@@ -1,54 +1,57 @@
-package scenarios
+package harness
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/s3lease/s3lease/faults"
-	"github.com/s3lease/s3lease/protocol"
 	"pgregory.net/rapid"
 )
 
-// The generator of whole runs shared by the rapid properties
-// (property_test.go) and the fuzz targets (fuzz_test.go).
+// The generator of whole runs, shared by Check (rapid) and Fuzz (Go's
+// fuzzing), and by the project's own property tests.
 //
-// A run is drawn piece by piece from a runSource: the number of nodes, the
-// protocol settings (or the defaults), the fault plan's heal instant, each
-// node's clock, a list of fault groups of every kind, the S3 knobs and the
-// SDK's attempts, and the length of the liveness phase. Every value is
-// drawn within a range that makes it valid by construction (every timed
-// fault is over by healAt; aimed faults need no end), and drawnRun.check
-// confirms it with faults.Plan.Validate and protocol.NewElector's own
-// validation, so a generator bug fails loudly instead of testing nothing.
+// A run is drawn piece by piece from a Source: the number of nodes, whether
+// to vary the protocol (for the production elector: its settings), the
+// fault plan's heal instant, each node's clock, a list of fault groups of
+// every kind, the S3 knobs and the SDK's attempts, and the length of the
+// liveness phase. Every value is drawn within a range that makes it valid
+// by construction (every timed fault is over by healAt; aimed faults need
+// no end), and Draw.Check confirms it with faults.Plan.Validate, so a
+// generator bug fails loudly instead of testing nothing. The ranges come
+// from the protocol's declared assumptions: its lease sizes the faults,
+// and plans that stay inside the assumptions keep drift, pauses, offsets
+// and wall-clock steps within the declared bounds.
 //
-// Two sources feed it: rapidSource draws every value with rapid
+// Two sources feed it: RapidSource draws every value with rapid
 // (rapid.Int64Range, rapid.Bool, and rapid.SliceOfN for the fault groups),
 // so that rapid's shrinker deletes fault groups and pulls every number
 // towards the low end of its range (no clock offset, short faults, early
-// instants, the default settings); byteSource (fuzz_test.go) reads the same
-// choices from the fuzzer's bytes, and reads the low end of every range
-// once the bytes run out, so every byte string is a valid run and the
-// empty string is the quietest one.
+// instants, the protocol as given); BytesSource reads the same choices from
+// a fuzzer's bytes, and reads the low end of every range once the bytes
+// run out, so every byte string is a valid run and the empty string is the
+// quietest one.
 //
 // Times are drawn as whole multiples of a grain (instantGrain, lengthGrain,
 // milliseconds for settings and clock offsets): rapid favours small
 // integers, and a coarse grain lets its draws reach the far end of a range
-// often, while most faults stay short and near the elector's assumptions.
+// often, while most faults stay short and near the assumptions.
 
-// runSource is where a drawn run's choices come from.
-type runSource interface {
+// Source is where a drawn run's choices come from.
+type Source interface {
 	// Int draws an integer in [lo, hi] (lo if hi <= lo).
 	Int(lo, hi int64, label string) int64
 	// Bool draws a boolean.
 	Bool(label string) bool
 	// Groups draws between 0 and most fault groups, each made by one.
-	Groups(most int, label string, one func(runSource) []faults.Event) [][]faults.Event
+	Groups(most int, label string, one func(Source) []faults.Event) [][]faults.Event
 }
 
-// rapidSource draws from a rapid.T.
+// RapidSource draws a run's choices with rapid, so that rapid shrinks a
+// failing run.
+func RapidSource(t *rapid.T) Source { return rapidSource{t} }
+
 type rapidSource struct{ t *rapid.T }
 
 func (s rapidSource) Int(lo, hi int64, label string) int64 {
@@ -60,61 +63,71 @@ func (s rapidSource) Int(lo, hi int64, label string) int64 {
 
 func (s rapidSource) Bool(label string) bool { return rapid.Bool().Draw(s.t, label) }
 
-func (s rapidSource) Groups(most int, label string, one func(runSource) []faults.Event) [][]faults.Event {
+func (s rapidSource) Groups(most int, label string, one func(Source) []faults.Event) [][]faults.Event {
 	group := rapid.Custom(func(t *rapid.T) []faults.Event { return one(rapidSource{t}) })
 	return rapid.SliceOfN(group, 0, most).Draw(s.t, label)
 }
 
-// drawnRun is one whole run: the simulator's seed, the world's size and
-// length, the elector's settings and the fault plan.
-type drawnRun struct {
+// Draw is one whole drawn run: the simulator's seed, the world's size and
+// length, the protocol (as given, or a variant drawn by the generator) and
+// the fault plan.
+type Draw struct {
 	Seed     uint64          `json:"seed"`
 	Nodes    int             `json:"nodes"`
 	Duration faults.Duration `json:"duration"`
-	// Custom says the settings were drawn; otherwise they are
-	// DefaultElectorSettings (those of the swarm campaign and the zoo).
-	Custom   bool            `json:"custom"`
-	Settings ElectorSettings `json:"settings"`
-	Plan     *faults.Plan    `json:"plan"`
+	// Protocol is the protocol the run uses.
+	Protocol Protocol `json:"-"`
+	// Varied describes the protocol the generator drew in place of the
+	// one given (for the elector, its settings); nil if the run uses the
+	// protocol as given. Only a run of the protocol as given can be
+	// written as a reproducer file.
+	Varied any          `json:"varied,omitempty"`
+	Plan   *faults.Plan `json:"plan"`
+}
+
+// Vary draws a variant of a protocol (other settings of the same code)
+// and returns it with a description of what was drawn, for failure
+// messages.
+type Vary func(Source) (Protocol, any)
+
+// VaryElector draws the production elector's settings: a Vary for
+// DrawRun.
+func VaryElector(src Source) (Protocol, any) {
+	s := DrawSettings(src)
+	return Elector(s), s
 }
 
 // maxFaultGroups bounds the fault groups of a drawn plan; a crash or stop
 // and its restart are one group of two events.
 const maxFaultGroups = 12
 
-// drawRun draws a run with the given simulator seed. It draws whether to
-// use the default settings or its own; with fixed set, the run uses fixed
-// (a zoo variant's, which cannot change) whatever that draw.
-func drawRun(src runSource, seed uint64, fixed *ElectorSettings) drawnRun {
-	r := drawnRun{Seed: seed, Settings: DefaultElectorSettings}
+// DrawRun draws a run of protocol p with the given simulator seed. It
+// draws whether to vary the protocol; with vary set and the draw true, the
+// run uses the protocol vary draws, otherwise p. (The choice is drawn even
+// without vary, so that the same choices draw the same run for every
+// protocol.)
+func DrawRun(src Source, seed uint64, p Protocol, vary Vary) Draw {
+	r := Draw{Seed: seed, Protocol: p}
 	r.Nodes = int(src.Int(2, 5, "nodes"))
-	// The choice is drawn even with fixed settings, so that the same
-	// choices draw the same run for a zoo variant and for the elector
-	// with the default settings.
-	custom := src.Bool("custom settings")
-	switch {
-	case fixed != nil:
-		r.Settings = *fixed
-	case custom:
-		r.Custom, r.Settings = true, drawSettings(src)
+	if src.Bool("custom settings") && vary != nil {
+		r.Protocol, r.Varied = vary(src)
 	}
-	r.Plan = drawPlan(src, r.Nodes, r.Settings)
+	r.Plan = drawPlan(src, r.Nodes, r.Protocol)
 	// The liveness phase: the protocol's bound and a little more, so that
 	// liveness is always judged.
-	bound := r.Settings.LivenessBound()
-	tail := bound + ms(src.Int(500, 15_000, "liveness slack ms"))
+	tail := r.Protocol.LivenessBound + ms(src.Int(500, 15_000, "liveness slack ms"))
 	r.Duration = r.Plan.HealAt + faults.Duration(tail)
 	return r
 }
 
 func ms(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
 
-// drawSettings draws elector settings that protocol.NewElector accepts:
+// DrawSettings draws elector settings that protocol.NewElector accepts:
 // a lease of 2 to 20 s; a drift bound of 1 to 5000 ppm; a renew deadline
 // between a third of the lease and the lease less the drift margin; a retry
 // period whose 1.2 times fits in the renew deadline; a request timeout of
 // at most half the renew deadline.
-func drawSettings(src runSource) ElectorSettings {
+func DrawSettings(src Source) ElectorSettings {
 	lease := src.Int(2_000, 20_000, "lease ms")
 	ppm := src.Int(1, 5_000, "drift bound ppm")
 	// The drift margin of protocol.driftMargin, rounded up to a millisecond.
@@ -171,12 +184,13 @@ const (
 	lengthGrain  = 10 * time.Millisecond
 )
 
-// drawPlan draws a plan for nodes nodes running settings s.
+// drawPlan draws a plan for nodes nodes running protocol p.
 //
-// First whether the plan may leave the elector's assumptions (one plan in
-// four; rapid shrinks towards plans that stay inside). A plan that stays
-// inside has clock drifts within s's bound, pauses no longer than the
-// assumed maximum, and none of the kinds that always leave; one that may
+// First whether the plan may leave p's assumptions (one plan in four;
+// rapid shrinks towards plans that stay inside). A plan that stays inside
+// has clock drifts within p's bound, pauses no longer than the assumed
+// maximum, offsets and wall-clock steps within their bounds where p
+// declares them, and none of the kinds that always leave; one that may
 // leave draws drifts up to twenty times the bound, pauses, stalls and
 // pauses before fenced writes up to three leases, and every kind. Then
 // healAt, between 5 and 45 s; a clock setting for some nodes (offsets up
@@ -190,12 +204,21 @@ const (
 // late to a request (see below). Aimed pauses on an answer last at most a
 // lease. Those three keep faults from reaching past healAt further than
 // the liveness bound allows: the property judges liveness after every run.
-func drawPlan(src runSource, nodes int, s ElectorSettings) *faults.Plan {
-	lease := s.LeaseDuration
+func drawPlan(src Source, nodes int, pr Protocol) *faults.Plan {
+	a := pr.Assumptions
+	lease := a.Lease
 	outside := src.Int(0, 3, "may leave the assumptions (3)") == 3
-	maxPause, drift, kinds := max(s.Assumptions().MaxPause, 0), s.ClockDriftPPM, len(faultKinds)-outsideKinds
+	maxPause, drift, kinds := max(a.MaxPause, 0), a.MaxDriftPPM, len(faultKinds)-outsideKinds
+	maxOffset, maxStep := 300*time.Second, time.Hour
 	if outside {
-		maxPause, drift, kinds = 3*lease, min(20*s.ClockDriftPPM, 999_999), len(faultKinds)
+		maxPause, drift, kinds = 3*lease, min(20*a.MaxDriftPPM, 999_999), len(faultKinds)
+	} else {
+		if a.MaxOffset > 0 {
+			maxOffset = min(maxOffset, a.MaxOffset)
+		}
+		if a.MaxWallStep > 0 {
+			maxStep = min(maxStep, a.MaxWallStep)
+		}
 	}
 	// late bounds the extra latency of slow S3 and the slow tail. A
 	// request sent just before healAt lands up to that much after it: a
@@ -204,7 +227,12 @@ func drawPlan(src runSource, nodes int, s ElectorSettings) *faults.Plan {
 	// timeouts, only has room for a write landing up to about a retry
 	// period and a request timeout late (a follower needs up to 1.2 retry
 	// periods and a request to see it, then a lease, then a request).
-	late := min(lease/2, s.RetryPeriod+s.RequestTimeout)
+	late := lease / 2
+	if pr.LivenessBound > lease {
+		// For the elector, (bound - lease)/3 is a retry period and a
+		// request timeout.
+		late = min(late, (pr.LivenessBound-lease)/3)
+	}
 	p := &faults.Plan{HealAt: faults.Duration(instantGrain * time.Duration(src.Int(50, 450, "healAt (0.1 s)")))}
 	heal := p.HealAt.D()
 	for i := range nodes {
@@ -213,34 +241,34 @@ func drawPlan(src runSource, nodes int, s ElectorSettings) *faults.Plan {
 		}
 		p.Clocks = append(p.Clocks, faults.ClockSetting{
 			Node:     i,
-			Offset:   faults.Duration(ms(src.Int(-300_000, 300_000, "offset ms"))),
+			Offset:   faults.Duration(ms(src.Int(-maxOffset.Milliseconds(), maxOffset.Milliseconds(), "offset ms"))),
 			DriftPPM: src.Int(-drift, drift, "drift ppm"),
 		})
 	}
 	// length draws a duration in [lo, hi] (lo if hi < lo); timed draws the
 	// length of a timed fault, which must be over by heal.
-	length := func(src runSource, lo, hi time.Duration, label string) time.Duration {
+	length := func(src Source, lo, hi time.Duration, label string) time.Duration {
 		return lengthGrain * time.Duration(src.Int(int64(lo/lengthGrain), int64(hi/lengthGrain), label+" (0.01 s)"))
 	}
-	timed := func(src runSource, lo, hi time.Duration, label string) time.Duration {
+	timed := func(src Source, lo, hi time.Duration, label string) time.Duration {
 		return length(src, min(lo, heal), min(hi, heal), label)
 	}
 	// at draws the start of a fault lasting d, so that it is over by heal.
-	at := func(src runSource, d time.Duration) faults.Duration {
+	at := func(src Source, d time.Duration) faults.Duration {
 		return faults.Duration(instantGrain * time.Duration(src.Int(0, int64((heal-d)/instantGrain), "at (0.1 s)")))
 	}
-	node := func(src runSource) int { return int(src.Int(0, int64(nodes-1), "node")) }
-	aimed := func(src runSource, k faults.Kind) faults.Event {
+	node := func(src Source) int { return int(src.Int(0, int64(nodes-1), "node")) }
+	aimed := func(src Source, k faults.Kind) faults.Event {
 		return faults.Event{Kind: k, Node: node(src), Op: []string{"PutObject", "GetObject"}[src.Int(0, 1, "op")],
 			Nth: int(src.Int(1, 30, "nth"))}
 	}
-	identity := func(src runSource, n int) string {
+	identity := func(src Source, n int) string {
 		if !src.Bool("new identity") {
 			return ""
 		}
 		return fmt.Sprintf("n%d-%d", n, src.Int(1, 99, "incarnation"))
 	}
-	one := func(src runSource) []faults.Event {
+	one := func(src Source) []faults.Event {
 		switch kind := faultKinds[src.Int(0, int64(kinds-1), "kind")]; kind {
 		case "pause":
 			d := timed(src, 0, min(maxPause, lease), "for")
@@ -267,7 +295,7 @@ func drawPlan(src runSource, nodes int, s ElectorSettings) *faults.Plan {
 			return []faults.Event{{Kind: k, At: start, Node: n},
 				{Kind: faults.Restart, At: start + faults.Duration(down), Node: n, Identity: identity(src, n)}}
 		case "clock-jump":
-			return []faults.Event{{Kind: faults.ClockJump, At: at(src, 0), Node: node(src), By: faults.Duration(time.Second * time.Duration(src.Int(-3600, 3600, "by s")))}}
+			return []faults.Event{{Kind: faults.ClockJump, At: at(src, 0), Node: node(src), By: faults.Duration(time.Second * time.Duration(src.Int(-int64(maxStep/time.Second), int64(maxStep/time.Second), "by s")))}}
 		case "slow-s3":
 			d := timed(src, lengthGrain, 2*lease, "for")
 			return []faults.Event{{Kind: faults.SlowS3, At: at(src, d), For: faults.Duration(d), By: faults.Duration(length(src, lengthGrain, late, "by"))}}
@@ -340,78 +368,61 @@ func drawPlan(src runSource, nodes int, s ElectorSettings) *faults.Plan {
 	return p
 }
 
-// check confirms that the run is valid: its settings pass
-// protocol.NewElector's validation and its plan passes Validate.
-func (r drawnRun) check() error {
-	s := r.Settings
-	if _, err := protocol.NewElector(protocol.Config{
-		Store: (*s3.Client)(nil), Bucket: "b", Key: "k", Identity: "n",
-		LeaseDuration: s.LeaseDuration, RenewDeadline: s.RenewDeadline, RetryPeriod: s.RetryPeriod,
-		RequestTimeout: s.RequestTimeout, ClockDriftPPM: s.ClockDriftPPM, ReleaseOnCancel: s.ReleaseOnCancel,
-		Callbacks: protocol.LeaderCallbacks{OnStartedLeading: func(context.Context, protocol.Lease) {}},
-	}); err != nil {
-		return fmt.Errorf("generator drew invalid settings %+v: %w", s, err)
-	}
+// Check confirms that the run is valid: its plan passes Validate, and its
+// liveness phase is long enough for liveness to be judged.
+func (r Draw) Check() error {
 	if r.Nodes < 2 || r.Nodes > 5 {
 		return fmt.Errorf("generator drew %d nodes", r.Nodes)
 	}
 	if err := r.Plan.Validate(r.Nodes, r.Duration.D()); err != nil {
 		return fmt.Errorf("generator drew an invalid plan: %w", err)
 	}
-	if r.Duration.D() <= r.Plan.HealAt.D()+s.LivenessBound() {
+	if b := r.Protocol.LivenessBound; r.Duration.D() <= r.Plan.HealAt.D()+b {
 		return fmt.Errorf("generator drew a run of %v healing at %v: liveness (bound %v) would not be judged",
-			r.Duration, r.Plan.HealAt, s.LivenessBound())
+			r.Duration, r.Plan.HealAt, b)
 	}
 	return nil
 }
 
-// reproducer is the run as a reproducer of scenario, which must build the
-// world the run assumes: baseConfig with the run's seed (swarm, or a zoo
-// scenario). Its Setup is then the run exactly, and the file it marshals
-// to replays it with `simrun replay`.
-func (r drawnRun) reproducer(scenario string) *Reproducer {
+// Reproducer is the run as a reproducer of scenario, which must build the
+// world the run assumes: World with the run's seed, and the run's protocol
+// (a scenario made by Swarm for it). Its Setup is then the run exactly,
+// and the file it marshals to replays it with `simrun replay`. It is nil
+// for a run of a varied protocol, which no scenario builds.
+func (r Draw) Reproducer(scenario string) *Reproducer {
+	if r.Varied != nil {
+		return nil
+	}
 	return &Reproducer{Version: ReproVersion, Scenario: scenario, Seed: r.Seed, Nodes: r.Nodes,
 		Duration: r.Duration, Plan: clonePlan(r.Plan)}
 }
 
-// electorSetup is the run with the production elector. With the default
-// settings it is the swarm scenario's world with the run's overrides, so
-// that a failure can be written as a reproducer of "swarm".
-func (r drawnRun) electorSetup() (Setup, error) {
-	if !r.Custom {
-		return r.reproducer(Swarm.Name).Setup()
-	}
-	p := Elector(r.Settings)
-	cfg := baseConfig(r.Seed, p)
+// Setup is the run ready to go: World with the run's seed, nodes and
+// duration, its plan and its protocol.
+func (r Draw) Setup() Setup {
+	cfg := World(r.Seed)
 	cfg.Nodes, cfg.Duration = r.Nodes, r.Duration.D()
-	return Setup{Config: cfg, Plan: clonePlan(r.Plan), Protocol: p}, nil
+	return Setup{Config: cfg, Plan: clonePlan(r.Plan), Protocol: r.Protocol}
 }
 
-// zooSetup is the run with the zoo's variant name in place of the elector
-// (the run must have the default settings, the zoo's).
-func (r drawnRun) zooSetup(name string) (Setup, error) {
-	return r.reproducer("zoo/" + name).Setup()
-}
-
-// runDrawn checks the run, builds it with setup and judges it.
-func runDrawn(r drawnRun, setup func(drawnRun) (Setup, error)) (*Outcome, error) {
-	if err := r.check(); err != nil {
+// RunDraw checks the run and judges it.
+func RunDraw(r Draw) (*Outcome, error) {
+	if err := r.Check(); err != nil {
 		return nil, err
 	}
-	s, err := setup(r)
-	if err != nil {
-		return nil, err
-	}
-	return RunSetup(s, false)
+	return RunSetup(r.Setup(), false)
 }
 
-// describe renders a judged run for a failure message: the run as JSON,
+// Describe renders a judged run for a failure message: the run as JSON,
 // its verdict and violations, and how it left the assumptions.
-func describe(r drawnRun, o *Outcome) string {
+func Describe(r Draw, o *Outcome) string {
 	b, _ := json.MarshalIndent(r, "", "  ")
-	msg := fmt.Sprintf("run (%d fault events):\n%s\nverdict %s", len(r.Plan.Events), b, SignatureOf(o))
+	msg := fmt.Sprintf("run of %s (%d fault events):\n%s\nverdict %s", r.Protocol.Name, len(r.Plan.Events), b, SignatureOf(o))
 	for _, v := range o.Violations {
 		msg += fmt.Sprintf("\n  %v", v)
+	}
+	if o.Result != nil && o.Result.Failure != nil {
+		msg += "\n  " + o.Result.Failure.Error()
 	}
 	if len(o.Outside) > 0 {
 		msg += fmt.Sprintf("\noutside the assumptions: %v", o.Outside)

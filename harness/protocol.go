@@ -1,4 +1,4 @@
-package scenarios
+package harness
 
 import (
 	"context"
@@ -8,20 +8,41 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-// Protocol is an election protocol as the harness runs it: the candidate
-// every node runs, the assumptions under which it promises that two leaders
-// never overlap in true time, and the bound within which it promises a
-// leader once faults heal.
+// Protocol is an election protocol as the harness runs it, described once:
+// the candidate every node runs, the assumptions under which it promises
+// that two leaders never overlap in true time, the bound within which it
+// promises a leader once faults heal, and whether it hands out fencing
+// tokens.
+//
+// The candidate is written against protocol.Clock and protocol.ObjectStore
+// (it receives them in sim.Env), so the code it runs is the code a user
+// ships. It tells the simulated application when it leads by calling
+// Env.Lead(ctx, token) and returning from it when its term ends.
 type Protocol struct {
-	Name          string
-	Candidate     sim.Candidate
-	Assumptions   faults.Assumptions
+	// Name names the protocol in reports, and the swarm scenario that
+	// Check and simrun register for it.
+	Name string
+	// Candidate is what every node runs.
+	Candidate sim.Candidate
+	// Assumptions are what the protocol needs of the world: its lease, the
+	// clock drift, pause, offset and wall-clock step it tolerates, and
+	// whether it tolerates stalls, foreign writes and lingering
+	// applications. Runs outside them are still judged, less strictly.
+	Assumptions faults.Assumptions
+	// LivenessBound is how long after faults heal a leader must be in
+	// place; 0 promises nothing, and liveness is not judged.
 	LivenessBound time.Duration
-	_             struct{}
+	// NoFencingTokens says the protocol hands out no fencing tokens (it
+	// passes 0, or any constant, to Env.Lead). The token checkers
+	// (unique-holder, monotonic-tokens, fencing) are then not run; at most
+	// one leader at any true instant is still judged inside the
+	// assumptions, and overlaps are reported outside them.
+	NoFencingTokens bool
+	_               struct{}
 }
 
 // Elector is the production elector with settings s, with the assumptions
-// its package documentation states.
+// its own configuration states (protocol.Config.Assumptions).
 func Elector(s ElectorSettings) Protocol {
 	return Protocol{
 		Name:          "elector",
@@ -29,29 +50,6 @@ func Elector(s ElectorSettings) Protocol {
 		Assumptions:   s.Assumptions(),
 		LivenessBound: s.LivenessBound(),
 	}
-}
-
-// Assumptions are the elector's: clock rates within ClockDriftPPM, no
-// stalled monotonic clocks, no foreign writes of the lock object,
-// applications that stop when their context ends, and pauses no longer than
-// the slack between the end of a leader's term (RenewDeadline after its
-// last write was sent, on its own clock) and the earliest instant a follower
-// can take over (a full lease after it first saw that write, on its own
-// clock), less what drift can eat of it.
-func (s ElectorSettings) Assumptions() faults.Assumptions {
-	drift := s.LeaseDuration * time.Duration(4*s.ClockDriftPPM) / 1_000_000
-	return faults.Assumptions{
-		MaxDriftPPM: s.ClockDriftPPM,
-		MaxPause:    s.LeaseDuration - s.RenewDeadline - drift,
-	}
-}
-
-// LivenessBound is how long after faults heal a leader must be in place: a
-// follower must read the abandoned record (a retry period with jitter and a
-// request), wait a full lease, and write (another request), with a retry
-// period to spare for a conflict.
-func (s ElectorSettings) LivenessBound() time.Duration {
-	return s.LeaseDuration + 3*s.RetryPeriod + 3*s.RequestTimeout
 }
 
 // ElectorNodes is the production elector with different settings per node:
@@ -66,6 +64,7 @@ func ElectorNodes(settings ...ElectorSettings) Protocol {
 		a := s.Assumptions()
 		p.Assumptions.MaxDriftPPM = min(p.Assumptions.MaxDriftPPM, a.MaxDriftPPM)
 		p.Assumptions.MaxPause = min(p.Assumptions.MaxPause, a.MaxPause)
+		p.Assumptions.Lease = max(p.Assumptions.Lease, a.Lease)
 		p.LivenessBound = max(p.LivenessBound, s.LivenessBound())
 	}
 	return p

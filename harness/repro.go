@@ -1,4 +1,4 @@
-package scenarios
+package harness
 
 import (
 	"bytes"
@@ -23,8 +23,8 @@ const ReproVersion = 1
 // MaxReproNodes bounds the nodes a reproducer may ask for.
 const MaxReproNodes = 1000
 
-// maxReproBytes bounds the size of a reproducer file.
-const maxReproBytes = 16 << 20
+// MaxReproBytes bounds the size of a reproducer file.
+const MaxReproBytes = 16 << 20
 
 // ErrBadReproducer is wrapped by every error about a reproducer's content:
 // malformed JSON, unknown fields, another version, an unknown scenario, an
@@ -76,7 +76,7 @@ type Signature struct {
 func SignatureOf(o *Outcome) Signature {
 	s := Signature{Verdict: o.Verdict.String()}
 	switch o.Verdict {
-	case Crashed:
+	case Crashed, Blocked:
 		if o.Result != nil && o.Result.Failure != nil {
 			s.Checkers = []string{o.Result.Failure.Kind.String()}
 		}
@@ -117,12 +117,12 @@ func (s Signature) Equal(t Signature) bool {
 // read as absent and expected checkers sorted, so that writing a loaded
 // reproducer and loading it again gives an equal one.
 func LoadReproducer(r io.Reader) (*Reproducer, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxReproBytes+1))
+	data, err := io.ReadAll(io.LimitReader(r, MaxReproBytes+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > maxReproBytes {
-		return nil, badRepro("larger than %d bytes", maxReproBytes)
+	if len(data) > MaxReproBytes {
+		return nil, badRepro("larger than %d bytes", MaxReproBytes)
 	}
 	// The version is read first, so that a file of another version is
 	// refused as such rather than for a field this version does not know.
@@ -177,8 +177,6 @@ func (r *Reproducer) normalize() {
 	}
 }
 
-var verdictNames = map[string]bool{Pass.String(): true, Unsafe.String(): true, Stuck.String(): true, Crashed.String(): true, Inconclusive.String(): true}
-
 // Setup is the run the reproducer describes: the scenario's Build(seed)
 // with the overrides applied. The plan is a copy, never r.Plan itself.
 // Every problem with the reproducer is an error wrapping ErrBadReproducer.
@@ -186,8 +184,8 @@ func (r *Reproducer) Setup() (Setup, error) {
 	if r.Version != ReproVersion {
 		return Setup{}, badRepro("version %d; this harness reads version %d only", r.Version, ReproVersion)
 	}
-	sc, ok := registry[r.Scenario]
-	if !ok {
+	sc, err := Lookup(r.Scenario)
+	if err != nil {
 		return Setup{}, badRepro("unknown scenario %q (known: %s)", r.Scenario, strings.Join(Names(), ", "))
 	}
 	if r.Nodes < 0 || r.Nodes > MaxReproNodes {
@@ -197,8 +195,8 @@ func (r *Reproducer) Setup() (Setup, error) {
 		return Setup{}, badRepro("duration %v is negative (0 or absent: the scenario's)", r.Duration)
 	}
 	if e := r.Expect; e != nil {
-		if !verdictNames[e.Verdict] {
-			return Setup{}, badRepro("expected verdict %q is not pass, unsafe, liveness or crashed", e.Verdict)
+		if _, err := ParseVerdict(e.Verdict); err != nil {
+			return Setup{}, badRepro("expected verdict %q: %v", e.Verdict, err)
 		}
 		if e.Verdict == Pass.String() && len(e.Checkers) > 0 {
 			return Setup{}, badRepro("a passing run has no checkers, but %v are expected", e.Checkers)
@@ -264,7 +262,7 @@ func ReproducerFor(o *Outcome) *Reproducer {
 	if r.Plan == nil {
 		r.Plan = &faults.Plan{}
 	}
-	if sc, ok := registry[o.Scenario]; ok && o.Result != nil && o.Result.History != nil {
+	if sc, err := Lookup(o.Scenario); err == nil && o.Result != nil && o.Result.History != nil {
 		cfg := sc.Build(o.Seed).Config
 		h := o.Result.History
 		if h.Nodes > 0 && h.Nodes != cfg.Nodes {

@@ -1,56 +1,14 @@
-package scenarios
+package harness
 
 import (
+	"errors"
 	"fmt"
-	"time"
 
 	"github.com/anishathalye/porcupine"
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/sim"
 )
-
-// Verdict is the judgement of one run.
-type Verdict int
-
-const (
-	// Pass: the run finished and every property held.
-	Pass Verdict = iota
-	// Unsafe: a safety property broke: inside the protocol's assumptions,
-	// any checker or an overlap of leaders; outside them, a stale write
-	// accepted or a current one refused by the fenced resource.
-	Unsafe
-	// Stuck: no leader, or no stable leader, once faults healed.
-	Stuck
-	// Crashed: the run could not finish (a panic in protocol code, the step
-	// budget exceeded).
-	Crashed
-	// Inconclusive: every property that could be judged held, but the
-	// linearizability check of the S3 history timed out. Never a pass.
-	Inconclusive
-)
-
-// S3CheckTimeout bounds the porcupine check of one run's S3 history. Legal
-// histories of the scenarios here take milliseconds; a check that runs out
-// of time makes the run Inconclusive.
-var S3CheckTimeout = 10 * time.Second
-
-// String names the verdict.
-func (v Verdict) String() string {
-	switch v {
-	case Pass:
-		return "pass"
-	case Unsafe:
-		return "unsafe"
-	case Stuck:
-		return "liveness"
-	case Crashed:
-		return "crashed"
-	case Inconclusive:
-		return "inconclusive"
-	}
-	return "unknown"
-}
 
 // Outcome is one judged run.
 type Outcome struct {
@@ -82,9 +40,22 @@ func RunSeed(sc Scenario, seed uint64, keepTrace bool) (*Outcome, error) {
 	return o, err
 }
 
-// RunSetup runs one prepared run and judges it.
+// ErrInvalidSetup is wrapped by the errors RunSetup returns for a Setup it
+// cannot run.
+var ErrInvalidSetup = errors.New("harness: invalid setup")
+
+// RunSetup runs one prepared run and judges it. The nodes run
+// s.Protocol.Candidate; a Setup whose Config names a candidate of its own is
+// refused, so that the protocol judged is always the protocol run.
 func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
+	if s.Config.Candidate != nil {
+		return nil, fmt.Errorf("%w: Config.Candidate is set; the candidate is the protocol's (Setup.Protocol.Candidate) and is set by RunSetup", ErrInvalidSetup)
+	}
+	if s.Protocol.Candidate == nil {
+		return nil, fmt.Errorf("%w: protocol %q has no candidate", ErrInvalidSetup, s.Protocol.Name)
+	}
 	cfg := s.Config
+	cfg.Candidate = s.Protocol.Candidate
 	cfg.KeepTrace = keepTrace
 	plan := s.Plan
 	if plan == nil {
@@ -100,6 +71,9 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 	o := &Outcome{Seed: cfg.Seed, Plan: plan, Result: res, Outside: plan.Outside(s.Protocol.Assumptions)}
 	if res.Failure != nil {
 		o.Verdict = Crashed
+		if res.Failure.Kind == sim.FailureBlocked {
+			o.Verdict = Blocked
+		}
 		return o, nil
 	}
 	judge(o, s.Protocol, plan)
@@ -109,7 +83,10 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 // judge applies the checkers and the assumptions to a finished run.
 func judge(o *Outcome, p Protocol, plan *faults.Plan) {
 	h := o.Result.History
-	found := linearizability.CheckElection(h)
+	var found []linearizability.Violation
+	if !p.NoFencingTokens {
+		found = linearizability.CheckElection(h)
+	}
 	o.S3 = linearizability.CheckS3(h, S3CheckTimeout)
 	o.Overlaps = linearizability.Overlaps(h)
 	overlaps := linearizability.OverlapViolations(o.Overlaps)

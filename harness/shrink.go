@@ -1,4 +1,4 @@
-package scenarios
+package harness
 
 import (
 	"errors"
@@ -44,7 +44,11 @@ func Shrink(r *Reproducer, budget int) (*Reproducer, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	base := registry[r.Scenario].Build(r.Seed).Config
+	sc, err := Lookup(r.Scenario)
+	if err != nil {
+		return nil, 0, err
+	}
+	base := sc.Build(r.Seed).Config
 	sh := &shrinker{budget: budget, bound: s0.Protocol.LivenessBound, nodes: base.Nodes, duration: base.Duration}
 	o, err := r.Run(false)
 	sh.runs++

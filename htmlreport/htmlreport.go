@@ -9,8 +9,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/linearizability"
-	"github.com/s3lease/s3lease/scenarios"
 )
 
 // Options adjust a page.
@@ -25,15 +25,15 @@ type Options struct {
 // Write renders one run as a self-contained HTML page (no external
 // resources: inline CSS and SVG; porcupine's own script inside an iframe).
 // title heads the page; empty, it is made from the scenario, seed and
-// verdict. The outcome should have kept its trace (scenarios.RunSeed with
+// verdict. The outcome should have kept its trace (harness.RunSeed with
 // keepTrace): without it the timeline shows terms, fenced writes and S3
 // requests from the history alone, and the page has no readable trace.
-func Write(w io.Writer, title string, o *scenarios.Outcome) error {
+func Write(w io.Writer, title string, o *harness.Outcome) error {
 	return WriteOptions(w, title, o, Options{})
 }
 
 // WriteOptions is Write with options.
-func WriteOptions(w io.Writer, title string, o *scenarios.Outcome, opt Options) error {
+func WriteOptions(w io.Writer, title string, o *harness.Outcome, opt Options) error {
 	if o == nil || o.Result == nil {
 		return errors.New("htmlreport: no run to render")
 	}
@@ -88,22 +88,22 @@ type termRow struct {
 	Overlapped                                bool
 }
 
-func newPage(title string, o *scenarios.Outcome, opt Options) (*page, error) {
+func newPage(title string, o *harness.Outcome, opt Options) (*page, error) {
 	res := o.Result
 	h := res.History
-	sig := scenarios.SignatureOf(o)
+	sig := harness.SignatureOf(o)
 	p := &page{
 		Title: title, Scenario: o.Scenario, Seed: o.Seed, Verdict: o.Verdict.String(),
 		VerdictClass: verdictClass(o.Verdict), Signature: sig.String(), Replay: opt.Replay, Outside: o.Outside,
 	}
-	if sc, err := scenarios.Lookup(o.Scenario); err == nil {
+	if sc, err := harness.Lookup(o.Scenario); err == nil {
 		p.Story, p.Expect = sc.Doc, string(sc.Expect)
 	}
 	if p.Title == "" {
 		p.Title = fmt.Sprintf("%s seed %d: %s", o.Scenario, o.Seed, o.Verdict)
 	}
 	if p.Replay == "" {
-		p.Replay = "go run ./cmd/" + scenarios.ReplayCommand(o.Scenario, o.Seed)
+		p.Replay = "go run ./cmd/" + harness.ReplayCommand(o.Scenario, o.Seed)
 	}
 	items := func(vs []linearizability.Violation, id func(int) string, prefix string) []violationItem {
 		out := make([]violationItem, len(vs))
@@ -126,11 +126,11 @@ func newPage(title string, o *scenarios.Outcome, opt Options) (*page, error) {
 	switch {
 	case res.Failure != nil:
 		p.Headline = "The run could not finish: " + p.Failure
-	case o.Verdict == scenarios.Unsafe:
+	case o.Verdict == harness.Unsafe:
 		p.Headline = fmt.Sprintf("Safety broke: %d violation(s); the red lines on the timeline mark when.", len(o.Violations))
-	case o.Verdict == scenarios.Stuck:
+	case o.Verdict == harness.Stuck:
 		p.Headline = "No stable leader once the faults healed."
-	case o.Verdict == scenarios.Inconclusive:
+	case o.Verdict == harness.Inconclusive:
 		p.Headline = "Every property that could be judged held, but the S3 history's check timed out."
 	case len(o.Outside) > 0:
 		p.Headline = "Every property held that the protocol promises outside its assumptions: the fence kept stale writes out."
@@ -240,15 +240,15 @@ func visualize(r linearizability.S3Result, w io.Writer) (err error) {
 	return r.Visualize(w)
 }
 
-func verdictClass(v scenarios.Verdict) string {
+func verdictClass(v harness.Verdict) string {
 	switch v {
-	case scenarios.Pass:
+	case harness.Pass:
 		return "pass"
-	case scenarios.Unsafe:
+	case harness.Unsafe:
 		return "unsafe"
-	case scenarios.Stuck:
+	case harness.Stuck:
 		return "stuck"
-	case scenarios.Crashed:
+	case harness.Crashed:
 		return "crashed"
 	}
 	return "unknown"

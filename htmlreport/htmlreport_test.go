@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/s3lease/s3lease/scenarios"
+	_ "github.com/s3lease/s3lease/scenarios" // registers the stories and the zoo
+
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -118,14 +120,14 @@ func parsePage(t *testing.T, page []byte) *elem {
 
 // findRun returns the first seed of scenario, from first on, whose outcome
 // satisfies want.
-func findRun(t *testing.T, scenario string, first, budget uint64, keep bool, want func(*scenarios.Outcome) bool) *scenarios.Outcome {
+func findRun(t *testing.T, scenario string, first, budget uint64, keep bool, want func(*harness.Outcome) bool) *harness.Outcome {
 	t.Helper()
-	sc, err := scenarios.Lookup(scenario)
+	sc, err := harness.Lookup(scenario)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for seed := first; seed < first+budget; seed++ {
-		o, err := scenarios.RunSeed(sc, seed, keep)
+		o, err := harness.RunSeed(sc, seed, keep)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +139,7 @@ func findRun(t *testing.T, scenario string, first, budget uint64, keep bool, wan
 	return nil
 }
 
-func render(t *testing.T, title string, o *scenarios.Outcome) []byte {
+func render(t *testing.T, title string, o *harness.Outcome) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := Write(&buf, title, o); err != nil {
@@ -146,7 +148,7 @@ func render(t *testing.T, title string, o *scenarios.Outcome) []byte {
 	return buf.Bytes()
 }
 
-func refusedWrites(o *scenarios.Outcome) int {
+func refusedWrites(o *harness.Outcome) int {
 	n := 0
 	for _, w := range o.Result.History.Writes {
 		if !w.Accepted {
@@ -160,8 +162,8 @@ func TestFailingRunPage(t *testing.T) {
 	// A leader cut off from S3 that leads on past its lease: two leaders
 	// at once, and the fence refusing the old one's writes. Seed 165 shows
 	// it; later seeds are tried if the zoo changes.
-	o := findRun(t, "zoo/no-watchdog", 165, 300, true, func(o *scenarios.Outcome) bool {
-		return o.Verdict == scenarios.Unsafe && len(o.Overlaps) > 0 && refusedWrites(o) > 0
+	o := findRun(t, "zoo/no-watchdog", 165, 300, true, func(o *harness.Outcome) bool {
+		return o.Verdict == harness.Unsafe && len(o.Overlaps) > 0 && refusedWrites(o) > 0
 	})
 	const title = `<script>alert("x")</script> & co`
 	page := render(t, title, o)
@@ -179,7 +181,7 @@ func TestFailingRunPage(t *testing.T) {
 	if v := doc.byID("verdict"); v == nil || v.textOf() != "unsafe" || !v.hasClass("unsafe") {
 		t.Errorf("no verdict badge reading unsafe")
 	}
-	if sig := doc.byID("signature"); sig == nil || sig.textOf() != scenarios.SignatureOf(o).String() {
+	if sig := doc.byID("signature"); sig == nil || sig.textOf() != harness.SignatureOf(o).String() {
 		t.Errorf("the signature is missing")
 	}
 	if r := doc.byID("replay"); r == nil || r.textOf() != fmt.Sprintf("go run ./cmd/simrun replay -scenario %s -seed %d", o.Scenario, o.Seed) {
@@ -289,7 +291,7 @@ func TestFailingRunPage(t *testing.T) {
 }
 
 func TestPassingRunPage(t *testing.T) {
-	o := findRun(t, "reference", 1, 20, true, func(o *scenarios.Outcome) bool { return o.Verdict == scenarios.Pass })
+	o := findRun(t, "reference", 1, 20, true, func(o *harness.Outcome) bool { return o.Verdict == harness.Pass })
 	page := render(t, "", o)
 	doc := parsePage(t, page)
 	if v := doc.byID("verdict"); v == nil || v.textOf() != "pass" {
@@ -313,8 +315,8 @@ func TestPassingRunPage(t *testing.T) {
 
 // An outcome without its trace still renders, from the history alone.
 func TestPageWithoutTrace(t *testing.T) {
-	o := findRun(t, "zoo/no-watchdog", 165, 300, false, func(o *scenarios.Outcome) bool {
-		return o.Verdict == scenarios.Unsafe && len(o.Overlaps) > 0
+	o := findRun(t, "zoo/no-watchdog", 165, 300, false, func(o *harness.Outcome) bool {
+		return o.Verdict == harness.Unsafe && len(o.Overlaps) > 0
 	})
 	doc := parsePage(t, render(t, "", o))
 	if doc.byID("trace") != nil {
@@ -328,8 +330,8 @@ func TestPageWithoutTrace(t *testing.T) {
 
 // A run outside the assumptions draws its overlaps as allowed.
 func TestOutsideAssumptionsPage(t *testing.T) {
-	o := findRun(t, "vm-suspend", 1, 40, true, func(o *scenarios.Outcome) bool {
-		return o.Verdict == scenarios.Pass && len(o.Outside) > 0 && len(o.Overlaps) > 0
+	o := findRun(t, "vm-suspend", 1, 40, true, func(o *harness.Outcome) bool {
+		return o.Verdict == harness.Pass && len(o.Outside) > 0 && len(o.Overlaps) > 0
 	})
 	doc := parsePage(t, render(t, "", o))
 	out := doc.byID("outside")
@@ -357,10 +359,10 @@ func TestWriteNoRun(t *testing.T) {
 // A crashed run is judged by nothing but its failure: the page shows it as
 // a line of its own, and no S3 history.
 func TestCrashedRunPage(t *testing.T) {
-	o := findRun(t, "reference", 1, 20, true, func(o *scenarios.Outcome) bool { return o.Verdict == scenarios.Pass })
+	o := findRun(t, "reference", 1, 20, true, func(o *harness.Outcome) bool { return o.Verdict == harness.Pass })
 	res := *o.Result
 	res.Failure = &sim.Failure{Kind: sim.FailurePanic, At: 3 * time.Second, Node: 1, Message: "boom <in protocol code>"}
-	crashed := &scenarios.Outcome{Scenario: o.Scenario, Seed: o.Seed, Verdict: scenarios.Crashed, Plan: o.Plan, Result: &res}
+	crashed := &harness.Outcome{Scenario: o.Scenario, Seed: o.Seed, Verdict: harness.Crashed, Plan: o.Plan, Result: &res}
 	page := render(t, "", crashed)
 	doc := parsePage(t, page)
 	if v := doc.byID("verdict"); v == nil || v.textOf() != "crashed" {

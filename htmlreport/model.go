@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/linearizability"
-	"github.com/s3lease/s3lease/scenarios"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -108,7 +108,7 @@ func violationID(i int) string { return fmt.Sprintf("v%d", i+1) }
 // expectedID is the anchor of the i-th violation the assumptions allow.
 func expectedID(i int) string { return fmt.Sprintf("e%d", i+1) }
 
-func buildModel(o *scenarios.Outcome) *model {
+func buildModel(o *harness.Outcome) *model {
 	res := o.Result
 	h := res.History
 	if h == nil {

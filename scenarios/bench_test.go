@@ -2,6 +2,8 @@ package scenarios
 
 import (
 	"testing"
+
+	"github.com/s3lease/s3lease/harness"
 )
 
 // BenchmarkReference measures the reference scenario (5 nodes, 60 simulated
@@ -14,11 +16,11 @@ func BenchmarkReference(b *testing.B) {
 	seed := uint64(0)
 	for b.Loop() {
 		seed++
-		o, err := RunSeed(Reference, seed, false)
+		o, err := harness.RunSeed(Reference, seed, false)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if o.Verdict != Pass {
+		if o.Verdict != harness.Pass {
 			b.Fatalf("seed %d: %v", seed, o.Verdict)
 		}
 	}

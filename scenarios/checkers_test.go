@@ -5,8 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/sim"
+	"github.com/s3lease/s3lease/zoo"
 )
 
 // acceptAll is a broken fence that admits every token.
@@ -15,32 +17,32 @@ type acceptAll struct{}
 func (acceptAll) Admit(uint64) error { return nil }
 
 // brokenScenario runs candidate in the reference world without restarts.
-func brokenScenario(name string, c sim.Candidate, fence func() sim.Fence) Scenario {
-	return Scenario{Name: name, Build: func(seed uint64) Setup {
-		p := Protocol{Name: name, Candidate: c}
-		cfg := baseConfig(seed, p)
+func brokenScenario(name string, c sim.Candidate, fence func() sim.Fence) harness.Scenario {
+	return harness.Scenario{Name: name, Build: func(seed uint64) harness.Setup {
+		p := harness.Protocol{Name: name, Candidate: c}
+		cfg := harness.World(seed)
 		cfg.NewFence = fence
-		return Setup{Config: cfg, Protocol: p}
+		return harness.Setup{Config: cfg, Protocol: p}
 	}}
 }
 
 // caughtBy runs seeds of sc until the named checker reports a violation and
 // returns that seed's violation, failing the test if no seed of the budget
 // is caught.
-func caughtBy(t *testing.T, sc Scenario, checker string, seeds uint64) linearizability.Violation {
+func caughtBy(t *testing.T, sc harness.Scenario, checker string, seeds uint64) linearizability.Violation {
 	t.Helper()
 	return caughtWith(t, sc, checker, "", seeds)
 }
 
 // caughtWith is caughtBy for a violation whose message contains text.
-func caughtWith(t *testing.T, sc Scenario, checker, text string, seeds uint64) linearizability.Violation {
+func caughtWith(t *testing.T, sc harness.Scenario, checker, text string, seeds uint64) linearizability.Violation {
 	t.Helper()
 	for seed := uint64(1); seed <= seeds; seed++ {
-		o, err := RunSeed(sc, seed, false)
+		o, err := harness.RunSeed(sc, seed, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.Verdict == Crashed {
+		if o.Verdict == harness.Crashed {
 			t.Fatalf("seed %d crashed: %v", seed, o.Result.Failure)
 		}
 		for _, v := range o.Violations {
@@ -59,7 +61,7 @@ const naiveLease = 4 * time.Second
 // TestUniqueHolderCatchesUnconditionalAcquire: acquiring by read and then an
 // unconditional write lets two nodes both "win" the same token.
 func TestUniqueHolderCatchesUnconditionalAcquire(t *testing.T) {
-	sc := brokenScenario("unconditional", NaiveLock{Lease: naiveLease, Unconditional: true}.candidate(), nil)
+	sc := brokenScenario("unconditional", zoo.NaiveLock{Lease: naiveLease, Unconditional: true}.Protocol().Candidate, nil)
 	v := caughtBy(t, sc, "unique-holder", 20)
 	if len(v.Nodes) < 2 {
 		t.Fatalf("violation names %v; want two holders", v.Nodes)
@@ -69,7 +71,7 @@ func TestUniqueHolderCatchesUnconditionalAcquire(t *testing.T) {
 // TestMonotonicTokensCatchesDeleteOnRelease: releasing by deleting the
 // object resets the token that lived in it.
 func TestMonotonicTokensCatchesDeleteOnRelease(t *testing.T) {
-	sc := brokenScenario("delete-on-release", NaiveLock{Lease: naiveLease, DeleteOnRelease: true}.candidate(), nil)
+	sc := brokenScenario("delete-on-release", zoo.NaiveLock{Lease: naiveLease, DeleteOnRelease: true}.Protocol().Candidate, nil)
 	caughtBy(t, sc, "monotonic-tokens", 20)
 }
 
@@ -77,7 +79,7 @@ func TestMonotonicTokensCatchesDeleteOnRelease(t *testing.T) {
 // successive leaders gets writes from two nodes under one epoch accepted,
 // even by a correct fence.
 func TestFencingCatchesTokenReuse(t *testing.T) {
-	sc := brokenScenario("same-token", NaiveLock{Lease: naiveLease, SameToken: true}.candidate(), nil)
+	sc := brokenScenario("same-token", zoo.NaiveLock{Lease: naiveLease, SameToken: true}.Protocol().Candidate, nil)
 	caughtBy(t, sc, "fencing", 20)
 }
 
@@ -87,10 +89,10 @@ func TestFencingCatchesTokenReuse(t *testing.T) {
 // correct fence rejects the old leader's writes; one that does not check
 // tokens accepts them, and the fencing checker says so.
 func TestFencingCatchesBrokenFence(t *testing.T) {
-	skewed := func(fence func() sim.Fence) Scenario {
-		sc := brokenScenario("skewed", NaiveLock{Lease: naiveLease}.candidate(), fence)
+	skewed := func(fence func() sim.Fence) harness.Scenario {
+		sc := brokenScenario("skewed", zoo.NaiveLock{Lease: naiveLease}.Protocol().Candidate, fence)
 		base := sc.Build
-		sc.Build = func(seed uint64) Setup {
+		sc.Build = func(seed uint64) harness.Setup {
 			s := base(seed)
 			s.Config.Clocks = make([]sim.ClockModel, s.Config.Nodes)
 			for i := range s.Config.Clocks {
@@ -104,7 +106,7 @@ func TestFencingCatchesBrokenFence(t *testing.T) {
 	// The control: the same overlap with a correct fence is not a fencing
 	// violation, because the stale writes are rejected.
 	for seed := uint64(1); seed <= 20; seed++ {
-		o, err := RunSeed(skewed(nil), seed, false)
+		o, err := harness.RunSeed(skewed(nil), seed, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,13 +122,13 @@ func TestFencingCatchesBrokenFence(t *testing.T) {
 // switch off, perfect clocks and no faults, is safe, so the tests above fail
 // because of the switch they turn on.
 func TestCorrectNaiveLockPasses(t *testing.T) {
-	sc := brokenScenario("naive-correct", NaiveLock{Lease: naiveLease}.candidate(), nil)
+	sc := brokenScenario("naive-correct", zoo.NaiveLock{Lease: naiveLease}.Protocol().Candidate, nil)
 	for seed := uint64(1); seed <= 20; seed++ {
-		o, err := RunSeed(sc, seed, false)
+		o, err := harness.RunSeed(sc, seed, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.Verdict != Pass {
+		if o.Verdict != harness.Pass {
 			t.Fatalf("seed %d: %v %v %v", seed, o.Verdict, o.Violations, o.Result.Failure)
 		}
 		if len(o.Result.History.Terms) < 3 {
@@ -141,11 +143,11 @@ func TestCorrectNaiveLockPasses(t *testing.T) {
 func TestReferenceProductionElectorIsSafe(t *testing.T) {
 	terms, handovers := 0, 0
 	for seed := uint64(1); seed <= 100; seed++ {
-		o, err := RunSeed(Reference, seed, false)
+		o, err := harness.RunSeed(Reference, seed, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.Verdict != Pass {
+		if o.Verdict != harness.Pass {
 			t.Fatalf("seed %d: %v %v %v", seed, o.Verdict, o.Violations, o.Result.Failure)
 		}
 		ts := o.Result.History.Terms

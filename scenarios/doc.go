@@ -1,23 +1,22 @@
-// Package scenarios names the runs the harness knows how to make and judges
-// them.
+// Package scenarios holds the stories: one named run per known failure mode
+// of leader election on S3 (FAILURE-MODES.md), each a function from a seed
+// to a world, a fault plan and a protocol, with the outcome it expects of
+// the production elector (survives inside its assumptions, fenced outside
+// them) or of a deliberately broken lock (caught).
 //
-// A Scenario is a function from a seed to a sim.Config: the nodes, the
-// protocol they run, the world's latencies and clocks, and what happens to
-// the nodes over time (restarts now; faults as the fault model grows). The
-// production elector enters the simulator through ProductionElector, an
-// adapter that builds protocol.Elector from the node's simulated clock, S3
-// client and entropy, and hands each term's token to the simulated
-// application.
+// Each story registers itself with the harness at init, so that `simrun
+// run -scenario NAME` runs it and reproducer files name it. The engine
+// that runs and judges them (verdicts, shrinking, reproducers, campaigns)
+// is package harness; the broken locks are package zoo.
 //
-// RunSeed runs one seed of a scenario and judges the result with the
-// checkers of package linearizability. Its Verdict is three-valued: Pass,
-// Unsafe (a checker found a violation), or Crashed (the run could not finish:
-// a panic in protocol code, or a run that stopped advancing). A crashed run
-// is never counted as a pass.
+// Two scenarios are campaigns rather than stories: Swarm, the production
+// elector under random fault plans (harness.Swarm), the default of `simrun
+// run`; and Reference, the benchmark's workload: five nodes for one
+// simulated minute, with clock offsets and drift inside the elector's
+// assumed bound, realistic S3 latencies, and rolling restarts in which
+// nodes release their lease, stop, and come back, some under a new
+// identity.
 //
-// The reference scenario is the default of `simrun run` and of the
-// benchmark: five nodes for one simulated minute, with clock offsets and
-// drift inside the elector's assumed bound, realistic S3 latencies, and
-// rolling restarts in which nodes release their lease, stop, and come back,
-// some under a new identity.
+// Each story's test reads the trace for the evidence that the fault
+// happened where intended, and then judges the outcome.
 package scenarios

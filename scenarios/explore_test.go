@@ -4,7 +4,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
+	"github.com/s3lease/s3lease/zoo"
 )
 
 var smallBounds = sim.ExploreBounds{MaxFaults: 0, MaxDelays: 1, MaxDepth: 60}
@@ -13,17 +15,17 @@ var smallBounds = sim.ExploreBounds{MaxFaults: 0, MaxDelays: 1, MaxDepth: 60}
 // running the read-then-unconditional-write lock finds two holders of one
 // token, and the path it reports replays to the same failure.
 func TestExploreFindsUnconditionalWriteBug(t *testing.T) {
-	p := NaiveLock{Lease: 4 * time.Second, Unconditional: true}.Protocol()
-	s := Small(Setup{Config: baseConfig(1, p), Protocol: p}, 2, 3*time.Second)
-	r, err := Explore(s, 1, smallBounds, 10_000)
+	p := zoo.NaiveLock{Lease: 4 * time.Second, Unconditional: true}.Protocol()
+	s := harness.Small(harness.Setup{Config: harness.World(1), Protocol: p}, 2, 3*time.Second)
+	r, err := harness.Explore(s, 1, smallBounds, 10_000)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Found == nil || r.Found.Verdict != Unsafe {
+	if r.Found == nil || r.Found.Verdict != harness.Unsafe {
 		t.Fatalf("no violation in %d executions (exhausted %v)", r.Executions, r.Exhausted)
 	}
 	t.Logf("found after %d executions: %v (path %q)", r.Executions, r.Found.Violations[0], r.Path)
-	again, err := ReplayPath(s, 1, smallBounds, r.Path, false)
+	again, err := harness.ReplayPath(s, 1, smallBounds, r.Path, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,9 +38,9 @@ func TestExploreFindsUnconditionalWriteBug(t *testing.T) {
 // every schedule of a short run within the bounds, and the exploration
 // really covers many distinct executions.
 func TestExploreElectorSmall(t *testing.T) {
-	p := Elector(DefaultElectorSettings)
-	s := Small(Setup{Config: baseConfig(1, p), Protocol: p}, 2, 3*time.Second)
-	r, err := Explore(s, 1, smallBounds, 3_000)
+	p := harness.Elector(harness.DefaultElectorSettings)
+	s := harness.Small(harness.Setup{Config: harness.World(1), Protocol: p}, 2, 3*time.Second)
+	r, err := harness.Explore(s, 1, smallBounds, 3_000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,13 +54,13 @@ func TestExploreElectorSmall(t *testing.T) {
 }
 
 func TestPathRoundTrip(t *testing.T) {
-	p := Path{0, 0, 3, 0, 1}
-	q, err := ParsePath(p.String())
+	p := harness.Path{0, 0, 3, 0, 1}
+	q, err := harness.ParsePath(p.String())
 	if err != nil || q.String() != "2:3,4:1" {
 		t.Fatalf("%v %v", q, err)
 	}
 	for _, bad := range []string{"x", "1:", ":2", "-1:1", "1:2:3"} {
-		if _, err := ParsePath(bad); err == nil {
+		if _, err := harness.ParsePath(bad); err == nil {
 			t.Errorf("ParsePath(%q) accepted", bad)
 		}
 	}

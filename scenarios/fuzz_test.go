@@ -3,18 +3,17 @@ package scenarios
 import (
 	"flag"
 	"fmt"
-	"math/bits"
 	"math/rand/v2"
 	"os"
 	"testing"
 
-	"github.com/s3lease/s3lease/faults"
-	"github.com/s3lease/s3lease/scenarios/zoo"
+	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/zoo"
 )
 
 // Native Go fuzzing over whole runs. A fuzz input is a simulator seed and a
-// string of choice bytes; byteSource reads the bytes as the choices of the
-// generator of gen_test.go (the same one rapid drives), so every input is
+// string of choice bytes; harness.BytesSource reads the bytes as the choices of
+// the harness's generator (the same one rapid drives), so every input is
 // a valid run and the empty string is the quietest one: two nodes, default
 // settings, no faults. Plain `go test` runs FuzzElector's seed corpus
 // (f.Add and testdata/fuzz/FuzzElector) and skips FuzzZooVariant. To fuzz:
@@ -29,34 +28,6 @@ import (
 // doing its job; delete the input it writes to testdata/fuzz/FuzzZooVariant/
 // (a later -fuzz run would start by failing on it).
 
-// byteSource reads a run's choices from bytes: each Int takes as many bytes
-// as its range needs, big-endian, modulo the range; once the bytes run out
-// every draw is the low end of its range.
-type byteSource struct{ data []byte }
-
-func (s *byteSource) Int(lo, hi int64, _ string) int64 {
-	if hi <= lo {
-		return lo
-	}
-	span := uint64(hi - lo)
-	var v uint64
-	for n := bits.Len64(span); n > 0 && len(s.data) > 0; n -= 8 {
-		v = v<<8 | uint64(s.data[0])
-		s.data = s.data[1:]
-	}
-	return lo + int64(v%(span+1))
-}
-
-func (s *byteSource) Bool(label string) bool { return s.Int(0, 1, label) == 1 }
-
-func (s *byteSource) Groups(most int, label string, one func(runSource) []faults.Event) [][]faults.Event {
-	out := make([][]faults.Event, s.Int(0, int64(most), label))
-	for i := range out {
-		out[i] = one(s)
-	}
-	return out
-}
-
 // fuzzSeeds are inputs every target starts from: the quietest run, and a
 // few byte strings that switch on different fault families.
 func fuzzSeeds(f *testing.F) {
@@ -66,9 +37,9 @@ func fuzzSeeds(f *testing.F) {
 }
 
 // electorOnInput runs the production elector on the run the input draws.
-func electorOnInput(seed uint64, choices []byte) (drawnRun, *Outcome, error) {
-	r := drawRun(&byteSource{data: choices}, seed, nil)
-	o, err := runDrawn(r, drawnRun.electorSetup)
+func electorOnInput(seed uint64, choices []byte) (harness.Draw, *harness.Outcome, error) {
+	r := drawElector(harness.BytesSource(choices), seed)
+	o, err := harness.RunDraw(r)
 	return r, o, err
 }
 
@@ -80,8 +51,8 @@ func FuzzElector(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.Verdict != Pass {
-			t.Fatalf("production elector: %s\n%s", SignatureOf(o), describe(r, o))
+		if o.Verdict != harness.Pass {
+			t.Fatalf("production elector: %s\n%s", harness.SignatureOf(o), harness.Describe(r, o))
 		}
 	})
 }
@@ -105,10 +76,9 @@ func fuzzVariant() (string, error) {
 
 // variantOnInput runs zoo variant name on the run the input draws, with
 // the zoo's settings.
-func variantOnInput(name string, seed uint64, choices []byte) (drawnRun, *Outcome, error) {
-	fixed := DefaultElectorSettings
-	r := drawRun(&byteSource{data: choices}, seed, &fixed)
-	o, err := runDrawn(r, func(r drawnRun) (Setup, error) { return r.zooSetup(name) })
+func variantOnInput(name string, seed uint64, choices []byte) (harness.Draw, *harness.Outcome, error) {
+	r := harness.DrawRun(harness.BytesSource(choices), seed, zooProtocol(name), nil)
+	o, err := harness.RunDraw(r)
 	return r, o, err
 }
 
@@ -140,9 +110,9 @@ func FuzzZooVariant(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.Verdict != Pass {
-			b, _ := r.reproducer("zoo/" + name).Marshal()
-			t.Fatalf("zoo/%s: %s\n%s\nreproducer:\n%s", name, SignatureOf(o), describe(r, o), b)
+		if o.Verdict != harness.Pass {
+			b, _ := r.Reproducer("zoo/" + name).Marshal()
+			t.Fatalf("zoo/%s: %s\n%s\nreproducer:\n%s", name, harness.SignatureOf(o), harness.Describe(r, o), b)
 		}
 	})
 }
@@ -182,17 +152,17 @@ func TestFuzzFindsZooBug(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.Verdict == Pass {
+		if o.Verdict == harness.Pass {
 			continue
 		}
 		t.Logf("input %d of %d shows zoo/%s's bug: %s\nfuzz input: uint64(%d) []byte(%q)\n%s",
-			i+1, budget, name, SignatureOf(o), in.seed, in.choices, describe(r, o))
-		eo, err := runDrawn(r, drawnRun.electorSetup)
+			i+1, budget, name, harness.SignatureOf(o), in.seed, in.choices, harness.Describe(r, o))
+		eo, err := harness.RunDraw(asElector(r))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if eo.Verdict != Pass {
-			t.Errorf("the production elector fails the same run: %s", SignatureOf(eo))
+		if eo.Verdict != harness.Pass {
+			t.Errorf("the production elector fails the same run: %s", harness.SignatureOf(eo))
 		}
 		return
 	}

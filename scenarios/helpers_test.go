@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -15,15 +16,15 @@ import (
 
 // runSeeds runs seeds 1..n of sc with the trace kept; a run that cannot be
 // set up or that crashed fails the test.
-func runSeeds(t *testing.T, sc Scenario, n uint64) []*Outcome {
+func runSeeds(t *testing.T, sc harness.Scenario, n uint64) []*harness.Outcome {
 	t.Helper()
-	outs := make([]*Outcome, 0, n)
+	outs := make([]*harness.Outcome, 0, n)
 	for seed := uint64(1); seed <= n; seed++ {
-		o, err := RunSeed(sc, seed, true)
+		o, err := harness.RunSeed(sc, seed, true)
 		if err != nil {
 			t.Fatalf("%s seed %d: %v", sc.Name, seed, err)
 		}
-		if o.Verdict == Crashed {
+		if o.Verdict == harness.Crashed {
 			t.Fatalf("%s seed %d crashed: %v", sc.Name, seed, o.Result.Failure)
 		}
 		outs = append(outs, o)
@@ -32,20 +33,20 @@ func runSeeds(t *testing.T, sc Scenario, n uint64) []*Outcome {
 }
 
 // replay is the command that shows a run's trace.
-func replay(o *Outcome) string {
+func replay(o *harness.Outcome) string {
 	return fmt.Sprintf("go run ./cmd/simrun replay -scenario %s -seed %d", o.Scenario, o.Seed)
 }
 
 // checkSurvives asserts the Survives expectation of every run: it stayed
 // inside the elector's assumptions and passed, with no violation, no
 // overlap and a leader after healing.
-func checkSurvives(t *testing.T, outs ...*Outcome) {
+func checkSurvives(t *testing.T, outs ...*harness.Outcome) {
 	t.Helper()
 	for _, o := range outs {
 		if len(o.Outside) > 0 {
 			t.Errorf("%s seed %d: plan leaves the assumptions: %v", o.Scenario, o.Seed, o.Outside)
 		}
-		if o.Verdict != Pass || len(o.Overlaps) > 0 {
+		if o.Verdict != harness.Pass || len(o.Overlaps) > 0 {
 			t.Errorf("%s seed %d: verdict %v, violations %v, overlaps %v (replay: %s)",
 				o.Scenario, o.Seed, o.Verdict, o.Violations, o.Overlaps, replay(o))
 		}
@@ -54,13 +55,13 @@ func checkSurvives(t *testing.T, outs ...*Outcome) {
 
 // checkOutsideButPass asserts that every run left the assumptions and
 // still passed: no stale write accepted, a leader after healing.
-func checkOutsideButPass(t *testing.T, outs ...*Outcome) {
+func checkOutsideButPass(t *testing.T, outs ...*harness.Outcome) {
 	t.Helper()
 	for _, o := range outs {
 		if len(o.Outside) == 0 {
 			t.Errorf("%s seed %d: the plan stays inside the assumptions; want outside", o.Scenario, o.Seed)
 		}
-		if o.Verdict != Pass {
+		if o.Verdict != harness.Pass {
 			t.Errorf("%s seed %d: verdict %v, violations %v (replay: %s)",
 				o.Scenario, o.Seed, o.Verdict, o.Violations, replay(o))
 		}
@@ -71,7 +72,7 @@ func checkOutsideButPass(t *testing.T, outs ...*Outcome) {
 // run is outside the assumptions and passes (checkOutsideButPass), and
 // across the runs two leaders overlapped and the fence refused at least
 // one write.
-func checkFenced(t *testing.T, outs []*Outcome) {
+func checkFenced(t *testing.T, outs []*harness.Outcome) {
 	t.Helper()
 	checkOutsideButPass(t, outs...)
 	overlaps, refused := 0, 0
@@ -92,7 +93,7 @@ func checkFenced(t *testing.T, outs []*Outcome) {
 
 // hasOverlap reports whether two leaders overlapped in the run, as
 // measured or as an expected violation.
-func hasOverlap(o *Outcome) bool {
+func hasOverlap(o *harness.Outcome) bool {
 	if len(o.Overlaps) > 0 {
 		return true
 	}
@@ -106,7 +107,7 @@ func hasOverlap(o *Outcome) bool {
 
 // refusedWrites returns the fenced writes of the run that the resource
 // refused.
-func refusedWrites(o *Outcome) []sim.FencedWrite {
+func refusedWrites(o *harness.Outcome) []sim.FencedWrite {
 	var out []sim.FencedWrite
 	for _, w := range o.Result.History.Writes {
 		if !w.Accepted {
@@ -118,7 +119,7 @@ func refusedWrites(o *Outcome) []sim.FencedWrite {
 
 // termAt returns node's term that was running at true time at (Start <=
 // at < End, or open), and whether there is one.
-func termAt(o *Outcome, node int, at time.Duration) (sim.Term, bool) {
+func termAt(o *harness.Outcome, node int, at time.Duration) (sim.Term, bool) {
 	for _, term := range o.Result.History.Terms {
 		if term.Node == node && term.Start <= at && (term.Open || at < term.End) {
 			return term, true
@@ -133,7 +134,7 @@ const anyNode = -2
 
 // events returns the trace events of kind k on node, in order: node is a
 // node's number, -1 for S3 and the fenced resource, or anyNode.
-func events(o *Outcome, k sim.EventKind, node int) []sim.Event {
+func events(o *harness.Outcome, k sim.EventKind, node int) []sim.Event {
 	var out []sim.Event
 	for _, e := range o.Result.Trace.Events {
 		if e.Kind == k && (node == anyNode || e.Node == node) {
@@ -145,7 +146,7 @@ func events(o *Outcome, k sim.EventKind, node int) []sim.Event {
 
 // faultNotes returns the fault notes of the run, on any node, whose detail
 // contains text.
-func faultNotes(o *Outcome, text string) []sim.Event {
+func faultNotes(o *harness.Outcome, text string) []sim.Event {
 	var out []sim.Event
 	for _, e := range events(o, sim.EvFault, anyNode) {
 		if strings.Contains(e.Detail, text) {
@@ -157,7 +158,7 @@ func faultNotes(o *Outcome, text string) []sim.Event {
 
 // byCall returns the first event of kind k for S3 or fence call id, and
 // whether there is one.
-func byCall(o *Outcome, k sim.EventKind, id uint64) (sim.Event, bool) {
+func byCall(o *harness.Outcome, k sim.EventKind, id uint64) (sim.Event, bool) {
 	for _, e := range o.Result.Trace.Events {
 		if e.Kind == k && e.Call == id {
 			return e, true
@@ -178,7 +179,7 @@ func pauseEndOf(t *testing.T, e sim.Event) time.Duration {
 
 // checkPausesHealed asserts that every pause of the run ended before its
 // plan's HealAt: the liveness phase is fault-free.
-func checkPausesHealed(t *testing.T, o *Outcome) {
+func checkPausesHealed(t *testing.T, o *harness.Outcome) {
 	t.Helper()
 	heal := o.Plan.HealAt.D()
 	for _, e := range events(o, sim.EvPause, anyNode) {
@@ -225,7 +226,7 @@ func (c *s3Call) end() time.Duration {
 
 // s3Calls gathers the S3 requests of the run, in the order they were sent.
 // (Fenced writes have their own call numbers and are left out.)
-func s3Calls(o *Outcome) []*s3Call {
+func s3Calls(o *harness.Outcome) []*s3Call {
 	tr := o.Result.Trace
 	byID := map[uint64]*s3Call{}
 	var calls []*s3Call
@@ -285,7 +286,7 @@ func lastGrantSend(calls []*s3Call, node int, at time.Duration) (time.Duration, 
 // fails the test unless that term's holder started after at (it never saw
 // the old tokens) and the fence refused every write it made under that
 // token. It reports whether the sequence restarted.
-func tokenRestart(t *testing.T, o *Outcome, at time.Duration) bool {
+func tokenRestart(t *testing.T, o *harness.Outcome, at time.Duration) bool {
 	t.Helper()
 	restarted := false
 	for _, v := range o.Expected {

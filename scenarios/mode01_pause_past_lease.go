@@ -4,21 +4,22 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
 // PausePastLease is failure mode 1: the leader's application checks that it
 // still leads, then its process stops for longer than the lease before it
 // sends the guarded write.
-var PausePastLease = register(Scenario{
+var PausePastLease = register(harness.Scenario{
 	Name: "pause-past-lease",
 	Doc: "Every leader, at its k-th fenced write, checks its lease and then stalls for 8-12 s, far longer than " +
 		"the 6 s lease; meanwhile another node takes over. When the old leader wakes it still believes it leads " +
 		"and sends the write under its old token; the fenced resource refuses it.",
-	Expect: Fenced,
-	Build: func(seed uint64) Setup {
-		p := Elector(DefaultElectorSettings)
-		cfg := baseConfig(seed, p)
+	Expect: harness.Fenced,
+	Build: func(seed uint64) harness.Setup {
+		p := harness.Elector(harness.DefaultElectorSettings)
+		cfg := harness.World(seed)
 		cfg.Duration = 90 * time.Second
 		c := sim.NewRandomChooser(seed ^ 0x6d6f646530315f70)
 		plan := &faults.Plan{HealAt: faults.Duration(70 * time.Second)}
@@ -31,7 +32,7 @@ var PausePastLease = register(Scenario{
 				For: faults.Duration(modeARange(c, 8*time.Second, 12*time.Second)),
 			})
 		}
-		return Setup{Config: cfg, Plan: plan, Protocol: p}
+		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
 })
 

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -16,16 +17,16 @@ import (
 // leader's belief ends at its local deadline, before anyone takes over; the
 // late write itself is judged by the fence alone, which must refuse it
 // because the successor's newer token was admitted first.
-var LateWrite = register(Scenario{
+var LateWrite = register(harness.Scenario{
 	Name: "late-write",
 	Doc: "The leader sends a fenced write under its valid lease, but the write sits in the network for 12-16 s, " +
 		"twice the lease. Meanwhile the leader is cut off from S3, its term ends at its deadline and another node " +
 		"takes over and writes with a newer token; when the old write finally arrives the resource refuses it. " +
 		"A slow write is no process fault: the run stays inside the assumptions, no two terms overlap, and the fence alone judges the late write.",
-	Expect: Survives,
-	Build: func(seed uint64) Setup {
-		p := Elector(DefaultElectorSettings)
-		cfg := baseConfig(seed, p)
+	Expect: harness.Survives,
+	Build: func(seed uint64) harness.Setup {
+		p := harness.Elector(harness.DefaultElectorSettings)
+		cfg := harness.World(seed)
 		c := sim.NewRandomChooser(seed ^ 0x6d6f646530325f77)
 		plan := &faults.Plan{HealAt: faults.Duration(40 * time.Second)}
 		leader := modeAFirstLeader(c, plan, cfg.Nodes)
@@ -43,7 +44,7 @@ var LateWrite = register(Scenario{
 				At:        faults.Duration(sent - time.Second + modeARange(c, 0, 2*time.Second)),
 				For:       faults.Duration(modeARange(c, 10*time.Second, 13*time.Second)),
 				Blackhole: c.Choose(sim.ChooseSetup, 2) == 0})
-		return Setup{Config: cfg, Plan: plan, Protocol: p}
+		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
 })
 

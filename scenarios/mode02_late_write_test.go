@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -14,7 +15,7 @@ import (
 func TestLateWrite(t *testing.T) {
 	outs := runSeeds(t, LateWrite, 30)
 	checkSurvives(t, outs...)
-	lease := DefaultElectorSettings.LeaseDuration
+	lease := harness.DefaultElectorSettings.LeaseDuration
 	for _, o := range outs {
 		var sent sim.Event
 		for _, e := range events(o, sim.EvFenceSend, anyNode) {

@@ -4,21 +4,22 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
 // LateGrant is failure mode 3: the answer granting the lease arrives, or is
 // learnt, only after the lease it grants has expired.
-var LateGrant = register(Scenario{
+var LateGrant = register(harness.Scenario{
 	Name: "late-grant",
 	Doc: "Every node's first PutObject (for most, the race to create the lock) is answered 7-10 s late, longer than the " +
 		"lease, and S3 is so slow for the first seconds that reads time out too. The winner gives up waiting for " +
 		"the grant; when it finally reads its own record after the term it would have granted is over, it does not " +
 		"lead with that token but takes the lock again with a new one.",
-	Expect: Survives,
-	Build: func(seed uint64) Setup {
-		p := Elector(DefaultElectorSettings)
-		cfg := baseConfig(seed, p)
+	Expect: harness.Survives,
+	Build: func(seed uint64) harness.Setup {
+		p := harness.Elector(harness.DefaultElectorSettings)
+		cfg := harness.World(seed)
 		c := sim.NewRandomChooser(seed ^ 0x6d6f646530335f67)
 		plan := &faults.Plan{HealAt: faults.Duration(40 * time.Second)}
 		for i := range cfg.Nodes {
@@ -37,6 +38,6 @@ var LateGrant = register(Scenario{
 			Kind: faults.SlowS3, At: faults.Duration(from), By: faults.Duration(time.Second),
 			For: faults.Duration(modeARange(c, time.Second, 7*time.Second) - from),
 		})
-		return Setup{Config: cfg, Plan: plan, Protocol: p}
+		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
 })

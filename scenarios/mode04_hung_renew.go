@@ -4,20 +4,21 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
 // HungRenew is failure mode 4: the leader's renewal hangs for longer than
 // the lease, as it would under an HTTP timeout longer than the lease.
-var HungRenew = register(Scenario{
+var HungRenew = register(harness.Scenario{
 	Name: "hung-renew",
 	Doc: "While a node leads, S3 becomes so slow that every request would take 7-10 s to answer, longer than the " +
 		"6 s lease. The elector's request timeout (1.5 s) cuts the hung renewals, and the leader steps down at its " +
 		"deadline, 4 s after its last successful renewal was sent, instead of waiting for an answer.",
-	Expect: Survives,
-	Build: func(seed uint64) Setup {
-		p := Elector(DefaultElectorSettings)
-		cfg := baseConfig(seed, p)
+	Expect: harness.Survives,
+	Build: func(seed uint64) harness.Setup {
+		p := harness.Elector(harness.DefaultElectorSettings)
+		cfg := harness.World(seed)
 		c := sim.NewRandomChooser(seed ^ 0x6d6f646530345f72)
 		plan := &faults.Plan{HealAt: faults.Duration(40 * time.Second)}
 		// The first leader leads from the first 100 ms until something
@@ -28,6 +29,6 @@ var HungRenew = register(Scenario{
 			For:  faults.Duration(modeARange(c, 8*time.Second, 12*time.Second)),
 			By:   faults.Duration(modeARange(c, 3500*time.Millisecond, 5*time.Second)),
 		})
-		return Setup{Config: cfg, Plan: plan, Protocol: p}
+		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
 })

@@ -4,20 +4,21 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
 // ZombieApp is failure mode 5: the application goes on working after its
 // leadership ended, ignoring its cancelled context.
-var ZombieApp = register(Scenario{
+var ZombieApp = register(harness.Scenario{
 	Name: "zombie-app",
 	Doc: "Every node's application ignores the end of its term and keeps writing for 5-9 s. The leader is cut " +
 		"off from S3, so its term ends at its deadline and another node takes over, while the old application " +
 		"is still writing under its old token; the resource refuses those writes once the new token has arrived.",
-	Expect: Fenced,
-	Build: func(seed uint64) Setup {
-		p := Elector(DefaultElectorSettings)
-		cfg := baseConfig(seed, p)
+	Expect: harness.Fenced,
+	Build: func(seed uint64) harness.Setup {
+		p := harness.Elector(harness.DefaultElectorSettings)
+		cfg := harness.World(seed)
 		c := sim.NewRandomChooser(seed ^ 0x6d6f646530355f7a)
 		plan := &faults.Plan{HealAt: faults.Duration(40 * time.Second)}
 		leader := modeAFirstLeader(c, plan, cfg.Nodes)
@@ -32,6 +33,6 @@ var ZombieApp = register(Scenario{
 			For:       faults.Duration(modeARange(c, 9*time.Second, 12*time.Second)),
 			Blackhole: c.Choose(sim.ChooseSetup, 2) == 0,
 		})
-		return Setup{Config: cfg, Plan: plan, Protocol: p}
+		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
 })

@@ -4,21 +4,22 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
 // WallClockJump is failure mode 6: wall clocks step (an NTP step, a manual
 // change) forwards and backwards by minutes to hours, on the leader and on
 // the followers.
-var WallClockJump = register(Scenario{
+var WallClockJump = register(harness.Scenario{
 	Name: "wall-clock-jump",
 	Doc: "While one node leads, every node's wall clock steps by one minute to six hours, forwards or backwards; " +
 		"the term goes on. Later the leader crashes and, while the followers time its abandoned lease, their wall " +
 		"clocks step again: one takes over a lease later, neither at once nor hours late. The elector ignores wall time.",
-	Expect: Survives,
-	Build: func(seed uint64) Setup {
-		p := Elector(DefaultElectorSettings)
-		cfg := baseConfig(seed, p)
+	Expect: harness.Survives,
+	Build: func(seed uint64) harness.Setup {
+		p := harness.Elector(harness.DefaultElectorSettings)
+		cfg := harness.World(seed)
 		c := sim.NewRandomChooser(seed ^ 0x6d6f646530365f6a)
 		plan := &faults.Plan{HealAt: faults.Duration(40 * time.Second)}
 		leader := modeAFirstLeader(c, plan, cfg.Nodes)
@@ -39,6 +40,6 @@ var WallClockJump = register(Scenario{
 		plan.Events = append(plan.Events,
 			faults.Event{Kind: faults.Crash, Node: leader, At: faults.Duration(crash)},
 			faults.Event{Kind: faults.Restart, Node: leader, At: faults.Duration(crash + modeARange(c, time.Second, 3*time.Second))})
-		return Setup{Config: cfg, Plan: plan, Protocol: p}
+		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
 })

@@ -4,20 +4,21 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
 // ClockSkew is failure mode 7 inside the elector's assumptions: wall clocks
 // minutes apart and clock rates up to the assumed 1000 ppm apart, in the
 // worst direction for a handover.
-var ClockSkew = register(Scenario{
+var ClockSkew = register(harness.Scenario{
 	Name: "clock-skew",
 	Doc: "Wall clocks are up to five minutes apart and clock rates differ by up to the assumed 1000 ppm: the " +
 		"leader's clock runs 0.1% slow, so its term lasts longest, and a follower's 0.1% fast, so it ends the " +
 		"lease soonest. The leader is cut off from S3; its term still ends before anyone takes over.",
-	Expect: Survives,
-	Build: func(seed uint64) Setup {
-		return modeASkewedHandover(seed^0x6d6f646530375f73, DefaultElectorSettings.ClockDriftPPM, DefaultElectorSettings.ClockDriftPPM)
+	Expect: harness.Survives,
+	Build: func(seed uint64) harness.Setup {
+		return modeASkewedHandover(seed^0x6d6f646530375f73, harness.DefaultElectorSettings.ClockDriftPPM, harness.DefaultElectorSettings.ClockDriftPPM)
 	},
 })
 
@@ -27,9 +28,9 @@ var ClockSkew = register(Scenario{
 // five minutes off; the leader is cut off from S3 between 5 s and 15 s for
 // 10-12 s, so a follower takes over its abandoned lease. The drift is drawn
 // from [minDrift, maxDrift].
-func modeASkewedHandover(seed uint64, minDrift, maxDrift int64) Setup {
-	p := Elector(DefaultElectorSettings)
-	cfg := baseConfig(seed, p)
+func modeASkewedHandover(seed uint64, minDrift, maxDrift int64) harness.Setup {
+	p := harness.Elector(harness.DefaultElectorSettings)
+	cfg := harness.World(seed)
 	c := sim.NewRandomChooser(seed)
 	plan := &faults.Plan{HealAt: faults.Duration(40 * time.Second)}
 	leader := modeAFirstLeader(c, plan, cfg.Nodes)
@@ -54,5 +55,5 @@ func modeASkewedHandover(seed uint64, minDrift, maxDrift int64) Setup {
 		For:       faults.Duration(modeARange(c, 10*time.Second, 12*time.Second)),
 		Blackhole: c.Choose(sim.ChooseSetup, 2) == 0,
 	})
-	return Setup{Config: cfg, Plan: plan, Protocol: p}
+	return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 }

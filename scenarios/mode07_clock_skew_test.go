@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -20,7 +21,7 @@ type skewHandover struct {
 // findSkewHandover finds the handover of a modeASkewedHandover run,
 // checking on the way that every node's wall clock started at its planned
 // offset.
-func findSkewHandover(t *testing.T, o *Outcome) (skewHandover, bool) {
+func findSkewHandover(t *testing.T, o *harness.Outcome) (skewHandover, bool) {
 	t.Helper()
 	var h skewHandover
 	for _, e := range events(o, sim.EvStart, anyNode) {
@@ -60,7 +61,7 @@ func findSkewHandover(t *testing.T, o *Outcome) (skewHandover, bool) {
 func TestClockSkew(t *testing.T) {
 	outs := runSeeds(t, ClockSkew, 30)
 	checkSurvives(t, outs...)
-	s := DefaultElectorSettings
+	s := harness.DefaultElectorSettings
 	spread := time.Duration(0)
 	for _, o := range outs {
 		h, ok := findSkewHandover(t, o)

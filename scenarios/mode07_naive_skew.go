@@ -4,36 +4,38 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
+	"github.com/s3lease/s3lease/zoo"
 )
 
 // NaiveSkew is the naive form of the seed 001 algorithm (expiry judged by
 // comparing the stored expiry with the local wall clock) under clock
 // offsets between nodes: the harness must report the double leadership.
 // ElectorSkew is the production elector under the same plan.
-var NaiveSkew = register(Scenario{
+var NaiveSkew = register(harness.Scenario{
 	Name: "naive-skew",
 	Doc: "Five nodes run the naive lock (4 s lease; a record is expired when its stored expiry is before the reader's wall clock) " +
 		"with wall clocks offset by up to 3 s either way, no drift: a node whose clock runs ahead takes the lock while its holder " +
 		"still leads, and the harness reports the overlap. Compare elector-skew.",
-	Expect: Caught,
-	Build: func(seed uint64) Setup {
-		p := NaiveLock{Lease: 4 * time.Second}.Protocol()
-		cfg := baseConfig(seed, p)
-		return Setup{Config: cfg, Plan: modeBSkewPlan(seed, cfg.Nodes), Protocol: p}
+	Expect: harness.Caught,
+	Build: func(seed uint64) harness.Setup {
+		p := zoo.NaiveLock{Lease: 4 * time.Second}.Protocol()
+		cfg := harness.World(seed)
+		return harness.Setup{Config: cfg, Plan: modeBSkewPlan(seed, cfg.Nodes), Protocol: p}
 	},
 })
 
 // ElectorSkew is the production elector under NaiveSkew's plan.
-var ElectorSkew = register(Scenario{
+var ElectorSkew = register(harness.Scenario{
 	Name: "elector-skew",
 	Doc: "The plan of naive-skew (wall clocks offset by up to 3 s either way, every node crashing once and restarting) " +
 		"run by the production elector, which never compares a stored time with its own clock: no two leaders overlap.",
-	Expect: Survives,
-	Build: func(seed uint64) Setup {
-		p := Elector(DefaultElectorSettings)
-		cfg := baseConfig(seed, p)
-		return Setup{Config: cfg, Plan: modeBSkewPlan(seed, cfg.Nodes), Protocol: p}
+	Expect: harness.Survives,
+	Build: func(seed uint64) harness.Setup {
+		p := harness.Elector(harness.DefaultElectorSettings)
+		cfg := harness.World(seed)
+		return harness.Setup{Config: cfg, Plan: modeBSkewPlan(seed, cfg.Nodes), Protocol: p}
 	},
 })
 

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -29,7 +30,7 @@ func TestNaiveSkewVsElectorSkew(t *testing.T) {
 		for _, v := range o.Violations {
 			overlap = overlap || v.Checker == "overlap"
 		}
-		if o.Verdict == Unsafe && overlap {
+		if o.Verdict == harness.Unsafe && overlap {
 			caught++
 		}
 		for _, ov := range o.Overlaps {
@@ -62,7 +63,7 @@ func TestNaiveSkewVsElectorSkew(t *testing.T) {
 				break
 			}
 		}
-		if next == nil || next.Start < crash+DefaultElectorSettings.LeaseDuration {
+		if next == nil || next.Start < crash+harness.DefaultElectorSettings.LeaseDuration {
 			t.Errorf("seed %d: after every node crashed at %v, next term %+v; want one a full lease later", o.Seed, crash, next)
 		}
 	}

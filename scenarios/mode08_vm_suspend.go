@@ -4,21 +4,22 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
 // VMSuspend is failure mode 8: a node's VM is suspended, so its process and
 // its monotonic clock both stop, for longer than the lease.
-var VMSuspend = register(Scenario{
+var VMSuspend = register(harness.Scenario{
 	Name: "vm-suspend",
 	Doc: "Each node's VM is suspended once, at its own random instant, for 7-12 s: its process and its monotonic " +
 		"clock stop. When the leader's turn comes, another node takes over during the suspension; on resume the old " +
 		"leader's clock says almost no time has passed, so it still believes it leads until its next renewal fails, " +
 		"and the resource refuses the writes it sends meanwhile under its old token.",
-	Expect: Fenced,
-	Build: func(seed uint64) Setup {
-		p := Elector(DefaultElectorSettings)
-		cfg := baseConfig(seed, p)
+	Expect: harness.Fenced,
+	Build: func(seed uint64) harness.Setup {
+		p := harness.Elector(harness.DefaultElectorSettings)
+		cfg := harness.World(seed)
 		c := sim.NewRandomChooser(seed ^ 0x6d6f646530385f76)
 		plan := &faults.Plan{HealAt: faults.Duration(43 * time.Second)}
 		// Only a node's own stall ends its term, so the first leader is
@@ -30,6 +31,6 @@ var VMSuspend = register(Scenario{
 				For: faults.Duration(modeARange(c, 7*time.Second, 12*time.Second)),
 			})
 		}
-		return Setup{Config: cfg, Plan: plan, Protocol: p}
+		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
 })

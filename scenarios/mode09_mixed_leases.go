@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -13,32 +14,32 @@ import (
 // protocol.NewElector (RenewDeadline > 1.2 RetryPeriod, RequestTimeout <=
 // RenewDeadline/2, RenewDeadline <= LeaseDuration less the drift margin).
 var (
-	modeAShortLease = ElectorSettings{
+	modeAShortLease = harness.ElectorSettings{
 		LeaseDuration: 4 * time.Second, RenewDeadline: 2500 * time.Millisecond,
 		RetryPeriod: 500 * time.Millisecond, RequestTimeout: time.Second,
 		ClockDriftPPM: 1000, ReleaseOnCancel: true,
 	}
-	modeALongLease = ElectorSettings{
+	modeALongLease = harness.ElectorSettings{
 		LeaseDuration: 12 * time.Second, RenewDeadline: 8 * time.Second,
 		RetryPeriod: 2 * time.Second, RequestTimeout: 3 * time.Second,
 		ClockDriftPPM: 1000, ReleaseOnCancel: true,
 	}
 	// modeAMixedSettings: node i runs modeAMixedSettings[i%3].
-	modeAMixedSettings = []ElectorSettings{modeAShortLease, modeALongLease, DefaultElectorSettings}
+	modeAMixedSettings = []harness.ElectorSettings{modeAShortLease, modeALongLease, harness.DefaultElectorSettings}
 )
 
 // MixedLeases is failure mode 9: candidates configured with different lease
 // durations.
-var MixedLeases = register(Scenario{
+var MixedLeases = register(harness.Scenario{
 	Name: "mixed-leases",
 	Doc: "Nodes run three different configurations (leases of 4 s, 12 s and 6 s, with matching renew deadlines, " +
 		"retry periods and request timeouts). Every node crashes or is stopped once, at its own slot, and comes " +
 		"back; leadership passes between nodes of different settings, and a follower always waits out the " +
 		"longer of its own lease and the one written in the record.",
-	Expect: Survives,
-	Build: func(seed uint64) Setup {
-		p := ElectorNodes(modeAMixedSettings...)
-		cfg := baseConfig(seed, p)
+	Expect: harness.Survives,
+	Build: func(seed uint64) harness.Setup {
+		p := harness.ElectorNodes(modeAMixedSettings...)
+		cfg := harness.World(seed)
 		cfg.Duration = 75 * time.Second
 		c := sim.NewRandomChooser(seed ^ 0x6d6f646530395f6d)
 		plan := &faults.Plan{HealAt: faults.Duration(44 * time.Second)}
@@ -63,6 +64,6 @@ var MixedLeases = register(Scenario{
 				faults.Event{Kind: faults.Restart, Node: node, Identity: identity,
 					At: faults.Duration(at + modeARange(c, time.Second, 3*time.Second))})
 		}
-		return Setup{Config: cfg, Plan: plan, Protocol: p}
+		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
 })

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -11,15 +12,15 @@ import (
 // acquiring PutObject is applied but its answer is replaced by a 500, the
 // SDK's retryer sends it again and the retry is answered 412 against the
 // node's own write.
-var AmbiguousWrite = register(Scenario{
+var AmbiguousWrite = register(harness.Scenario{
 	Name: "ambiguous-write",
 	Doc: "Every node's first PutObject is applied but answered 500 InternalError, and so is one later one (a renewal, for the leader); " +
 		"the SDK retries (3 attempts) and the retry gets 412 against the node's own write. " +
 		"The winner re-reads, recognises its nonce and leads with the token of the write it thought it lost.",
-	Expect: Survives,
-	Build: func(seed uint64) Setup {
-		p := Elector(DefaultElectorSettings)
-		cfg := baseConfig(seed, p)
+	Expect: harness.Survives,
+	Build: func(seed uint64) harness.Setup {
+		p := harness.Elector(harness.DefaultElectorSettings)
+		cfg := harness.World(seed)
 		cfg.Duration = 30 * time.Second
 		c := sim.NewRandomChooser(seed ^ 0x616d626967)
 		plan := &faults.Plan{HealAt: faults.Duration(12 * time.Second), SDKAttempts: 3}
@@ -33,6 +34,6 @@ var AmbiguousWrite = register(Scenario{
 				})
 			}
 		}
-		return Setup{Config: cfg, Plan: plan, Protocol: p}
+		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
 })

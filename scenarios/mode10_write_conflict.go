@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -12,15 +13,15 @@ import (
 // writes 409 ConditionalRequestConflict without applying them: every node's
 // first, and, by chance, those sent while another conditional write on the
 // key is in flight.
-var WriteConflict = register(Scenario{
+var WriteConflict = register(harness.Scenario{
 	Name: "write-conflict",
 	Doc: "S3 answers 409 ConditionalRequestConflict to every node's first PutObject and to most conditional writes " +
 		"sent while another is in flight, as nodes stop and restart; a 409 means not applied, " +
 		"so the candidates re-read, back off and try again, and one of them leads.",
-	Expect: Survives,
-	Build: func(seed uint64) Setup {
-		p := Elector(DefaultElectorSettings)
-		cfg := baseConfig(seed, p)
+	Expect: harness.Survives,
+	Build: func(seed uint64) harness.Setup {
+		p := harness.Elector(harness.DefaultElectorSettings)
+		cfg := harness.World(seed)
 		cfg.Duration = 35 * time.Second
 		c := sim.NewRandomChooser(seed ^ 0x636f6e666c)
 		plan := &faults.Plan{HealAt: faults.Duration(18 * time.Second)}
@@ -37,6 +38,6 @@ var WriteConflict = register(Scenario{
 				faults.Event{Kind: faults.Stop, At: faults.Duration(stop), Node: i},
 				faults.Event{Kind: faults.Restart, At: faults.Duration(stop + down), Node: i, Identity: fmt.Sprintf("n%d-r", i)})
 		}
-		return Setup{Config: cfg, Plan: plan, Protocol: p}
+		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
 })

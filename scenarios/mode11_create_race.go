@@ -5,21 +5,22 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
 // CreateRace is the production elector in the contention that breaks
 // UnconditionalWrite: every node races for an absent object at the same
 // instant, with equal latencies, and again for each released lease.
-var CreateRace = register(Scenario{
+var CreateRace = register(harness.Scenario{
 	Name: "create-race",
 	Doc: "Five nodes start at once and race to create the absent lock object, every S3 leg taking the same time; " +
 		"twice more, all stop (the leader releases) and restart together to race for the released record. " +
 		"Conditional writes let exactly one win each race.",
-	Expect: Survives,
-	Build: func(seed uint64) Setup {
-		p := Elector(DefaultElectorSettings)
-		cfg := baseConfig(seed, p)
+	Expect: harness.Survives,
+	Build: func(seed uint64) harness.Setup {
+		p := harness.Elector(harness.DefaultElectorSettings)
+		cfg := harness.World(seed)
 		cfg.Duration = 35 * time.Second
 		c := sim.NewRandomChooser(seed ^ 0x72616365)
 		leg := 2*time.Millisecond + time.Duration(c.Choose(sim.ChooseSetup, uint64(38*time.Millisecond)))
@@ -35,6 +36,6 @@ var CreateRace = register(Scenario{
 					faults.Event{Kind: faults.Restart, At: faults.Duration(at + 2*time.Second), Node: i, Identity: fmt.Sprintf("n%d-r%d", i, round+1)})
 			}
 		}
-		return Setup{Config: cfg, Plan: plan, Protocol: p}
+		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
 })

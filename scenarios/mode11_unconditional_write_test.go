@@ -3,6 +3,7 @@ package scenarios
 import (
 	"testing"
 
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -15,7 +16,7 @@ func TestUnconditionalWriteVsCreateRace(t *testing.T) {
 	caught := 0
 	naive := runSeeds(t, UnconditionalWrite, 20)
 	for _, o := range naive {
-		if o.Verdict != Unsafe {
+		if o.Verdict != harness.Unsafe {
 			continue
 		}
 		for _, v := range o.Violations {

@@ -5,22 +5,23 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
 // ReleaseInFlight is failure mode 12: the leader is asked to stop while a
 // renewal is in flight, and releases its lease; the release must neither
 // lose the race with the renewal nor come before the application stopped.
-var ReleaseInFlight = register(Scenario{
+var ReleaseInFlight = register(harness.Scenario{
 	Name: "release-in-flight",
 	Doc: "Twice, while S3 is slow (every leg 250-450 ms longer and a third of them up to 600 ms more, so renewals spend most of their time in flight), " +
 		"every node is stopped at once and restarted 4 s later. The leader is usually stopped with a renewal in flight: its application's term ends, " +
 		"then it releases; when the renewal lands first, the release gets 412, re-reads, recognises its own renewal and releases that record. " +
 		"The restarted nodes take the released lease at once.",
-	Expect: Survives,
-	Build: func(seed uint64) Setup {
-		p := Elector(DefaultElectorSettings) // ReleaseOnCancel
-		cfg := baseConfig(seed, p)
+	Expect: harness.Survives,
+	Build: func(seed uint64) harness.Setup {
+		p := harness.Elector(harness.DefaultElectorSettings) // ReleaseOnCancel
+		cfg := harness.World(seed)
 		cfg.Duration = 36 * time.Second
 		c := sim.NewRandomChooser(seed ^ 0x72656c65617365)
 		plan := &faults.Plan{HealAt: faults.Duration(21 * time.Second)}
@@ -41,6 +42,6 @@ var ReleaseInFlight = register(Scenario{
 			}
 			at += 4 * time.Second
 		}
-		return Setup{Config: cfg, Plan: plan, Protocol: p}
+		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
 })

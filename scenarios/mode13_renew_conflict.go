@@ -4,21 +4,22 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
 // RenewConflict is failure mode 13: S3 answers the leader's renewals 409
 // ConditionalRequestConflict, and the leader must not go on believing it
 // leads past its deadline.
-var RenewConflict = register(Scenario{
+var RenewConflict = register(harness.Scenario{
 	Name: "renew-conflict",
 	Doc: "S3 answers 409 ConditionalRequestConflict to a run of each node's PutObjects from its second on, its renewals if it leads: " +
 		"on some seeds 3-8 of them (the leader's retries get through and its term goes on), on others 30 " +
 		"(no renewal succeeds, and the term ends at its local deadline, never later).",
-	Expect: Survives,
-	Build: func(seed uint64) Setup {
-		p := Elector(DefaultElectorSettings)
-		cfg := baseConfig(seed, p)
+	Expect: harness.Survives,
+	Build: func(seed uint64) harness.Setup {
+		p := harness.Elector(harness.DefaultElectorSettings)
+		cfg := harness.World(seed)
 		cfg.Duration = 35 * time.Second
 		c := sim.NewRandomChooser(seed ^ 0x72656e6577)
 		refused := 3 + int(c.Choose(sim.ChooseSetup, 6))
@@ -33,6 +34,6 @@ var RenewConflict = register(Scenario{
 				})
 			}
 		}
-		return Setup{Config: cfg, Plan: plan, Protocol: p}
+		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
 })

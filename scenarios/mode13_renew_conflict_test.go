@@ -2,6 +2,8 @@ package scenarios
 
 import (
 	"testing"
+
+	"github.com/s3lease/s3lease/harness"
 )
 
 // TestRenewConflict: the leader's renewals are answered 409; its term
@@ -11,7 +13,7 @@ import (
 func TestRenewConflict(t *testing.T) {
 	outs := runSeeds(t, RenewConflict, 30)
 	conflicts, continued, expired := 0, 0, 0
-	renew := DefaultElectorSettings.RenewDeadline
+	renew := harness.DefaultElectorSettings.RenewDeadline
 	for _, o := range outs {
 		checkSurvives(t, o)
 		h := o.Result.History

@@ -5,21 +5,22 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
 // LeaderCrash is failure mode 14: the holder crashes without releasing, and
 // the candidates that come back are strangers to its record. The lease must
 // expire (no wedge), and no candidate may take it before a full lease.
-var LeaderCrash = register(Scenario{
+var LeaderCrash = register(harness.Scenario{
 	Name: "leader-crash",
 	Doc: "Every node crashes at once, the leader with them, and each restarts 0.2-3 s later under a new identity: " +
 		"none recognises the record, so each waits a full lease from its first read before taking over; " +
 		"16-18 s later one random node crashes and restarts as a stranger again (on some seeds the leader).",
-	Expect: Survives,
-	Build: func(seed uint64) Setup {
-		p := Elector(DefaultElectorSettings)
-		cfg := baseConfig(seed, p)
+	Expect: harness.Survives,
+	Build: func(seed uint64) harness.Setup {
+		p := harness.Elector(harness.DefaultElectorSettings)
+		cfg := harness.World(seed)
 		cfg.Duration = 45 * time.Second
 		c := sim.NewRandomChooser(seed ^ 0x6372617368)
 		plan := &faults.Plan{HealAt: faults.Duration(29 * time.Second)}
@@ -37,6 +38,6 @@ var LeaderCrash = register(Scenario{
 		}
 		one := int(c.Choose(sim.ChooseSetup, uint64(cfg.Nodes)))
 		crash(all+16*time.Second+time.Duration(c.Choose(sim.ChooseSetup, uint64(2*time.Second))), one, fmt.Sprintf("n%d-r2", one))
-		return Setup{Config: cfg, Plan: plan, Protocol: p}
+		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
 })

@@ -5,13 +5,14 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
 // modeBManyCandidatesSettings are the elector's settings in ManyCandidates: the
 // defaults with a short retry period, so that fifteen candidates poll and
 // race often.
-var modeBManyCandidatesSettings = ElectorSettings{
+var modeBManyCandidatesSettings = harness.ElectorSettings{
 	LeaseDuration:   6 * time.Second,
 	RenewDeadline:   4 * time.Second,
 	RetryPeriod:     300 * time.Millisecond,
@@ -22,15 +23,15 @@ var modeBManyCandidatesSettings = ElectorSettings{
 
 // ManyCandidates is failure mode 15: many candidates contending at once
 // must not produce overlapping terms.
-var ManyCandidates = register(Scenario{
+var ManyCandidates = register(harness.Scenario{
 	Name: "many-candidates",
 	Doc: "Fifteen nodes polling every 300 ms race for the lock; S3 answers 409 to most conditional writes that overlap " +
 		"another and to a few others; three times all nodes stop (the leader releases) and restart together " +
 		"to race for the released lease. Every race has one winner and terms never overlap.",
-	Expect: Survives,
-	Build: func(seed uint64) Setup {
-		p := Elector(modeBManyCandidatesSettings)
-		cfg := baseConfig(seed, p)
+	Expect: harness.Survives,
+	Build: func(seed uint64) harness.Setup {
+		p := harness.Elector(modeBManyCandidatesSettings)
+		cfg := harness.World(seed)
 		cfg.Nodes = 15
 		cfg.Duration = 30 * time.Second
 		c := sim.NewRandomChooser(seed ^ 0x6d616e79)
@@ -50,6 +51,6 @@ var ManyCandidates = register(Scenario{
 			}
 			at = back
 		}
-		return Setup{Config: cfg, Plan: plan, Protocol: p}
+		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
 })

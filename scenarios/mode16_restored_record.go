@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -15,16 +16,16 @@ const modeBRestoredRecord = `{"holder":"n0","token":1,"leaseDurationMs":6000,"ac
 // of the body, so writing the same bytes twice gives the same ETag twice.
 // The electors' own records never repeat (each carries a fresh nonce); an
 // outside writer that restores one body twice does make an ETag come back.
-var RestoredRecord = register(Scenario{
+var RestoredRecord = register(harness.Scenario{
 	Name: "restored-record",
 	Doc: "An outside tool restores an old record of n0's over the lock object, and again 6-8 s later, byte for byte: " +
 		"both writes have the same ETag, so a candidate that timed the first takes the second for the same, unchanged record " +
 		"and acquires it at once; if it never saw the leader in between, it reuses that leader's token. " +
 		"Foreign writes leave the elector's assumptions; no stale write may be accepted.",
-	Expect: Fenced,
-	Build: func(seed uint64) Setup {
-		p := Elector(DefaultElectorSettings)
-		cfg := baseConfig(seed, p)
+	Expect: harness.Fenced,
+	Build: func(seed uint64) harness.Setup {
+		p := harness.Elector(harness.DefaultElectorSettings)
+		cfg := harness.World(seed)
 		cfg.Duration = 40 * time.Second
 		c := sim.NewRandomChooser(seed ^ 0x616261)
 		first := 4*time.Second + time.Duration(c.Choose(sim.ChooseSetup, uint64(2*time.Second)))
@@ -33,6 +34,6 @@ var RestoredRecord = register(Scenario{
 			{Kind: faults.Overwrite, At: faults.Duration(first), Body: modeBRestoredRecord},
 			{Kind: faults.Overwrite, At: faults.Duration(second), Body: modeBRestoredRecord},
 		}}
-		return Setup{Config: cfg, Plan: plan, Protocol: p}
+		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
 })

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"testing"
 
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -74,7 +75,7 @@ func TestRestoredRecord(t *testing.T) {
 		// less than a lease after it was written.
 		second := restores[1].At
 		for _, c := range puts(calls, anyNode) {
-			if c.Cond != "If-Match:"+restored || !c.applied200() || c.Send.At < second || c.Send.At >= second+DefaultElectorSettings.LeaseDuration {
+			if c.Cond != "If-Match:"+restored || !c.applied200() || c.Send.At < second || c.Send.At >= second+harness.DefaultElectorSettings.LeaseDuration {
 				continue
 			}
 			timedBefore := false

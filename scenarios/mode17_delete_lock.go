@@ -5,20 +5,21 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
 // DeleteLock is failure mode 17: someone else deletes the lock object, and
 // with it the token sequence the object kept.
-var DeleteLock = register(Scenario{
+var DeleteLock = register(harness.Scenario{
 	Name: "delete-lock",
 	Doc: "After two hand-overs (token 3), someone deletes the lock object while a node leads. A follower recreates it at once while the old leader still leads " +
 		"until its next renewal; on half the seeds a node restarts just after the delete, knows no old token, " +
 		"and may recreate the object with token 1. Fencing refuses the writes of whichever leader holds the lower token.",
-	Expect: Fenced,
-	Build: func(seed uint64) Setup {
-		p := Elector(DefaultElectorSettings)
-		cfg := baseConfig(seed, p)
+	Expect: harness.Fenced,
+	Build: func(seed uint64) harness.Setup {
+		p := harness.Elector(harness.DefaultElectorSettings)
+		cfg := harness.World(seed)
 		cfg.Duration = 29 * time.Second
 		c := sim.NewRandomChooser(seed ^ 0x64656c657465)
 		plan := &faults.Plan{}
@@ -31,7 +32,7 @@ var DeleteLock = register(Scenario{
 			back := at + time.Millisecond + time.Duration(c.Choose(sim.ChooseSetup, uint64(50*time.Millisecond)))
 			plan.Events = append(plan.Events, faults.Event{Kind: faults.Restart, At: faults.Duration(back), Node: n, Identity: fmt.Sprintf("n%d-new", n)})
 		}
-		return Setup{Config: cfg, Plan: plan, Protocol: p}
+		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
 })
 

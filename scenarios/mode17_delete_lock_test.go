@@ -2,6 +2,8 @@ package scenarios
 
 import (
 	"testing"
+
+	"github.com/s3lease/s3lease/harness"
 )
 
 // TestDeleteLock: the delete is in the trace; the leader of the moment
@@ -12,7 +14,7 @@ import (
 // fence refuses every write it makes under that token. Every run passes: no
 // stale write accepted.
 func TestDeleteLock(t *testing.T) {
-	s := DefaultElectorSettings
+	s := harness.DefaultElectorSettings
 	outs := runSeeds(t, DeleteLock, 30)
 	overlaps, refused, restarts := 0, 0, 0
 	for _, o := range outs {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -15,16 +16,16 @@ const modeBGarbageRecord = "# lifecycle-rule placeholder: this key is managed by
 // OverwriteLock is failure mode 17's other half: someone overwrites the
 // lock object with something that is not a lock record, and with it the
 // token sequence the object kept.
-var OverwriteLock = register(Scenario{
+var OverwriteLock = register(harness.Scenario{
 	Name: "overwrite-lock",
 	Doc: "After two hand-overs (token 3), another tool overwrites the lock object with a text that is no lock record. " +
 		"The leader stops at its next renewal; everyone times the foreign object for a full lease before taking it over. " +
 		"On half the seeds a node restarts just after the overwrite, knows no old token, and may take over with token 1: " +
 		"the fence refuses its writes.",
-	Expect: Fenced,
-	Build: func(seed uint64) Setup {
-		p := Elector(DefaultElectorSettings)
-		cfg := baseConfig(seed, p)
+	Expect: harness.Fenced,
+	Build: func(seed uint64) harness.Setup {
+		p := harness.Elector(harness.DefaultElectorSettings)
+		cfg := harness.World(seed)
 		cfg.Duration = 29 * time.Second
 		c := sim.NewRandomChooser(seed ^ 0x6f7665727772)
 		plan := &faults.Plan{}
@@ -37,6 +38,6 @@ var OverwriteLock = register(Scenario{
 			back := at + time.Millisecond + time.Duration(c.Choose(sim.ChooseSetup, uint64(50*time.Millisecond)))
 			plan.Events = append(plan.Events, faults.Event{Kind: faults.Restart, At: faults.Duration(back), Node: n, Identity: fmt.Sprintf("n%d-new", n)})
 		}
-		return Setup{Config: cfg, Plan: plan, Protocol: p}
+		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
 })

@@ -2,6 +2,8 @@ package scenarios
 
 import (
 	"testing"
+
+	"github.com/s3lease/s3lease/harness"
 )
 
 // TestOverwriteLock: the overwrite is in the trace; the leader of the
@@ -12,7 +14,7 @@ import (
 // (monotonic-tokens, reported as expected), and the fence refuses every
 // write it makes under it.
 func TestOverwriteLock(t *testing.T) {
-	s := DefaultElectorSettings
+	s := harness.DefaultElectorSettings
 	outs := runSeeds(t, OverwriteLock, 30)
 	refused, restarts := 0, 0
 	for _, o := range outs {

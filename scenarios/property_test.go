@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s3lease/s3lease/harness"
 	"pgregory.net/rapid"
 )
 
@@ -39,18 +40,18 @@ import (
 // rapid's shrinker, which keeps a smaller run only if it fails with the
 // same message, keeps the kind of failure and nothing more.
 func electorProperty(t *rapid.T) {
-	r := drawRun(rapidSource{t}, rapid.Uint64().Draw(t, "seed"), nil)
-	o, err := runDrawn(r, drawnRun.electorSetup)
+	r := drawElector(harness.RapidSource(t), rapid.Uint64().Draw(t, "seed"))
+	o, err := harness.RunDraw(r)
 	if err != nil {
 		t.Fatalf("cannot run: %v", err)
 	}
-	if o.Verdict != Pass {
-		t.Log(describe(r, o))
-		if !r.Custom {
-			b, _ := r.reproducer(Swarm.Name).Marshal()
+	if o.Verdict != harness.Pass {
+		t.Log(harness.Describe(r, o))
+		if rep := r.Reproducer(Swarm.Name); rep != nil {
+			b, _ := rep.Marshal()
 			t.Logf("reproducer (simrun replay FILE):\n%s", b)
 		}
-		t.Fatalf("production elector: %s", SignatureOf(o))
+		t.Fatalf("production elector: %s", harness.SignatureOf(o))
 	}
 }
 
@@ -69,19 +70,18 @@ const zooVariantUnderTest = "no-watchdog"
 // zooProperty: the zoo variant name passes a drawn run with the zoo's
 // settings. It is expected to fail. Every failing run is reported to
 // failed, the last call being rapid's replay of the shrunk run.
-func zooProperty(name string, failed func(drawnRun, *Outcome)) func(*rapid.T) {
-	fixed := DefaultElectorSettings
-	setup := func(r drawnRun) (Setup, error) { return r.zooSetup(name) }
+func zooProperty(name string, failed func(harness.Draw, *harness.Outcome)) func(*rapid.T) {
+	p := zooProtocol(name)
 	return func(t *rapid.T) {
-		r := drawRun(rapidSource{t}, rapid.Uint64().Draw(t, "seed"), &fixed)
-		o, err := runDrawn(r, setup)
+		r := harness.DrawRun(harness.RapidSource(t), rapid.Uint64().Draw(t, "seed"), p, nil)
+		o, err := harness.RunDraw(r)
 		if err != nil {
 			t.Fatalf("cannot run: %v", err)
 		}
-		if o.Verdict != Pass {
+		if o.Verdict != harness.Pass {
 			failed(r, o)
-			t.Log(describe(r, o))
-			t.Fatalf("zoo/%s: %s", name, SignatureOf(o))
+			t.Log(harness.Describe(r, o))
+			t.Fatalf("zoo/%s: %s", name, harness.SignatureOf(o))
 		}
 	}
 }
@@ -168,11 +168,11 @@ func TestPropertyFindsZooBug(t *testing.T) {
 	var (
 		runs, failures int
 		first          time.Duration
-		last           drawnRun
-		lastOut        *Outcome
+		last           harness.Draw
+		lastOut        *harness.Outcome
 	)
 	start := time.Now()
-	prop := zooProperty(zooVariantUnderTest, func(r drawnRun, o *Outcome) {
+	prop := zooProperty(zooVariantUnderTest, func(r harness.Draw, o *harness.Outcome) {
 		if failures == 0 {
 			first = time.Since(start)
 		}
@@ -199,8 +199,8 @@ func TestPropertyFindsZooBug(t *testing.T) {
 	// The shrunk run: a handful of events, and it fails alone, as a
 	// reproducer of the zoo scenario.
 	const most = 5
-	rep := last.reproducer("zoo/" + zooVariantUnderTest)
-	sig := SignatureOf(lastOut)
+	rep := last.Reproducer("zoo/" + zooVariantUnderTest)
+	sig := harness.SignatureOf(lastOut)
 	rep.Expect = &sig
 	b, err := rep.Marshal()
 	if err != nil {
@@ -211,7 +211,7 @@ func TestPropertyFindsZooBug(t *testing.T) {
 	if n := len(last.Plan.Events); n > most {
 		t.Errorf("rapid shrank the failure to %d fault events; want at most %d", n, most)
 	}
-	back, err := LoadReproducer(bytes.NewReader(b))
+	back, err := harness.LoadReproducer(bytes.NewReader(b))
 	if err != nil {
 		t.Fatalf("the shrunk run's reproducer does not load: %v", err)
 	}
@@ -219,7 +219,7 @@ func TestPropertyFindsZooBug(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := SignatureOf(o); !got.Equal(sig) || o.Verdict == Pass {
+	if got := harness.SignatureOf(o); !got.Equal(sig) || o.Verdict == harness.Pass {
 		t.Errorf("the shrunk run replayed from its reproducer shows %s; rapid saw %s", got, sig)
 	}
 }

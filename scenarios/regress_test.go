@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/s3lease/s3lease/harness"
 )
 
 // The regression corpus: every *.json file in testdata/regress is a
@@ -27,7 +29,7 @@ const regressDir = "testdata/regress"
 // corpusResult is the replay of one corpus file.
 type corpusResult struct {
 	path string
-	got  Signature
+	got  harness.Signature
 	err  error // a malformed file, a run that cannot start, or another signature
 }
 
@@ -52,24 +54,24 @@ func replayCorpus(dir string) ([]corpusResult, error) {
 
 // replayCorpusFile loads one reproducer, refusing one without an
 // expectation, runs it and compares its signature with the expectation.
-func replayCorpusFile(path string) (Signature, error) {
+func replayCorpusFile(path string) (harness.Signature, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return Signature{}, err
+		return harness.Signature{}, err
 	}
 	defer f.Close()
-	r, err := LoadReproducer(f)
+	r, err := harness.LoadReproducer(f)
 	if err != nil {
-		return Signature{}, fmt.Errorf("malformed reproducer: %w", err)
+		return harness.Signature{}, fmt.Errorf("malformed reproducer: %w", err)
 	}
 	if r.Expect == nil {
-		return Signature{}, errors.New(`malformed regression entry: no "expect"; a regression file must say what its run shows`)
+		return harness.Signature{}, errors.New(`malformed regression entry: no "expect"; a regression file must say what its run shows`)
 	}
 	o, err := r.Run(false)
 	if err != nil {
-		return Signature{}, fmt.Errorf("cannot run: %w", err)
+		return harness.Signature{}, fmt.Errorf("cannot run: %w", err)
 	}
-	got := SignatureOf(o)
+	got := harness.SignatureOf(o)
 	if !got.Equal(*r.Expect) {
 		from := path // as the command line at the repository's root names it
 		if !filepath.IsAbs(from) {
@@ -97,7 +99,7 @@ func TestRegressCorpus(t *testing.T) {
 		verdicts[r.got.Verdict]++
 		t.Logf("%s: %s", filepath.Base(r.path), r.got)
 	}
-	if verdicts[Pass.String()] == 0 || verdicts[Unsafe.String()] == 0 {
+	if verdicts[harness.Pass.String()] == 0 || verdicts[harness.Unsafe.String()] == 0 {
 		t.Errorf("the corpus should hold runs expected to pass and runs expected to be unsafe; it holds %v", verdicts)
 	}
 }

@@ -12,19 +12,20 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/sim"
 )
 
 // failingSeed returns the first seed of sc from 1 whose run fails.
-func failingSeed(t *testing.T, sc Scenario) *Outcome {
+func failingSeed(t *testing.T, sc harness.Scenario) *harness.Outcome {
 	t.Helper()
 	for seed := uint64(1); seed <= 50; seed++ {
-		o, err := RunSeed(sc, seed, true)
+		o, err := harness.RunSeed(sc, seed, true)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.Verdict != Pass {
+		if o.Verdict != harness.Pass {
 			return o
 		}
 	}
@@ -32,16 +33,16 @@ func failingSeed(t *testing.T, sc Scenario) *Outcome {
 	return nil
 }
 
-func loadBytes(t *testing.T, b []byte) *Reproducer {
+func loadBytes(t *testing.T, b []byte) *harness.Reproducer {
 	t.Helper()
-	r, err := LoadReproducer(bytes.NewReader(b))
+	r, err := harness.LoadReproducer(bytes.NewReader(b))
 	if err != nil {
 		t.Fatalf("load: %v\n%s", err, b)
 	}
 	return r
 }
 
-func marshal(t *testing.T, r *Reproducer) []byte {
+func marshal(t *testing.T, r *harness.Reproducer) []byte {
 	t.Helper()
 	b, err := r.Marshal()
 	if err != nil {
@@ -54,15 +55,15 @@ func marshal(t *testing.T, r *Reproducer) []byte {
 // with and without plan, overrides and expectation.
 func TestReproducerRoundTrip(t *testing.T) {
 	o := failingSeed(t, NaiveSkew)
-	for _, r := range []*Reproducer{
-		ReproducerFor(o),
-		{Version: ReproVersion, Scenario: "reference", Seed: 42},
-		{Version: ReproVersion, Scenario: "swarm", Seed: 1<<64 - 1, Nodes: 3, Duration: faults.Duration(50*time.Second + 1)},
-		{Version: ReproVersion, Scenario: "naive-skew", Seed: 7, Nodes: 2, Duration: faults.Duration(30 * time.Second),
+	for _, r := range []*harness.Reproducer{
+		harness.ReproducerFor(o),
+		{Version: harness.ReproVersion, Scenario: "reference", Seed: 42},
+		{Version: harness.ReproVersion, Scenario: "swarm", Seed: 1<<64 - 1, Nodes: 3, Duration: faults.Duration(50*time.Second + 1)},
+		{Version: harness.ReproVersion, Scenario: "naive-skew", Seed: 7, Nodes: 2, Duration: faults.Duration(30 * time.Second),
 			Plan: &faults.Plan{HealAt: faults.Duration(20 * time.Second), Clocks: []faults.ClockSetting{{Node: 1, Offset: faults.Duration(-1500 * time.Millisecond)}},
 				Events: []faults.Event{{Kind: faults.Overwrite, At: faults.Duration(time.Second), Body: "{\"x\": \"\u00e9\"}"}},
 				S3:     faults.Knobs{LostPPM: 5, SlowPPM: 1, SlowMax: faults.Duration(time.Second)}, SDKAttempts: 3},
-			Expect: &Signature{Verdict: "unsafe", Checkers: []string{"fencing/stale-accepted", "overlap"}}},
+			Expect: &harness.Signature{Verdict: "unsafe", Checkers: []string{"fencing/stale-accepted", "overlap"}}},
 	} {
 		b := marshal(t, r)
 		back := loadBytes(t, b)
@@ -70,8 +71,8 @@ func TestReproducerRoundTrip(t *testing.T) {
 			t.Errorf("round trip changed the reproducer:\n%+v\n%+v\n%s", r, back, b)
 		}
 	}
-	if ReproducerFor(o).Expect.Verdict != "unsafe" {
-		t.Errorf("naive-skew seed %d: expectation %v", o.Seed, ReproducerFor(o).Expect)
+	if harness.ReproducerFor(o).Expect.Verdict != "unsafe" {
+		t.Errorf("naive-skew seed %d: expectation %v", o.Seed, harness.ReproducerFor(o).Expect)
 	}
 }
 
@@ -119,17 +120,17 @@ func TestLoadReproducerRefuses(t *testing.T) {
 		{"expect empty checker", `{"version":1,"scenario":"reference","seed":1,"expect":{"verdict":"unsafe","checkers":[""]}}`, "empty"},
 		{"expect unknown field", `{"version":1,"scenario":"reference","seed":1,"expect":{"verdict":"unsafe","hash":"ab"}}`, "unknown field"},
 	} {
-		_, err := LoadReproducer(strings.NewReader(c.file))
+		_, err := harness.LoadReproducer(strings.NewReader(c.file))
 		switch {
 		case err == nil:
 			t.Errorf("%s: accepted %s", c.name, c.file)
-		case !errors.Is(err, ErrBadReproducer):
+		case !errors.Is(err, harness.ErrBadReproducer):
 			t.Errorf("%s: error %v does not wrap ErrBadReproducer", c.name, err)
 		case !strings.Contains(err.Error(), c.says):
 			t.Errorf("%s: error %q does not say %q", c.name, err, c.says)
 		}
 	}
-	if _, err := LoadReproducer(strings.NewReader(strings.Repeat(" ", maxReproBytes+1))); !errors.Is(err, ErrBadReproducer) {
+	if _, err := harness.LoadReproducer(strings.NewReader(strings.Repeat(" ", harness.MaxReproBytes+1))); !errors.Is(err, harness.ErrBadReproducer) {
 		t.Errorf("oversized file: %v", err)
 	}
 }
@@ -138,7 +139,7 @@ func TestLoadReproducerRefuses(t *testing.T) {
 // scenario plan's clocks and events of the missing nodes; Duration replaces
 // the run's length.
 func TestReproducerOverrides(t *testing.T) {
-	r := &Reproducer{Version: ReproVersion, Scenario: "naive-skew", Seed: 3, Nodes: 2, Duration: faults.Duration(45 * time.Second)}
+	r := &harness.Reproducer{Version: harness.ReproVersion, Scenario: "naive-skew", Seed: 3, Nodes: 2, Duration: faults.Duration(45 * time.Second)}
 	s, err := r.Setup()
 	if err != nil {
 		t.Fatal(err)
@@ -161,37 +162,32 @@ func TestReproducerOverrides(t *testing.T) {
 		t.Fatalf("ran %d nodes until %v as %s seed %d", o.Result.History.Nodes, o.Result.History.End, o.Scenario, o.Seed)
 	}
 	// ReproducerFor keeps the overrides of the run it is made from.
-	back := ReproducerFor(o)
+	back := harness.ReproducerFor(o)
 	if back.Nodes != 2 || back.Duration.D() != 45*time.Second || len(back.Plan.Events) != 4 {
 		t.Fatalf("ReproducerFor lost the overrides: %+v", back)
-	}
-	// Events of node-less kinds survive a cut to fewer nodes.
-	p := truncateNodes(&faults.Plan{Events: []faults.Event{{Kind: faults.DeleteLock, Node: 3}, {Kind: faults.Crash, Node: 3}, {Kind: faults.Crash, Node: 1}}}, 2)
-	if len(p.Events) != 2 || p.Events[0].Node != 0 || p.Events[1].Node != 1 {
-		t.Fatalf("truncateNodes: %+v", p.Events)
 	}
 }
 
 // TestSignatureOf: checkers and rules of the deciding violations, sorted and
 // de-duplicated; expected violations and times do not count.
 func TestSignatureOf(t *testing.T) {
-	o := &Outcome{Verdict: Unsafe, Violations: []linearizability.Violation{
+	o := &harness.Outcome{Verdict: harness.Unsafe, Violations: []linearizability.Violation{
 		{Checker: "overlap", At: 3 * time.Second, Nodes: []int{1, 2}},
 		{Checker: "fencing", Rule: linearizability.RuleStaleAccepted, At: time.Second},
 		{Checker: "overlap", At: time.Second, Nodes: []int{0, 4}},
 	}, Expected: []linearizability.Violation{{Checker: "monotonic-tokens"}}}
-	s := SignatureOf(o)
-	if want := (Signature{Verdict: "unsafe", Checkers: []string{"fencing/stale-accepted", "overlap"}}); !s.Equal(want) {
+	s := harness.SignatureOf(o)
+	if want := (harness.Signature{Verdict: "unsafe", Checkers: []string{"fencing/stale-accepted", "overlap"}}); !s.Equal(want) {
 		t.Fatalf("signature %+v, want %+v", s, want)
 	}
 	if got := s.String(); got != "unsafe: fencing/stale-accepted, overlap" {
 		t.Fatalf("String() = %q", got)
 	}
-	if got := SignatureOf(&Outcome{Verdict: Pass}).String(); got != "pass" {
+	if got := harness.SignatureOf(&harness.Outcome{Verdict: harness.Pass}).String(); got != "pass" {
 		t.Fatalf("pass: %q", got)
 	}
-	crashed := &Outcome{Verdict: Crashed, Result: &sim.Result{Failure: &sim.Failure{Kind: sim.FailurePanic}}}
-	if got := SignatureOf(crashed).String(); got != "crashed: panic" {
+	crashed := &harness.Outcome{Verdict: harness.Crashed, Result: &sim.Result{Failure: &sim.Failure{Kind: sim.FailurePanic}}}
+	if got := harness.SignatureOf(crashed).String(); got != "crashed: panic" {
 		t.Fatalf("crashed: %q", got)
 	}
 }
@@ -199,35 +195,35 @@ func TestSignatureOf(t *testing.T) {
 // TestReplayReproducerSameRun: a reproducer written from a failing run and
 // read back replays the same run: verdict, signature and trace hash.
 func TestReplayReproducerSameRun(t *testing.T) {
-	for _, sc := range []Scenario{NaiveSkew, UnconditionalWrite} {
+	for _, sc := range []harness.Scenario{NaiveSkew, UnconditionalWrite} {
 		o := failingSeed(t, sc)
-		b := marshal(t, ReproducerFor(o))
+		b := marshal(t, harness.ReproducerFor(o))
 		r := loadBytes(t, b)
 		again, err := r.Run(true)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if again.Verdict != o.Verdict || !SignatureOf(again).Equal(SignatureOf(o)) || again.Result.Hash() != o.Result.Hash() {
+		if again.Verdict != o.Verdict || !harness.SignatureOf(again).Equal(harness.SignatureOf(o)) || again.Result.Hash() != o.Result.Hash() {
 			t.Fatalf("%s seed %d: replay gives %v %v hash %x; the run gave %v %v hash %x", sc.Name, o.Seed,
-				again.Verdict, SignatureOf(again), again.Result.Hash(), o.Verdict, SignatureOf(o), o.Result.Hash())
+				again.Verdict, harness.SignatureOf(again), again.Result.Hash(), o.Verdict, harness.SignatureOf(o), o.Result.Hash())
 		}
 		if len(again.Result.Trace.Events) != len(o.Result.Trace.Events) {
 			t.Fatalf("%s seed %d: traces of %d and %d events", sc.Name, o.Seed, len(again.Result.Trace.Events), len(o.Result.Trace.Events))
 		}
-		t.Logf("%s seed %d: %s, hash %016x, reproducer of %d bytes", sc.Name, o.Seed, SignatureOf(o), o.Result.Hash(), len(b))
+		t.Logf("%s seed %d: %s, hash %016x, reproducer of %d bytes", sc.Name, o.Seed, harness.SignatureOf(o), o.Result.Hash(), len(b))
 	}
 }
 
 // TestEveryScenarioReproduces: for every scenario, the reproducer of a run
 // loads and replays it exactly: its plan survives JSON without loss.
 func TestEveryScenarioReproduces(t *testing.T) {
-	for _, name := range Names() {
-		sc, _ := Lookup(name)
-		o, err := RunSeed(sc, 2, false)
+	for _, name := range harness.Names() {
+		sc, _ := harness.Lookup(name)
+		o, err := harness.RunSeed(sc, 2, false)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		r := loadBytes(t, marshal(t, ReproducerFor(o)))
+		r := loadBytes(t, marshal(t, harness.ReproducerFor(o)))
 		if r.Nodes != 0 || r.Duration != 0 {
 			t.Errorf("%s: a scenario's own run gave overrides: nodes %d, duration %v", name, r.Nodes, r.Duration)
 		}
@@ -235,9 +231,9 @@ func TestEveryScenarioReproduces(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if again.Result.Hash() != o.Result.Hash() || !SignatureOf(again).Equal(*r.Expect) {
+		if again.Result.Hash() != o.Result.Hash() || !harness.SignatureOf(again).Equal(*r.Expect) {
 			t.Errorf("%s seed 2: replay of its reproducer differs: %s hash %x, want %s hash %x",
-				name, SignatureOf(again), again.Result.Hash(), r.Expect, o.Result.Hash())
+				name, harness.SignatureOf(again), again.Result.Hash(), r.Expect, o.Result.Hash())
 		}
 	}
 }
@@ -248,7 +244,7 @@ func TestWriteFileAtomic(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "repro.json")
 	for _, content := range []string{"first\n", "second, longer\n"} {
-		if err := WriteFileAtomic(path, []byte(content)); err != nil {
+		if err := harness.WriteFileAtomic(path, []byte(content)); err != nil {
 			t.Fatal(err)
 		}
 		got, err := os.ReadFile(path)
@@ -264,7 +260,7 @@ func TestWriteFileAtomic(t *testing.T) {
 	if len(entries) != 1 {
 		t.Fatalf("directory holds %d entries, want only the file", len(entries))
 	}
-	if err := WriteFileAtomic(filepath.Join(dir, "no-such-dir", "x.json"), []byte("x")); err == nil {
+	if err := harness.WriteFileAtomic(filepath.Join(dir, "no-such-dir", "x.json"), []byte("x")); err == nil {
 		t.Fatal("wrote into a missing directory")
 	}
 }
@@ -285,9 +281,9 @@ func FuzzLoadReproducer(f *testing.F) {
 	f.Add([]byte(`{"version":1,"scenario":"reference","seed":1} x`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := LoadReproducer(bytes.NewReader(data))
+		r, err := harness.LoadReproducer(bytes.NewReader(data))
 		if err != nil {
-			if !errors.Is(err, ErrBadReproducer) {
+			if !errors.Is(err, harness.ErrBadReproducer) {
 				t.Fatalf("error %v does not wrap ErrBadReproducer", err)
 			}
 			return
@@ -296,7 +292,7 @@ func FuzzLoadReproducer(f *testing.F) {
 		if err != nil {
 			t.Fatalf("accepted reproducer does not marshal: %v", err)
 		}
-		back, err := LoadReproducer(bytes.NewReader(b))
+		back, err := harness.LoadReproducer(bytes.NewReader(b))
 		if err != nil {
 			t.Fatalf("written form of an accepted reproducer refused: %v\n%s\nfrom %q", err, b, data)
 		}

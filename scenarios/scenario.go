@@ -2,113 +2,31 @@ package scenarios
 
 import (
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
-// Scenario is a named, documented way to run a protocol: the world, the
-// protocol and what goes wrong, as a function of the seed.
-type Scenario struct {
-	// Name is how the scenario is chosen on the command line.
-	Name string
-	// Doc tells the scenario's story in a sentence or two.
-	Doc string
-	// Expect says what the production elector is expected to do.
-	Expect Expectation
-	// Build makes the run for a seed.
-	Build func(seed uint64) Setup
-	_     struct{}
-}
+// register adds a story to the harness's registry; names are unique.
+func register(s harness.Scenario) harness.Scenario { return harness.MustRegister(s) }
 
-// Expectation is what a scenario expects of the production elector.
-type Expectation string
-
-const (
-	// Survives: inside the elector's assumptions; no violation, no overlap,
-	// a leader once faults heal.
-	Survives Expectation = "survives"
-	// Fenced: the scenario leaves the elector's assumptions; two leaders
-	// may overlap, and fencing must reject every stale write.
-	Fenced Expectation = "outside assumptions, fenced"
-	// Either: each run is judged by where its plan falls; survives inside
-	// the assumptions, fenced outside them.
-	Either Expectation = "survives inside, fenced outside"
-	// Caught: the scenario runs a deliberately broken protocol, and the
-	// harness must report the violation.
-	Caught Expectation = "broken protocol, caught"
-)
-
-// Setup is one run ready to go: the world, its fault plan and the protocol.
-type Setup struct {
-	Config   sim.Config
-	Plan     *faults.Plan
-	Protocol Protocol
-}
-
-var registry = map[string]Scenario{}
-
-// register adds a scenario; names are unique.
-func register(s Scenario) Scenario {
-	if _, dup := registry[s.Name]; dup {
-		panic("scenarios: duplicate scenario " + s.Name)
-	}
-	registry[s.Name] = s
-	return s
-}
-
-// Lookup returns the scenario called name.
-func Lookup(name string) (Scenario, error) {
-	s, ok := registry[name]
-	if !ok {
-		return Scenario{}, fmt.Errorf("unknown scenario %q (see 'simrun list'; known: %v)", name, Names())
-	}
-	return s, nil
-}
-
-// Names returns the names of all scenarios, sorted.
-func Names() []string {
-	names := make([]string, 0, len(registry))
-	for n := range registry {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
-// baseConfig is the world every scenario starts from: five nodes for a
-// minute against AWS-flavoured S3 with realistic latencies.
-func baseConfig(seed uint64, p Protocol) sim.Config {
-	return sim.Config{
-		Seed:          seed,
-		Nodes:         5,
-		Duration:      60 * time.Second,
-		Candidate:     p.Candidate,
-		Bucket:        "sim-bucket",
-		Key:           "leader.json",
-		Dialect:       sim.DialectAWS,
-		S3Request:     sim.Latency{Min: 2 * time.Millisecond, Max: 40 * time.Millisecond},
-		S3Response:    sim.Latency{Min: 2 * time.Millisecond, Max: 40 * time.Millisecond},
-		FenceRequest:  sim.Latency{Min: 1 * time.Millisecond, Max: 10 * time.Millisecond},
-		FenceResponse: sim.Latency{Min: 1 * time.Millisecond, Max: 10 * time.Millisecond},
-		WriteInterval: 500 * time.Millisecond,
-		MaxSteps:      2_000_000,
-	}
-}
+// Swarm is the default campaign: the production elector with its default
+// settings under harness.Swarm, every seed drawing its own fault plan.
+var Swarm = register(harness.Swarm("swarm", harness.Elector(harness.DefaultElectorSettings)))
 
 // Reference is the scenario of the benchmark: five nodes, one simulated
 // minute, clocks with offsets and drift within the elector's bound, and
 // rolling restarts: some nodes are asked to stop (releasing their lease if
 // they lead) and come back a little later, some under a new identity.
-var Reference = register(Scenario{
+var Reference = register(harness.Scenario{
 	Name:   "reference",
 	Doc:    "5 nodes, 60 s, clock offsets and drift within bounds, rolling restarts with release",
-	Expect: Survives,
-	Build: func(seed uint64) Setup {
-		p := Elector(DefaultElectorSettings)
-		return Setup{Config: baseConfig(seed, p), Plan: rollingRestarts(seed, 5), Protocol: p}
+	Expect: harness.Survives,
+	Build: func(seed uint64) harness.Setup {
+		p := harness.Elector(harness.DefaultElectorSettings)
+		return harness.Setup{Config: harness.World(seed), Plan: rollingRestarts(seed, 5), Protocol: p}
 	},
 })
 

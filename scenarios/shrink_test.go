@@ -6,23 +6,25 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/zoo"
 )
 
 // naiveLiveness is a test-only scenario that fails liveness: the naive lock
 // (which leads for three quarters of its lease, then releases and rests)
 // judged as if it promised a stable leader within 10 s of the heal, under
 // naive-skew's crashes and restarts without its clock offsets.
-var naiveLiveness = register(Scenario{
+var naiveLiveness = register(harness.Scenario{
 	Name:   "test-naive-liveness",
 	Doc:    "test only: the naive lock judged against a 10 s liveness bound; it never keeps a leader, so every run fails liveness",
-	Expect: Caught,
-	Build: func(seed uint64) Setup {
-		p := NaiveLock{Lease: 4 * time.Second}.Protocol()
+	Expect: harness.Caught,
+	Build: func(seed uint64) harness.Setup {
+		p := zoo.NaiveLock{Lease: 4 * time.Second}.Protocol()
 		p.LivenessBound = 10 * time.Second
-		cfg := baseConfig(seed, p)
+		cfg := harness.World(seed)
 		plan := modeBSkewPlan(seed, cfg.Nodes)
 		plan.Clocks = nil
-		return Setup{Config: cfg, Plan: plan, Protocol: p}
+		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
 })
 
@@ -32,7 +34,7 @@ type size struct {
 	duration, healAt      time.Duration
 }
 
-func sizeOf(t *testing.T, r *Reproducer) size {
+func sizeOf(t *testing.T, r *harness.Reproducer) size {
 	t.Helper()
 	s, err := r.Setup()
 	if err != nil {
@@ -48,14 +50,14 @@ func sizeOf(t *testing.T, r *Reproducer) size {
 // checkShrunk asserts that min, written and read back, still fails with
 // the signature of r's run and is no larger than r in any way, and
 // returns both sizes.
-func checkShrunk(t *testing.T, r, small *Reproducer, want Signature) (before, after size) {
+func checkShrunk(t *testing.T, r, small *harness.Reproducer, want harness.Signature) (before, after size) {
 	t.Helper()
 	back := loadBytes(t, marshal(t, small))
 	o, err := back.Run(false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := SignatureOf(o); !got.Equal(want) || back.Expect == nil || !back.Expect.Equal(want) {
+	if got := harness.SignatureOf(o); !got.Equal(want) || back.Expect == nil || !back.Expect.Equal(want) {
 		t.Fatalf("shrunk reproducer shows %s, expects %v; want %s\n%s", got, back.Expect, want, marshal(t, small))
 	}
 	if back.Seed != r.Seed || back.Scenario != r.Scenario {
@@ -74,29 +76,29 @@ func checkShrunk(t *testing.T, r, small *Reproducer, want Signature) (before, af
 // TestShrinkBrokenScenarios shrinks failing seeds of the scenarios that run
 // broken protocols: the result fails alike and is smaller.
 func TestShrinkBrokenScenarios(t *testing.T) {
-	for _, sc := range []Scenario{NaiveSkew, UnconditionalWrite} {
+	for _, sc := range []harness.Scenario{NaiveSkew, UnconditionalWrite} {
 		for seed := uint64(1); seed <= 3; seed++ {
-			o, err := RunSeed(sc, seed, false)
+			o, err := harness.RunSeed(sc, seed, false)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if o.Verdict == Pass {
+			if o.Verdict == harness.Pass {
 				continue
 			}
-			r := ReproducerFor(o)
-			small, runs, err := Shrink(r, 300)
+			r := harness.ReproducerFor(o)
+			small, runs, err := harness.Shrink(r, 300)
 			if err != nil {
 				t.Fatalf("%s seed %d: %v", sc.Name, seed, err)
 			}
 			if runs < 2 || runs > 300 {
 				t.Fatalf("%s seed %d: %d runs for a budget of 300", sc.Name, seed, runs)
 			}
-			before, after := checkShrunk(t, r, small, SignatureOf(o))
+			before, after := checkShrunk(t, r, small, harness.SignatureOf(o))
 			if after.events >= max(before.events, 1) && after.nodes >= before.nodes {
 				t.Errorf("%s seed %d: neither fewer events nor fewer nodes: %+v from %+v", sc.Name, seed, after, before)
 			}
 			t.Logf("%s seed %d (%s): %d events, %d clocks, %d nodes, %v -> %d events, %d clocks, %d nodes, %v; %d runs",
-				sc.Name, seed, SignatureOf(o), before.events, before.clocks, before.nodes, before.duration,
+				sc.Name, seed, harness.SignatureOf(o), before.events, before.clocks, before.nodes, before.duration,
 				after.events, after.clocks, after.nodes, after.duration, runs)
 		}
 	}
@@ -109,9 +111,9 @@ func TestShrinkBrokenScenarios(t *testing.T) {
 // same seed with no faults passes) are kept, and the shrunk plan must keep
 // the event that does it.
 func TestShrinkSwarmPlanOnNaiveLock(t *testing.T) {
-	p := Elector(DefaultElectorSettings)
-	space := faults.SwarmSpace{Nodes: 5, HealAt: 45 * time.Second, DriftPPM: DefaultElectorSettings.ClockDriftPPM,
-		MaxPause: p.Assumptions.MaxPause, Lease: DefaultElectorSettings.LeaseDuration}
+	p := harness.Elector(harness.DefaultElectorSettings)
+	space := faults.SwarmSpace{Nodes: 5, HealAt: 45 * time.Second, DriftPPM: harness.DefaultElectorSettings.ClockDriftPPM,
+		MaxPause: p.Assumptions.MaxPause, Lease: harness.DefaultElectorSettings.LeaseDuration}
 	for _, skewed := range []bool{true, false} {
 		shrunk := 0
 		for seed := uint64(1); seed <= 2000 && shrunk < 3; seed++ {
@@ -124,28 +126,28 @@ func TestShrinkSwarmPlanOnNaiveLock(t *testing.T) {
 			} else {
 				plan.Clocks, plan.S3, plan.SDKAttempts = nil, faults.Knobs{}, 0
 			}
-			r := &Reproducer{Version: ReproVersion, Scenario: NaiveSkew.Name, Seed: seed, Plan: plan}
+			r := &harness.Reproducer{Version: harness.ReproVersion, Scenario: NaiveSkew.Name, Seed: seed, Plan: plan}
 			o, err := r.Run(false)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if o.Verdict == Pass {
+			if o.Verdict == harness.Pass {
 				continue
 			}
 			if !skewed {
-				calm := &Reproducer{Version: ReproVersion, Scenario: NaiveSkew.Name, Seed: seed, Plan: &faults.Plan{HealAt: plan.HealAt}}
-				if o, err := calm.Run(false); err != nil || o.Verdict != Pass {
+				calm := &harness.Reproducer{Version: harness.ReproVersion, Scenario: NaiveSkew.Name, Seed: seed, Plan: &faults.Plan{HealAt: plan.HealAt}}
+				if o, err := calm.Run(false); err != nil || o.Verdict != harness.Pass {
 					continue // fails without the events: they are not what breaks it
 				}
 			}
 			shrunk++
-			small, runs, err := Shrink(r, 500)
+			small, runs, err := harness.Shrink(r, 500)
 			if err != nil {
 				t.Fatal(err)
 			}
-			before, after := checkShrunk(t, r, small, SignatureOf(o))
+			before, after := checkShrunk(t, r, small, harness.SignatureOf(o))
 			t.Logf("skewed %v, swarm plan seed %d on the naive lock (%s): %d events, %d clocks, %d nodes, %v -> %d events, %d clocks, %d nodes, %v; %d runs",
-				skewed, seed, SignatureOf(o), before.events, before.clocks, before.nodes, before.duration,
+				skewed, seed, harness.SignatureOf(o), before.events, before.clocks, before.nodes, before.duration,
 				after.events, after.clocks, after.nodes, after.duration, runs)
 			if after.events > 2 || !skewed && after.events == 0 {
 				t.Errorf("seed %d: %d of %d events left; want at most 2 (and at least 1 without skew):\n%s", seed, after.events, before.events, marshal(t, small))
@@ -160,19 +162,19 @@ func TestShrinkSwarmPlanOnNaiveLock(t *testing.T) {
 // TestShrinkLiveness: a liveness failure shrinks with its liveness phase
 // kept long enough to be judged: duration beyond healAt plus the bound.
 func TestShrinkLiveness(t *testing.T) {
-	o, err := RunSeed(naiveLiveness, 1, false)
+	o, err := harness.RunSeed(naiveLiveness, 1, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Verdict != Stuck {
+	if o.Verdict != harness.Stuck {
 		t.Fatalf("%s seed 1: verdict %v, want liveness", naiveLiveness.Name, o.Verdict)
 	}
-	r := ReproducerFor(o)
-	small, runs, err := Shrink(r, 300)
+	r := harness.ReproducerFor(o)
+	small, runs, err := harness.Shrink(r, 300)
 	if err != nil {
 		t.Fatal(err)
 	}
-	before, after := checkShrunk(t, r, small, SignatureOf(o))
+	before, after := checkShrunk(t, r, small, harness.SignatureOf(o))
 	if after.duration <= after.healAt+10*time.Second {
 		t.Fatalf("duration %v, healAt %v: the liveness phase is too short to judge", after.duration, after.healAt)
 	}
@@ -187,22 +189,22 @@ func TestShrinkLiveness(t *testing.T) {
 // reproducer expects, has nothing to shrink; a budget of 1 spends its run
 // on learning the signature and returns the reproducer as it was.
 func TestShrinkRefuses(t *testing.T) {
-	pass := &Reproducer{Version: ReproVersion, Scenario: ElectorSkew.Name, Seed: 1}
-	if _, _, err := Shrink(pass, 100); !errors.Is(err, ErrNothingToShrink) {
+	pass := &harness.Reproducer{Version: harness.ReproVersion, Scenario: ElectorSkew.Name, Seed: 1}
+	if _, _, err := harness.Shrink(pass, 100); !errors.Is(err, harness.ErrNothingToShrink) {
 		t.Fatalf("passing run: %v", err)
 	}
-	wrong := &Reproducer{Version: ReproVersion, Scenario: NaiveSkew.Name, Seed: 1, Expect: &Signature{Verdict: "unsafe", Checkers: []string{"unique-holder"}}}
-	if _, _, err := Shrink(wrong, 100); !errors.Is(err, ErrNothingToShrink) {
+	wrong := &harness.Reproducer{Version: harness.ReproVersion, Scenario: NaiveSkew.Name, Seed: 1, Expect: &harness.Signature{Verdict: "unsafe", Checkers: []string{"unique-holder"}}}
+	if _, _, err := harness.Shrink(wrong, 100); !errors.Is(err, harness.ErrNothingToShrink) {
 		t.Fatalf("unexpected signature: %v", err)
 	}
-	if _, _, err := Shrink(&Reproducer{Version: ReproVersion, Scenario: "nope"}, 100); !errors.Is(err, ErrBadReproducer) {
+	if _, _, err := harness.Shrink(&harness.Reproducer{Version: harness.ReproVersion, Scenario: "nope"}, 100); !errors.Is(err, harness.ErrBadReproducer) {
 		t.Fatalf("bad reproducer: %v", err)
 	}
-	if _, _, err := Shrink(pass, 0); err == nil {
+	if _, _, err := harness.Shrink(pass, 0); err == nil {
 		t.Fatal("budget 0 accepted")
 	}
-	r := &Reproducer{Version: ReproVersion, Scenario: NaiveSkew.Name, Seed: 1}
-	same, runs, err := Shrink(r, 1)
+	r := &harness.Reproducer{Version: harness.ReproVersion, Scenario: NaiveSkew.Name, Seed: 1}
+	same, runs, err := harness.Shrink(r, 1)
 	if err != nil || runs != 1 {
 		t.Fatalf("budget 1: %d runs, %v", runs, err)
 	}

@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
+	"github.com/s3lease/s3lease/zoo"
 )
 
 // TestPanicAndLivelockAreCrashes: a protocol that panics, or that spins
@@ -25,14 +27,14 @@ func TestPanicAndLivelockAreCrashes(t *testing.T) {
 			}
 		},
 	} {
-		p := Protocol{Name: name, Candidate: c}
-		cfg := baseConfig(1, p)
+		p := harness.Protocol{Name: name, Candidate: c}
+		cfg := harness.World(1)
 		cfg.MaxSteps = 100_000
-		o, err := RunSetup(Setup{Config: cfg, Protocol: p}, false)
+		o, err := harness.RunSetup(harness.Setup{Config: cfg, Protocol: p}, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.Verdict != Crashed || o.Result.Failure == nil {
+		if o.Verdict != harness.Crashed || o.Result.Failure == nil {
 			t.Fatalf("%s: verdict %v, failure %v", name, o.Verdict, o.Result.Failure)
 		}
 		if name == "panic" && !strings.Contains(o.Result.Failure.Message, "protocol bug") {
@@ -44,13 +46,13 @@ func TestPanicAndLivelockAreCrashes(t *testing.T) {
 // TestLivenessFailureIsItsOwnVerdict: a protocol that never leads again
 // after the heal is judged Stuck, not Unsafe or Pass.
 func TestLivenessFailureIsItsOwnVerdict(t *testing.T) {
-	lazy := Protocol{Name: "lazy", LivenessBound: 5 * time.Second,
+	lazy := harness.Protocol{Name: "lazy", LivenessBound: 5 * time.Second,
 		Candidate: func(ctx context.Context, env sim.Env) error { return env.Clock.Sleep(ctx, time.Hour) }}
-	o, err := RunSetup(Setup{Config: baseConfig(1, lazy), Plan: &faults.Plan{HealAt: faults.Duration(10 * time.Second)}, Protocol: lazy}, false)
+	o, err := harness.RunSetup(harness.Setup{Config: harness.World(1), Plan: &faults.Plan{HealAt: faults.Duration(10 * time.Second)}, Protocol: lazy}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Verdict != Stuck || len(o.Violations) != 1 || o.Violations[0].Checker != "liveness" {
+	if o.Verdict != harness.Stuck || len(o.Violations) != 1 || o.Violations[0].Checker != "liveness" {
 		t.Fatalf("verdict %v, violations %v", o.Verdict, o.Violations)
 	}
 }
@@ -58,14 +60,14 @@ func TestLivenessFailureIsItsOwnVerdict(t *testing.T) {
 // TestOverlapInsideAssumptionsIsUnsafe and outside is expected: the same
 // overlapping history is judged by where the plan falls.
 func TestOverlapJudgedByAssumptions(t *testing.T) {
-	naive := NaiveLock{Lease: 4 * time.Second}.Protocol()
+	naive := zoo.NaiveLock{Lease: 4 * time.Second}.Protocol()
 	skew := &faults.Plan{}
 	for i := range 5 {
 		skew.Clocks = append(skew.Clocks, faults.ClockSetting{Node: i, Offset: faults.Duration(time.Duration(i-2) * 1500 * time.Millisecond)})
 	}
 	overlapped := false
 	for seed := uint64(1); seed <= 10 && !overlapped; seed++ {
-		inside, err := RunSetup(Setup{Config: baseConfig(seed, naive), Plan: skew, Protocol: naive}, false)
+		inside, err := harness.RunSetup(harness.Setup{Config: harness.World(seed), Plan: skew, Protocol: naive}, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,7 +75,7 @@ func TestOverlapJudgedByAssumptions(t *testing.T) {
 			continue
 		}
 		overlapped = true
-		if inside.Verdict != Unsafe {
+		if inside.Verdict != harness.Unsafe {
 			t.Fatalf("seed %d: overlap inside the assumptions judged %v", seed, inside.Verdict)
 		}
 		// Declare an assumption the plan breaks: the overlap becomes expected.
@@ -82,7 +84,7 @@ func TestOverlapJudgedByAssumptions(t *testing.T) {
 		drift := *skew
 		drift.Clocks = append([]faults.ClockSetting(nil), skew.Clocks...)
 		drift.Clocks[0].DriftPPM = 1
-		outside, err := RunSetup(Setup{Config: baseConfig(seed, strict), Plan: &drift, Protocol: strict}, false)
+		outside, err := harness.RunSetup(harness.Setup{Config: harness.World(seed), Plan: &drift, Protocol: strict}, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -26,13 +27,13 @@ func TestExploreCatchesSmallZooVariants(t *testing.T) {
 		{"conflict-as-success", 1, 1, 12 * time.Second},
 		{"follower-no-reset", 1, 1, 12 * time.Second},
 	} {
-		sc, err := Lookup("zoo/" + tc.variant)
+		sc, err := harness.Lookup("zoo/" + tc.variant)
 		if err != nil {
 			t.Fatal(err)
 		}
 		b := sim.ExploreBounds{MaxFaults: tc.faults, MaxDelays: 1, MaxDepth: 40}
-		s := Small(sc.Build(tc.seed), 2, tc.duration)
-		r, err := Explore(s, tc.seed, b, 20_000)
+		s := harness.Small(sc.Build(tc.seed), 2, tc.duration)
+		r, err := harness.Explore(s, tc.seed, b, 20_000)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/s3lease/s3lease/scenarios/zoo"
+	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/zoo"
 )
 
 // zooBudgets are the seed budgets within which the swarm campaign must
@@ -34,8 +35,8 @@ var zooBudgets = map[string]uint64{
 // TestZooIsCaught: the default campaign catches every variant of the zoo,
 // each within its budget, with an unsafe, liveness or crashed verdict.
 func TestZooIsCaught(t *testing.T) {
-	for _, sc := range Zoo {
-		if sc.Expect != Caught {
+	for _, sc := range zoo.Scenarios {
+		if sc.Expect != harness.Caught {
 			continue
 		}
 		name := strings.TrimPrefix(sc.Name, "zoo/")
@@ -47,11 +48,11 @@ func TestZooIsCaught(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			for seed := uint64(1); seed <= budget; seed++ {
-				o, err := RunSeed(sc, seed, false)
+				o, err := harness.RunSeed(sc, seed, false)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if o.Verdict != Pass {
+				if o.Verdict != harness.Pass {
 					t.Logf("caught at seed %d: %v %v", seed, o.Verdict, o.Violations)
 					return
 				}
@@ -64,7 +65,7 @@ func TestZooIsCaught(t *testing.T) {
 // TestZooCarefulPasses: the careful lock, the control every variant breaks
 // in one place, passes the swarm campaign as the production elector does.
 func TestZooCarefulPasses(t *testing.T) {
-	sc, err := Lookup("zoo/careful")
+	sc, err := harness.Lookup("zoo/careful")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,11 +74,11 @@ func TestZooCarefulPasses(t *testing.T) {
 		seeds = 50
 	}
 	for seed := uint64(1); seed <= seeds; seed++ {
-		o, err := RunSeed(sc, seed, false)
+		o, err := harness.RunSeed(sc, seed, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.Verdict != Pass {
+		if o.Verdict != harness.Pass {
 			t.Errorf("seed %d: %v %v (replay: %s)", seed, o.Verdict, o.Violations, replay(o))
 		}
 	}
@@ -90,21 +91,21 @@ func TestZooCarefulPasses(t *testing.T) {
 // accepted, a leader after healing).
 func TestZooCarefulSurvivesTheFailureModes(t *testing.T) {
 	c := zoo.Careful()
-	p := Protocol{Name: c.Name, Candidate: c.Candidate, Assumptions: c.Assumptions, LivenessBound: c.LivenessBound}
-	for _, name := range Names() {
-		sc, _ := Lookup(name)
-		if sc.Expect != Survives && sc.Expect != Fenced {
+	p := c.Protocol()
+	for _, name := range harness.Names() {
+		sc, _ := harness.Lookup(name)
+		if sc.Expect != harness.Survives && sc.Expect != harness.Fenced {
 			continue
 		}
 		for seed := uint64(1); seed <= 5; seed++ {
 			s := sc.Build(seed)
-			s.Config.Candidate, s.Protocol = p.Candidate, p
-			o, err := RunSetup(s, false)
+			s.Protocol = p
+			o, err := harness.RunSetup(s, false)
 			if err != nil {
 				t.Fatal(err)
 			}
 			o.Scenario, o.Seed = name, seed
-			if sc.Expect == Survives {
+			if sc.Expect == harness.Survives {
 				checkSurvives(t, o)
 			} else {
 				checkOutsideButPass(t, o)
@@ -118,25 +119,25 @@ func TestZooCarefulSurvivesTheFailureModes(t *testing.T) {
 // production elector's: the swarm plans are drawn for those.
 func TestZooRegistry(t *testing.T) {
 	vs := zoo.Variants()
-	if len(Zoo) != len(vs)+1 || Zoo[0].Name != "zoo/careful" || Zoo[0].Expect != Either {
-		t.Fatalf("Zoo has %d scenarios starting with %q; want zoo/careful (Either) and %d variants", len(Zoo), Zoo[0].Name, len(vs))
+	if len(zoo.Scenarios) != len(vs)+1 || zoo.Scenarios[0].Name != "zoo/careful" || zoo.Scenarios[0].Expect != harness.Either {
+		t.Fatalf("zoo.Scenarios has %d scenarios starting with %q; want zoo/careful (harness.Either) and %d variants", len(zoo.Scenarios), zoo.Scenarios[0].Name, len(vs))
 	}
 	for i, v := range vs {
-		sc := Zoo[i+1]
-		if sc.Name != "zoo/"+v.Name || sc.Expect != Caught || !strings.Contains(sc.Doc, v.Mistake) {
-			t.Errorf("Zoo[%d] is %q (%s); want zoo/%s, Caught, its mistake in its doc", i+1, sc.Name, sc.Expect, v.Name)
+		sc := zoo.Scenarios[i+1]
+		if sc.Name != "zoo/"+v.Name || sc.Expect != harness.Caught || !strings.Contains(sc.Doc, v.Mistake) {
+			t.Errorf("zoo.Scenarios[%d] is %q (%s); want zoo/%s, harness.Caught, its mistake in its doc", i+1, sc.Name, sc.Expect, v.Name)
 		}
-		if _, err := Lookup(sc.Name); err != nil {
+		if _, err := harness.Lookup(sc.Name); err != nil {
 			t.Error(err)
 		}
 	}
-	want := Elector(DefaultElectorSettings)
+	want := harness.Elector(harness.DefaultElectorSettings)
 	c := zoo.Careful()
 	if c.Assumptions != want.Assumptions || c.LivenessBound != want.LivenessBound {
 		t.Errorf("careful lock claims %+v within %v; the elector the swarm plans are drawn for claims %+v within %v",
 			c.Assumptions, c.LivenessBound, want.Assumptions, want.LivenessBound)
 	}
-	s := Zoo[1].Build(7)
+	s := zoo.Scenarios[1].Build(7)
 	if sw := Swarm.Build(7); s.Config.Nodes != sw.Config.Nodes || s.Config.Duration != sw.Config.Duration ||
 		len(s.Plan.Events) != len(sw.Plan.Events) || s.Protocol.Name != vs[0].Name {
 		t.Errorf("zoo scenario seed 7 is not the swarm's world and plan with the variant's protocol")

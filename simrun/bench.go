@@ -1,4 +1,4 @@
-package main
+package simrun
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"runtime/pprof"
 	"time"
 
-	"github.com/s3lease/s3lease/scenarios"
+	"github.com/s3lease/s3lease/harness"
 )
 
 // cmdBench measures the simulator: seeds per second and simulated seconds
@@ -43,7 +43,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
 	var s3check time.Duration
 	start := time.Now()
 	for i := range *seeds {
-		o, err := scenarios.RunSeed(sc, uint64(i+1), false)
+		o, err := harness.RunSeed(sc, uint64(i+1), false)
 		if err != nil {
 			return 0, err
 		}

@@ -1,12 +1,34 @@
-// Command simrun runs the deterministic simulation of S3 leader election:
-// campaigns of many seeds of a scenario against the production elector (or
-// any protocol registered as a scenario), the replay of one seed or one
-// reproducer file as a readable trace or an HTML page, shrinking of failing
-// runs, exhaustive exploration of small runs, the bug zoo, sharded nightly
-// campaigns and their merged reports, and benchmarks of the simulator.
+// Package simrun is the simrun command line as a library: every subcommand
+// (run, replay, shrink, explore, zoo, bench, campaign, merge, list, vet)
+// for the scenarios registered with the harness. The stories of package
+// scenarios and the zoo's broken locks are always there; a user's own main
+// adds their protocols and scenarios:
 //
-// Exit status: 0 every run passed; 1 a safety violation was found; 2 bad
-// usage; 3 a liveness failure (no stable leader once faults healed); 4 a run
-// crashed (a panic in protocol code, a run that stopped advancing); 5 a run
-// was inconclusive (the linearizability check of its S3 history timed out).
-package main
+//	package main
+//
+//	import (
+//		"example.com/mylock"
+//		"github.com/s3lease/s3lease/simrun"
+//	)
+//
+//	func main() { simrun.Main(simrun.Protocol("mylock", mylock.Protocol())) }
+//
+// simrun.Protocol registers the protocol's swarm scenario under its name
+// (the name harness.Check gives its reproducer files, so they replay with
+// `simrun replay FILE`), and makes it the default of run, replay, bench,
+// shrink and campaign.
+//
+// It runs campaigns of many seeds of a scenario, the replay of one seed or
+// one reproducer file as a readable trace or an HTML page, shrinking of
+// failing runs, exhaustive exploration of small runs, the bug zoo, sharded
+// nightly campaigns and their merged reports, benchmarks of the simulator,
+// and a static check of protocol code (vet).
+//
+// Exit status (harness.Verdict.ExitCode): 0 every run passed; 1 a safety
+// violation was found; 2 bad usage; 3 a liveness failure (no stable leader
+// once faults healed); 4 a run crashed (a panic in protocol code, a run that
+// stopped advancing); 5 a run was inconclusive (the linearizability check
+// of its S3 history timed out); 6 code under simulation blocked outside the
+// simulator. A command that judges several runs exits with the status of
+// the worst.
+package simrun

@@ -1,4 +1,4 @@
-package main
+package simrun
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/scenarios"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -54,13 +55,13 @@ func cmdExplore(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, err
 	}
 	bounds := sim.ExploreBounds{MaxFaults: *maxFaults, MaxDelays: *maxDelays, MaxDepth: *depth}
-	setup := scenarios.Small(sc.Build(*seed), *nodes, *duration)
+	setup := harness.Small(sc.Build(*seed), *nodes, *duration)
 	if isSet(fs, "path") {
-		p, err := scenarios.ParsePath(*path)
+		p, err := harness.ParsePath(*path)
 		if err != nil {
 			return 0, fmt.Errorf("%w: -path: %v", errUsage, err)
 		}
-		o, err := scenarios.ReplayPath(setup, *seed, bounds, p, true)
+		o, err := harness.ReplayPath(setup, *seed, bounds, p, true)
 		if err != nil {
 			return 0, err
 		}
@@ -75,12 +76,12 @@ func cmdExplore(args []string, stdout, stderr io.Writer) (int, error) {
 		return exitFor(o.Verdict), nil
 	}
 	start := time.Now()
-	r, err := scenarios.Explore(setup, *seed, bounds, *executions)
+	r, err := harness.Explore(setup, *seed, bounds, *executions)
 	if err != nil {
 		return 0, err
 	}
 	sum := exploreSummary{Scenario: sc.Name, Seed: *seed, Nodes: *nodes, Duration: duration.String(),
-		Executions: r.Executions, Distinct: r.Distinct, Exhausted: r.Exhausted, Verdict: scenarios.Pass.String()}
+		Executions: r.Executions, Distinct: r.Distinct, Exhausted: r.Exhausted, Verdict: harness.Pass.String()}
 	if r.Found != nil {
 		sum.Verdict = r.Found.Verdict.String()
 		for _, v := range r.Found.Violations {
@@ -123,16 +124,4 @@ func cmdExplore(args []string, stdout, stderr io.Writer) (int, error) {
 }
 
 // exitFor is the exit status of a verdict.
-func exitFor(v scenarios.Verdict) int {
-	switch v {
-	case scenarios.Unsafe:
-		return exitUnsafe
-	case scenarios.Stuck:
-		return exitStuck
-	case scenarios.Crashed:
-		return exitCrashed
-	case scenarios.Inconclusive:
-		return exitUnknown
-	}
-	return exitOK
-}
+func exitFor(v harness.Verdict) int { return v.ExitCode() }

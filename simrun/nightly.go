@@ -1,4 +1,4 @@
-package main
+package simrun
 
 import (
 	"bytes"
@@ -13,8 +13,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/s3lease/s3lease/scenarios"
-	nightly "github.com/s3lease/s3lease/scenarios/campaign"
+	nightly "github.com/s3lease/s3lease/campaign"
+	"github.com/s3lease/s3lease/harness"
 )
 
 const campaignUsage = `usage:
@@ -113,7 +113,7 @@ func cmdCampaign(args []string, stdout, stderr io.Writer) (int, error) {
 	c, err := nightly.Open(nightly.Config{
 		Dir: *out, Scenario: sc, Start: *start, Seeds: *seeds, Duration: *duration, Shard: shard,
 		Workers: *workers, Keep: *keep, CheckDeterminism: *check,
-		WriteTrace: func(w io.Writer, o *scenarios.Outcome) error { return printReplay(w, w, o, nil, "", false) },
+		WriteTrace: func(w io.Writer, o *harness.Outcome) error { return printReplay(w, w, o, nil, "", false) },
 	})
 	if err != nil {
 		return 0, fmt.Errorf("%w: -out %s: %v", errUsage, *out, err)
@@ -140,7 +140,7 @@ func cmdCampaign(args []string, stdout, stderr io.Writer) (int, error) {
 		if err := nightly.WriteJUnit(&buf, rep); err != nil {
 			return 0, err
 		}
-		if err := scenarios.WriteFileAtomic(*junit, buf.Bytes()); err != nil {
+		if err := harness.WriteFileAtomic(*junit, buf.Bytes()); err != nil {
 			return 0, fmt.Errorf("-junit: %v", err)
 		}
 	}
@@ -227,7 +227,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := scenarios.WriteFileAtomic(*out, data); err != nil {
+	if err := harness.WriteFileAtomic(*out, data); err != nil {
 		return 0, fmt.Errorf("%w: -out: %v", errUsage, err)
 	}
 	if *junit != "" {
@@ -235,7 +235,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) (int, error) {
 		if err := nightly.WriteJUnit(&buf, merged); err != nil {
 			return 0, err
 		}
-		if err := scenarios.WriteFileAtomic(*junit, buf.Bytes()); err != nil {
+		if err := harness.WriteFileAtomic(*junit, buf.Bytes()); err != nil {
 			return 0, fmt.Errorf("-junit: %v", err)
 		}
 	}
@@ -280,22 +280,9 @@ func checkOutputDir(file string) error {
 	return nil
 }
 
-// reportCode is the exit status of a report, by its worst failure: 1
-// unsafe, 4 crashed or nondeterministic, 3 liveness, 5 inconclusive, 0
-// none.
-func reportCode(r *nightly.Report) int {
-	switch r.Worst() {
-	case scenarios.Unsafe.String():
-		return exitUnsafe
-	case scenarios.Crashed.String():
-		return exitCrashed
-	case scenarios.Stuck.String():
-		return exitStuck
-	case scenarios.Inconclusive.String():
-		return exitUnknown
-	}
-	return exitOK
-}
+// reportCode is the exit status of a report: its worst verdict's
+// (a nondeterministic seed counts as crashed).
+func reportCode(r *nightly.Report) int { return r.Worst().ExitCode() }
 
 // isTerminal reports whether w is a terminal (a character device).
 func isTerminal(w io.Writer) bool {

@@ -1,4 +1,4 @@
-package main
+package simrun
 
 import (
 	"bytes"
@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/s3lease/s3lease/scenarios"
-	nightly "github.com/s3lease/s3lease/scenarios/campaign"
+	nightly "github.com/s3lease/s3lease/campaign"
+	"github.com/s3lease/s3lease/harness"
 )
 
 // The test binary runs `simrun campaign` or `simrun merge` in a child
@@ -193,7 +193,7 @@ func TestCampaignSurvivesSIGKILL(t *testing.T) {
 	t.Logf("killed with %d seeds recorded and %d reproducers written", killed.Done.Count, len(before))
 
 	code, stdout, stderr := nightlySimrun(strings.Fields(args)...)
-	if code != exitUnsafe {
+	if code != harness.Unsafe.ExitCode() {
 		t.Fatalf("resume: exit %d\n%s%s", code, stdout, stderr)
 	}
 	if want := fmt.Sprintf("this session: %d seeds", seeds-killed.Done.Count); !strings.Contains(stdout, want) {
@@ -204,7 +204,7 @@ func TestCampaignSurvivesSIGKILL(t *testing.T) {
 		if !bytes.Equal(after[path], data) {
 			t.Fatalf("%s changed or vanished after the resume", path)
 		}
-		if _, err := scenarios.LoadReproducer(bytes.NewReader(data)); err != nil {
+		if _, err := harness.LoadReproducer(bytes.NewReader(data)); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
 		if _, err := os.Stat(strings.TrimSuffix(path, ".json") + ".trace.txt"); err != nil {
@@ -235,7 +235,7 @@ func TestCampaignSurvivesSIGKILL(t *testing.T) {
 
 	oneDir := filepath.Join(t.TempDir(), "one")
 	code, stdout, stderr = nightlySimrun(strings.Fields(strings.Replace(args, dir, oneDir, 1))...)
-	if code != exitUnsafe {
+	if code != harness.Unsafe.ExitCode() {
 		t.Fatalf("one-shot: exit %d\n%s%s", code, stdout, stderr)
 	}
 	sameCounts(t, resumed, readReport(t, filepath.Join(oneDir, nightly.ReportFile)))
@@ -257,7 +257,7 @@ func TestCampaignStopsCleanlyOnSIGTERM(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-c.exited
-	if code := c.cmd.ProcessState.ExitCode(); code != exitUnsafe {
+	if code := c.cmd.ProcessState.ExitCode(); code != harness.Unsafe.ExitCode() {
 		t.Fatalf("exit %d after SIGTERM:\n%s", code, &c.out)
 	}
 	if out := c.out.String(); !strings.Contains(out, "interrupted; state saved") || !strings.Contains(out, "campaign naive-skew shard 0/1") {

@@ -1,4 +1,4 @@
-package main
+package simrun
 
 import (
 	"bytes"
@@ -11,9 +11,9 @@ import (
 	"strings"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/htmlreport"
 	"github.com/s3lease/s3lease/linearizability"
-	"github.com/s3lease/s3lease/scenarios"
-	"github.com/s3lease/s3lease/scenarios/htmlreport"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -22,8 +22,8 @@ type replayDoc struct {
 	Scenario   string                      `json:"scenario"`
 	Seed       uint64                      `json:"seed"`
 	Verdict    string                      `json:"verdict"`
-	Signature  scenarios.Signature         `json:"signature"`
-	Expect     *scenarios.Signature        `json:"expect,omitempty"`
+	Signature  harness.Signature           `json:"signature"`
+	Expect     *harness.Signature          `json:"expect,omitempty"`
 	Hash       string                      `json:"hash"`
 	Steps      int                         `json:"steps"`
 	Failure    string                      `json:"failure,omitempty"`
@@ -68,8 +68,8 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	var o *scenarios.Outcome
-	var rep *scenarios.Reproducer
+	var o *harness.Outcome
+	var rep *harness.Reproducer
 	var path string
 	switch {
 	case len(files) > 1:
@@ -94,22 +94,22 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if o, err = scenarios.RunSeed(sc, *seed, true); err != nil {
+		if o, err = harness.RunSeed(sc, *seed, true); err != nil {
 			return 0, err
 		}
 		if *out != "" {
-			data, err := scenarios.ReproducerFor(o).Marshal()
+			data, err := harness.ReproducerFor(o).Marshal()
 			if err != nil {
 				return 0, err
 			}
-			if err := scenarios.WriteFileAtomic(*out, data); err != nil {
+			if err := harness.WriteFileAtomic(*out, data); err != nil {
 				return 0, fmt.Errorf("%w: -o: %v", errUsage, err)
 			}
-			fmt.Fprintf(stderr, "simrun: wrote the reproducer of %s seed %d (%s) to %s\n", o.Scenario, o.Seed, scenarios.SignatureOf(o), *out)
+			fmt.Fprintf(stderr, "simrun: wrote the reproducer of %s seed %d (%s) to %s\n", o.Scenario, o.Seed, harness.SignatureOf(o), *out)
 		}
 	}
-	sig := scenarios.SignatureOf(o)
-	var expect *scenarios.Signature
+	sig := harness.SignatureOf(o)
+	var expect *harness.Signature
 	if rep != nil {
 		expect = rep.Expect
 	}
@@ -126,7 +126,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
 	if expect != nil && !expect.Equal(sig) {
 		fmt.Fprintf(stderr, "simrun: %s: expected %s, got %s\n", path, expect, sig)
 		if code == exitOK {
-			code = exitUnsafe
+			code = harness.Unsafe.ExitCode()
 		}
 	}
 	return code, nil
@@ -135,9 +135,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
 // printReplay prints a replayed run: as one JSON document, or as its plan,
 // trace, terms, verdict and hash. rep and path are the reproducer file, if
 // the run came from one.
-func printReplay(stdout, stderr io.Writer, o *scenarios.Outcome, rep *scenarios.Reproducer, path string, asJSON bool) error {
+func printReplay(stdout, stderr io.Writer, o *harness.Outcome, rep *harness.Reproducer, path string, asJSON bool) error {
 	res := o.Result
-	sig := scenarios.SignatureOf(o)
+	sig := harness.SignatureOf(o)
 	if asJSON {
 		doc := replayDoc{Scenario: o.Scenario, Seed: o.Seed, Verdict: o.Verdict.String(), Signature: sig, Hash: hashString(res.Hash()),
 			Steps: res.Steps, Violations: o.Violations, Outside: o.Outside, Expected: o.Expected, Plan: o.Plan,
@@ -181,7 +181,7 @@ func printReplay(stdout, stderr io.Writer, o *scenarios.Outcome, rep *scenarios.
 		fmt.Fprintf(stdout, "  n%d %s token %d: %v .. %s\n", t.Node, t.Identity, t.Token, t.Start, end)
 	}
 	fmt.Fprintf(stdout, "verdict: %s\n", o.Verdict)
-	if o.Verdict != scenarios.Pass {
+	if o.Verdict != harness.Pass {
 		fmt.Fprintf(stdout, "signature: %s\n", sig)
 	}
 	if res.Failure != nil {
@@ -203,7 +203,7 @@ func printReplay(stdout, stderr io.Writer, o *scenarios.Outcome, rep *scenarios.
 // writeReplayPage writes the HTML page of a replayed run to file,
 // atomically. path is the reproducer file the run came from, if any: the
 // page's replay command names it.
-func writeReplayPage(file string, o *scenarios.Outcome, path string) error {
+func writeReplayPage(file string, o *harness.Outcome, path string) error {
 	opt := htmlreport.Options{}
 	title := fmt.Sprintf("%s seed %d: %s", o.Scenario, o.Seed, o.Verdict)
 	if path != "" {
@@ -214,7 +214,7 @@ func writeReplayPage(file string, o *scenarios.Outcome, path string) error {
 	if err := htmlreport.WriteOptions(&buf, title, o, opt); err != nil {
 		return err
 	}
-	if err := scenarios.WriteFileAtomic(file, buf.Bytes()); err != nil {
+	if err := harness.WriteFileAtomic(file, buf.Bytes()); err != nil {
 		return fmt.Errorf("%w: -html: %v", errUsage, err)
 	}
 	return nil
@@ -253,13 +253,13 @@ func parseFiles(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // loadReproducerFile reads a reproducer file; a missing, unreadable,
 // malformed or incompatible file is a usage error.
-func loadReproducerFile(path string) (*scenarios.Reproducer, error) {
+func loadReproducerFile(path string) (*harness.Reproducer, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	defer f.Close()
-	r, err := scenarios.LoadReproducer(f)
+	r, err := harness.LoadReproducer(f)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", errUsage, path, err)
 	}

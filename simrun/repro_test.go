@@ -1,4 +1,4 @@
-package main
+package simrun
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/s3lease/s3lease/scenarios"
+	"github.com/s3lease/s3lease/harness"
 )
 
 // simrun runs the command line in this process and returns its exit status,
@@ -35,14 +35,14 @@ func afterHeader(s string) string {
 func TestReplayWritesAndReadsReproducer(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "naive.json")
 	code, seedOut, errOut := simrun("replay", "-scenario", "naive-skew", "-seed", "1", "-o", file)
-	if code != exitUnsafe || !strings.Contains(errOut, "wrote the reproducer") {
+	if code != harness.Unsafe.ExitCode() || !strings.Contains(errOut, "wrote the reproducer") {
 		t.Fatalf("replay -o: exit %d, stderr %q", code, errOut)
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := scenarios.LoadReproducer(bytes.NewReader(data))
+	r, err := harness.LoadReproducer(bytes.NewReader(data))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, data)
 	}
@@ -50,7 +50,7 @@ func TestReplayWritesAndReadsReproducer(t *testing.T) {
 		t.Fatalf("reproducer %s", data)
 	}
 	code, fileOut, errOut := simrun("replay", file)
-	if code != exitUnsafe || errOut != "" {
+	if code != harness.Unsafe.ExitCode() || errOut != "" {
 		t.Fatalf("replay FILE: exit %d, stderr %q", code, errOut)
 	}
 	if !strings.Contains(fileOut, "# reproducer "+file) || afterHeader(fileOut) != afterHeader(seedOut) {
@@ -69,7 +69,7 @@ func TestReplayWritesAndReadsReproducer(t *testing.T) {
 	if err := json.Unmarshal([]byte(fileJSON), &b); err != nil {
 		t.Fatal(err)
 	}
-	if code != exitUnsafe || a.Hash != b.Hash || a.Verdict != b.Verdict || !a.Signature.Equal(b.Signature) || b.Expect == nil || !b.Expect.Equal(b.Signature) {
+	if code != harness.Unsafe.ExitCode() || a.Hash != b.Hash || a.Verdict != b.Verdict || !a.Signature.Equal(b.Signature) || b.Expect == nil || !b.Expect.Equal(b.Signature) {
 		t.Fatalf("JSON replays differ: exit %d, %s %s %v / %s %s %v expect %v", code, a.Hash, a.Verdict, a.Signature, b.Hash, b.Verdict, b.Signature, b.Expect)
 	}
 	// A passing run's reproducer expects a pass and exits 0.
@@ -91,10 +91,10 @@ func TestReplayExpectationMismatch(t *testing.T) {
 		file string
 		code int
 	}{
-		{`{"version":1,"scenario":"naive-skew","seed":1,"expect":{"verdict":"pass"}}`, exitUnsafe},
-		{`{"version":1,"scenario":"naive-skew","seed":1,"expect":{"verdict":"unsafe","checkers":["unique-holder"]}}`, exitUnsafe},
-		{`{"version":1,"scenario":"elector-skew","seed":1,"expect":{"verdict":"unsafe","checkers":["overlap"]}}`, exitUnsafe},
-		{`{"version":1,"scenario":"elector-skew","seed":1,"expect":{"verdict":"liveness","checkers":["liveness"]}}`, exitUnsafe},
+		{`{"version":1,"scenario":"naive-skew","seed":1,"expect":{"verdict":"pass"}}`, harness.Unsafe.ExitCode()},
+		{`{"version":1,"scenario":"naive-skew","seed":1,"expect":{"verdict":"unsafe","checkers":["unique-holder"]}}`, harness.Unsafe.ExitCode()},
+		{`{"version":1,"scenario":"elector-skew","seed":1,"expect":{"verdict":"unsafe","checkers":["overlap"]}}`, harness.Unsafe.ExitCode()},
+		{`{"version":1,"scenario":"elector-skew","seed":1,"expect":{"verdict":"liveness","checkers":["liveness"]}}`, harness.Unsafe.ExitCode()},
 	} {
 		path := filepath.Join(dir, "r.json")
 		if err := os.WriteFile(path, []byte(c.file), 0o644); err != nil {
@@ -148,7 +148,7 @@ func TestReplayBadFiles(t *testing.T) {
 func TestShrinkCommand(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "skew.json")
-	if code, _, errOut := simrun("replay", "-scenario", "naive-skew", "-seed", "2", "-o", file); code != exitUnsafe {
+	if code, _, errOut := simrun("replay", "-scenario", "naive-skew", "-seed", "2", "-o", file); code != harness.Unsafe.ExitCode() {
 		t.Fatalf("replay -o: exit %d %s", code, errOut)
 	}
 	var out, errOut bytes.Buffer
@@ -167,14 +167,14 @@ func TestShrinkCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := scenarios.LoadReproducer(bytes.NewReader(data))
+	r, err := harness.LoadReproducer(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(r.Plan.Events) >= 10 && r.Nodes == 0 {
 		t.Errorf("nothing shrunk:\n%s", data)
 	}
-	if code, _, errOut := simrun("replay", small); code != exitUnsafe || errOut != "" {
+	if code, _, errOut := simrun("replay", small); code != harness.Unsafe.ExitCode() || errOut != "" {
 		t.Fatalf("replay of the shrunk file: exit %d, stderr %q", code, errOut)
 	}
 	// -o names the output; shrinking a shrunk file finds it small already.

@@ -1,4 +1,4 @@
-package main
+package simrun
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 	"io"
 	"runtime"
 
-	"github.com/s3lease/s3lease/scenarios"
+	"github.com/s3lease/s3lease/harness"
 )
 
 // runSummary is the machine-readable result of `simrun run -json`.
@@ -20,6 +20,7 @@ type runSummary struct {
 	Liveness     int    `json:"liveness"`
 	Crashed      int    `json:"crashed"`
 	Inconclusive int    `json:"inconclusive"`
+	Blocked      int    `json:"blocked"`
 	// Outside counts runs that left the protocol's assumptions; Overlaps the
 	// intervals in which two nodes led at once (all in such runs, or the run
 	// would be unsafe); Refused the stale writes the fenced resource refused.
@@ -36,11 +37,11 @@ func hashString(h uint64) string { return fmt.Sprintf("%016x", h) }
 
 // scenarioFlag registers the -scenario flag.
 func scenarioFlag(fs *flag.FlagSet) *string {
-	return fs.String("scenario", scenarios.Swarm.Name, "scenario to run (see 'simrun list')")
+	return fs.String("scenario", defaultScenario, "scenario to run (see 'simrun list')")
 }
 
-func lookup(name string) (scenarios.Scenario, error) {
-	sc, err := scenarios.Lookup(name)
+func lookup(name string) (harness.Scenario, error) {
+	sc, err := harness.Lookup(name)
 	if err != nil {
 		return sc, fmt.Errorf("%w: %v", errUsage, err)
 	}
@@ -97,19 +98,22 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		sum.Overlaps += r.overlaps
 		sum.Refused += r.refused
 		switch r.verdict {
-		case scenarios.Pass:
+		case harness.Pass:
 			sum.Pass++
-		case scenarios.Unsafe:
+		case harness.Unsafe:
 			sum.Unsafe++
 			sum.Failures = append(sum.Failures, r)
-		case scenarios.Stuck:
+		case harness.Stuck:
 			sum.Liveness++
 			sum.Failures = append(sum.Failures, r)
-		case scenarios.Crashed:
+		case harness.Crashed:
 			sum.Crashed++
 			sum.Failures = append(sum.Failures, r)
-		case scenarios.Inconclusive:
+		case harness.Inconclusive:
 			sum.Inconclusive++
+			sum.Failures = append(sum.Failures, r)
+		case harness.Blocked:
+			sum.Blocked++
 			sum.Failures = append(sum.Failures, r)
 		}
 	}
@@ -122,17 +126,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	} else {
 		printSummary(stdout, &sum)
 	}
-	switch {
-	case sum.Unsafe > 0:
-		return exitUnsafe, nil
-	case sum.Crashed > 0:
-		return exitCrashed, nil
-	case sum.Liveness > 0:
-		return exitStuck, nil
-	case sum.Inconclusive > 0:
-		return exitUnknown, nil
+	worst := harness.Pass
+	for _, r := range results {
+		worst = harness.Worst(worst, r.verdict)
 	}
-	return exitOK, nil
+	return worst.ExitCode(), nil
 }
 
 func printSummary(w io.Writer, s *runSummary) {
@@ -140,6 +138,9 @@ func printSummary(w io.Writer, s *runSummary) {
 		s.Scenario, s.Seeds, s.FirstSeed, s.FirstSeed+uint64(s.Seeds)-1, s.Pass, s.Unsafe, s.Liveness, s.Crashed)
 	if s.Inconclusive > 0 {
 		fmt.Fprintf(w, ", %d inconclusive", s.Inconclusive)
+	}
+	if s.Blocked > 0 {
+		fmt.Fprintf(w, ", %d blocked outside the simulator", s.Blocked)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "%d runs outside the protocol's assumptions; %d overlaps of leaders; %d stale writes refused by the fence\n",

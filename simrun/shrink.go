@@ -1,4 +1,4 @@
-package main
+package simrun
 
 import (
 	"errors"
@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/s3lease/s3lease/scenarios"
+	"github.com/s3lease/s3lease/harness"
 )
 
 const shrinkUsage = `usage:
@@ -52,8 +52,8 @@ func cmdShrink(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	small, runs, err := scenarios.Shrink(r, *budget)
-	if errors.Is(err, scenarios.ErrNothingToShrink) {
+	small, runs, err := harness.Shrink(r, *budget)
+	if errors.Is(err, harness.ErrNothingToShrink) {
 		return 0, fmt.Errorf("%w: %s: %v", errUsage, path, err)
 	}
 	if err != nil {
@@ -71,7 +71,7 @@ func cmdShrink(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := scenarios.WriteFileAtomic(*out, data); err != nil {
+	if err := harness.WriteFileAtomic(*out, data); err != nil {
 		return 0, fmt.Errorf("%w: -o: %v", errUsage, err)
 	}
 	fmt.Fprintf(stdout, "shrink %s seed %d: %s\n", small.Scenario, small.Seed, small.Expect)
@@ -87,7 +87,7 @@ func cmdShrink(args []string, stdout, stderr io.Writer) (int, error) {
 
 // describe sums up the run of a reproducer: its plan's events and clock
 // settings, its nodes, its duration and heal.
-func describe(r *scenarios.Reproducer) (string, error) {
+func describe(r *harness.Reproducer) (string, error) {
 	s, err := r.Setup()
 	if err != nil {
 		return "", err

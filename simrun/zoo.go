@@ -1,16 +1,17 @@
-package main
+package simrun
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"runtime"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
-	"github.com/s3lease/s3lease/scenarios"
+	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/zoo"
 )
 
 // zooRow is what `simrun zoo` reports of one lock of the zoo: the first
@@ -54,7 +55,7 @@ type zooSummary struct {
 	Rows        []zooRow `json:"rows"`
 }
 
-// cmdZoo runs every scenario of the zoo (scenarios.Zoo: the careful lock,
+// cmdZoo runs every scenario of the zoo (zoo.Scenarios: the careful lock,
 // then each deliberately broken variant of it) seed by seed from 1, until
 // its first failing seed or the budget, and reports how fast the default
 // campaign catches each mistake. It exits 0 if every variant was caught and
@@ -77,7 +78,7 @@ func cmdZoo(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, fmt.Errorf("%w: -shrink must not be negative, got %d", errUsage, *shrink)
 	}
 	start := time.Now()
-	rows, err := zooRows(scenarios.Zoo, *budget, *workers, *shrink)
+	rows, err := zooRows(zoo.Scenarios, *budget, *workers, *shrink)
 	if err != nil {
 		return 0, err
 	}
@@ -103,54 +104,42 @@ func cmdZoo(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, err
 	}
 	if sum.Caught < sum.Variants || !sum.ControlPass {
-		return exitUnsafe, nil
+		return harness.Unsafe.ExitCode(), nil
 	}
 	return exitOK, nil
 }
 
 // zooRows runs each scenario on one of workers goroutines, seeds in order
 // within a scenario, and returns the rows in the order of scs.
-func zooRows(scs []scenarios.Scenario, budget, workers, shrink int) ([]zooRow, error) {
+func zooRows(scs []harness.Scenario, budget, workers, shrink int) ([]zooRow, error) {
 	rows := make([]zooRow, len(scs))
-	errs := make([]error, len(scs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(workers, len(scs)) {
-		wg.Go(func() {
-			for i := range next {
-				rows[i], errs[i] = zooRun(scs[i], budget, shrink)
-			}
-		})
-	}
-	for i := range scs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	err := harness.Work(context.Background(), min(workers, len(scs)), harness.Count(uint64(len(scs))), func(i uint64) error {
+		var err error
+		rows[i], err = zooRun(scs[i], budget, shrink)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	return rows, nil
 }
 
 // zooRun runs sc from seed 1 until a seed fails or budget seeds passed.
-func zooRun(sc scenarios.Scenario, budget, shrink int) (zooRow, error) {
-	row := zooRow{Scenario: sc.Name, Control: sc.Expect != scenarios.Caught}
+func zooRun(sc harness.Scenario, budget, shrink int) (zooRow, error) {
+	row := zooRow{Scenario: sc.Name, Control: sc.Expect != harness.Caught}
 	start := time.Now()
 	for seed := uint64(1); seed <= uint64(budget); seed++ {
-		o, err := scenarios.RunSeed(sc, seed, false)
+		o, err := harness.RunSeed(sc, seed, false)
 		if err != nil {
 			return row, fmt.Errorf("%s seed %d: %w", sc.Name, seed, err)
 		}
 		row.Seeds++
-		if o.Verdict == scenarios.Pass {
+		if o.Verdict == harness.Pass {
 			continue
 		}
 		row.WallSeconds = time.Since(start).Seconds()
 		row.Caught, row.Seed, row.Verdict = true, seed, o.Verdict.String()
-		row.Replay = scenarios.ReplayCommand(sc.Name, seed)
+		row.Replay = harness.ReplayCommand(sc.Name, seed)
 		row.PlanEvents = len(o.Plan.Events)
 		switch {
 		case len(o.Violations) > 0:
@@ -163,7 +152,7 @@ func zooRun(sc scenarios.Scenario, budget, shrink int) (zooRow, error) {
 			row.Checker, row.Violation = o.Result.Failure.Kind.String(), o.Result.Failure.Error()
 		}
 		if shrink > 0 {
-			small, runs, err := scenarios.Shrink(scenarios.ReproducerFor(o), shrink)
+			small, runs, err := harness.Shrink(harness.ReproducerFor(o), shrink)
 			row.ShrinkRuns = runs
 			if err != nil {
 				row.ShrinkFailure = err.Error()

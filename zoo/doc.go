@@ -56,4 +56,12 @@
 // measured from the answer, or a term as long as the lease, only matters
 // when the leader goes quiet right after a late answer. They stay out of
 // the zoo until a campaign catches them.
+//
+// # The naive lock and the zoo's scenarios
+//
+// NaiveLock is the simplest form of the public S3 lock designs (seeds 001
+// and 002), with switches for their classic mistakes; the stories of
+// package scenarios run it (naive-skew). Scenarios registers one swarm
+// scenario per lock, "zoo/careful" and "zoo/<name>", which `simrun zoo` and
+// the campaign run.
 package zoo

@@ -1,39 +1,38 @@
-package scenarios
+package zoo
 
-import "github.com/s3lease/s3lease/scenarios/zoo"
+import "github.com/s3lease/s3lease/harness"
 
-// ZooScenario runs a lock of the zoo under the swarm campaign: the world and
-// the fault plan of Swarm for each seed, with v in place of the production
-// elector, judged by v's own assumptions and liveness bound. A variant with
-// a mistake is expected to be caught; the careful control, which has none,
+// Protocol is the variant as a harness protocol, judged by the variant's
+// own assumptions and liveness bound.
+func (v Variant) Protocol() harness.Protocol {
+	return harness.Protocol{Name: v.Name, Candidate: v.Candidate, Assumptions: v.Assumptions, LivenessBound: v.LivenessBound}
+}
+
+// Scenario runs a lock of the zoo under the swarm campaign
+// (harness.Swarm), as the scenario "zoo/<name>": the world and a fault
+// plan drawn for each seed, with v in place of the production elector,
+// judged by v's own assumptions and liveness bound. A variant with a
+// mistake is expected to be caught; the careful control, which has none,
 // is judged as the elector is (survives inside its assumptions, fenced
 // outside them).
-func ZooScenario(v zoo.Variant) Scenario {
-	p := Protocol{Name: v.Name, Candidate: v.Candidate, Assumptions: v.Assumptions, LivenessBound: v.LivenessBound}
-	sc := Scenario{
-		Name:   "zoo/" + v.Name,
-		Doc:    "swarm plans run by the zoo's careful lock with one mistake: " + v.Mistake,
-		Expect: Caught,
-		Build: func(seed uint64) Setup {
-			s := Swarm.Build(seed)
-			s.Config.Candidate = p.Candidate
-			s.Protocol = p
-			return s
-		},
-	}
+func Scenario(v Variant) harness.Scenario {
+	sc := harness.Swarm("zoo/"+v.Name, v.Protocol())
+	sc.Doc = "swarm plans run by the zoo's careful lock with one mistake: " + v.Mistake
+	sc.Expect = harness.Caught
 	if v.Mistake == "" {
 		sc.Doc = "swarm plans run by the zoo's careful lock, the control every zoo variant breaks in one place"
-		sc.Expect = Either
+		sc.Expect = harness.Either
 	}
 	return sc
 }
 
-// Zoo holds the zoo's scenarios: "zoo/careful", the control, first, then
-// "zoo/<name>" for each of zoo.Variants, in that order.
-var Zoo = func() []Scenario {
-	out := []Scenario{register(ZooScenario(zoo.Careful()))}
-	for _, v := range zoo.Variants() {
-		out = append(out, register(ZooScenario(v)))
+// Scenarios are the zoo's scenarios, registered with the harness:
+// "zoo/careful", the control, first, then "zoo/<name>" for each of
+// Variants, in that order.
+var Scenarios = func() []harness.Scenario {
+	out := []harness.Scenario{harness.MustRegister(Scenario(Careful()))}
+	for _, v := range Variants() {
+		out = append(out, harness.MustRegister(Scenario(v)))
 	}
 	return out
 }()

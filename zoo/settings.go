@@ -8,7 +8,7 @@ import (
 
 // settings are the careful lock's knobs. The zoo runs every lock with
 // defaults, the settings of the swarm campaign's elector
-// (scenarios.DefaultElectorSettings), so that a variant's failure is measured
+// (harness.DefaultElectorSettings), so that a variant's failure is measured
 // under exactly the plans the production elector passes.
 type settings struct {
 	lease         time.Duration // how long followers wait on their own clocks
@@ -46,7 +46,7 @@ func (s settings) termLen() time.Duration {
 // of a term and the earliest takeover, less what drift can eat of it.
 func (s settings) assumptions() faults.Assumptions {
 	drift := s.lease * time.Duration(4*s.driftPPM) / 1_000_000
-	return faults.Assumptions{MaxDriftPPM: s.driftPPM, MaxPause: s.lease - s.renewDeadline - drift}
+	return faults.Assumptions{Lease: s.lease, MaxDriftPPM: s.driftPPM, MaxPause: s.lease - s.renewDeadline - drift}
 }
 
 // livenessBound is how long after faults heal a correct lock has a leader:

@@ -1,0 +1,280 @@
+package harness
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+)
+
+// replayFlag is -harness.replay: a reproducer file that Check and Fuzz run
+// instead of drawing runs.
+var replayFlag = flag.String("harness.replay", "", "harness: replay this reproducer file in Check and Fuzz instead of drawing runs, and print its trace")
+
+// TB is what Check needs of a test: *testing.T has it all. (A test of a
+// checker can pass a recorder of its own, to see a failure without
+// failing.)
+type TB interface {
+	rapid.TB
+	Cleanup(func())
+}
+
+// Option changes how Check and Fuzz run.
+type Option func(*options)
+
+type options struct {
+	vary Vary
+	dir  string
+}
+
+// WithVary lets the generator draw variants of the protocol (other
+// settings of the same code) as well as the protocol as given. A failing
+// run of a variant is reported with what was drawn, but cannot be written
+// as a reproducer file.
+func WithVary(v Vary) Option { return func(o *options) { o.vary = v } }
+
+// WithDir sets the directory reproducer files are written under, instead
+// of testdata/harness in the package's directory.
+func WithDir(dir string) Option { return func(o *options) { o.dir = dir } }
+
+// Validate reports what is missing from a protocol description for the
+// harness to run and judge it: a name, a candidate, and a lease (which
+// sizes the faults drawn).
+func (p Protocol) Validate() error {
+	switch {
+	case p.Name == "":
+		return errors.New("harness: the protocol has no Name")
+	case p.Candidate == nil:
+		return fmt.Errorf("harness: protocol %q has no Candidate", p.Name)
+	case p.Assumptions.Lease <= 0:
+		return fmt.Errorf("harness: protocol %q declares no lease (Assumptions.Lease), which sizes the faults drawn", p.Name)
+	case p.Assumptions.MaxDriftPPM < 0 || p.Assumptions.MaxPause < 0 || p.LivenessBound < 0:
+		return fmt.Errorf("harness: protocol %q declares a negative bound", p.Name)
+	}
+	return nil
+}
+
+// Check runs protocol p on random runs as a rapid property: each run draws
+// a world of 2 to 5 nodes, clocks, a fault plan sized by p's assumptions,
+// a heal instant and a liveness phase (see DrawRun), and is judged by every
+// checker. The property is that every run passes. On a failure rapid
+// shrinks the run to a small one that fails the same way; Check then writes
+// it as a reproducer file under testdata/harness/<test>/, prints the
+// violation in words and the command that replays it, and fails the test.
+//
+// With -harness.replay=FILE on the go test command line, Check replays that
+// reproducer instead, prints its trace, and fails if it does not pass.
+//
+// Check registers p's swarm scenario (Swarm(p.Name, p)) so that reproducer
+// files name it; protocol names must be unique within a test binary.
+// rapid's own flags (-rapid.checks, -rapid.seed, ...) apply.
+func Check(t TB, p Protocol, opts ...Option) {
+	t.Helper()
+	o, ok := prepare(t, p, opts)
+	if !ok {
+		return
+	}
+	if *replayFlag != "" {
+		replayFile(t, p, *replayFlag)
+		return
+	}
+	var last *failedRun
+	t.Cleanup(func() {
+		if last != nil {
+			t.Error(report(o, t.Name(), last))
+		}
+	})
+	rapid.Check(t, func(rt *rapid.T) {
+		d := DrawRun(RapidSource(rt), rapid.Uint64().Draw(rt, "seed"), p, o.vary)
+		out, err := RunDraw(d)
+		if err != nil {
+			rt.Fatalf("cannot run: %v", err)
+		}
+		if out.Verdict != Pass {
+			last = &failedRun{draw: d, outcome: out}
+			// The message is the signature alone: rapid keeps a smaller
+			// run only if it fails with the same message.
+			rt.Fatalf("%s: %s", p.Name, SignatureOf(out))
+		}
+	})
+}
+
+// Fuzz runs protocol p under Go's fuzzing: each input (a seed and choice
+// bytes) is read as a run by BytesSource, so every input is a valid run.
+// A failing input is written as a reproducer file, and the failure message
+// holds the violation in words and the command that replays it. Plain go
+// test runs the seed corpus; go test -fuzz explores. With -harness.replay
+// it replays the file, as Check does.
+func Fuzz(f *testing.F, p Protocol, opts ...Option) {
+	f.Helper()
+	o, ok := prepare(f, p, opts)
+	if !ok {
+		return
+	}
+	if *replayFlag != "" {
+		replayFile(f, p, *replayFlag)
+		f.Skip("replayed " + *replayFlag)
+	}
+	f.Add(uint64(1), []byte{})
+	f.Add(uint64(2), []byte{3, 0, 200, 0})
+	f.Add(uint64(3), []byte("\x05\x01\x00\xff\x10\x20\x30\x40\x50\x60\x70\x80\x90\xa0\xb0\xc0\xd0\xe0\xf0"))
+	f.Fuzz(func(t *testing.T, seed uint64, choices []byte) {
+		d := DrawRun(BytesSource(choices), seed, p, o.vary)
+		out, err := RunDraw(d)
+		if err != nil {
+			t.Fatalf("cannot run: %v", err)
+		}
+		if out.Verdict != Pass {
+			t.Fatal(report(o, t.Name(), &failedRun{draw: d, outcome: out}))
+		}
+	})
+}
+
+// failedRun is a drawn run that did not pass.
+type failedRun struct {
+	draw    Draw
+	outcome *Outcome
+}
+
+// prepare checks p and the options and registers p's swarm scenario.
+func prepare(tb rapid.TB, p Protocol, opts []Option) (options, bool) {
+	tb.Helper()
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if err := p.Validate(); err != nil {
+		tb.Fatal(err)
+		return o, false
+	}
+	replace(Swarm(p.Name, p))
+	return o, true
+}
+
+// report writes a failing run's reproducer and returns the failure
+// message: the violation in words and the command that replays it.
+func report(o options, test string, f *failedRun) string {
+	d, out := f.draw, f.outcome
+	msg := fmt.Sprintf("%s fails: %s", d.Protocol.Name, Explain(out))
+	rep := d.Reproducer(d.Protocol.Name)
+	if rep == nil {
+		return fmt.Sprintf("%s\n\nthe run used a varied protocol, which a reproducer file cannot name:\n%s", msg, Describe(d, out))
+	}
+	sig := SignatureOf(out)
+	rep.Expect = &sig
+	dir := o.dir
+	if dir == "" {
+		dir = filepath.Join("testdata", "harness", fileName(test))
+	}
+	path := filepath.Join(dir, fmt.Sprintf("%s-seed-%d.json", fileName(sig.String()), d.Seed))
+	if err := writeReproducer(path, rep); err != nil {
+		return fmt.Sprintf("%s\n\ncannot write the reproducer: %v\n%s", msg, err, Describe(d, out))
+	}
+	return fmt.Sprintf("%s\n\nreproducer: %s\nreplay it, with its trace:\n\t%s", msg, path, TestReplayCommand(test, path))
+}
+
+// writeReproducer writes rep to path atomically, making its directory.
+func writeReproducer(path string, rep *Reproducer) error {
+	b, err := rep.Marshal()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, b)
+}
+
+// replayFile runs the reproducer at path, logs its trace and fails the test
+// unless it passes.
+func replayFile(tb rapid.TB, p Protocol, path string) {
+	tb.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Fatalf("-harness.replay: %v", err)
+		return
+	}
+	defer f.Close()
+	rep, err := LoadReproducer(f)
+	if err != nil {
+		tb.Fatalf("-harness.replay: %s: %v", path, err)
+		return
+	}
+	if rep.Scenario != p.Name {
+		tb.Fatalf("-harness.replay: %s is a run of %q; this test checks %q", path, rep.Scenario, p.Name)
+		return
+	}
+	start := time.Now()
+	out, err := rep.Run(true)
+	if err != nil {
+		tb.Fatalf("-harness.replay: %s: %v", path, err)
+		return
+	}
+	var b strings.Builder
+	if err := WriteTrace(&b, out); err != nil {
+		tb.Fatal(err)
+		return
+	}
+	tb.Logf("replay of %s (%v):\n%s", path, time.Since(start).Round(time.Millisecond), b.String())
+	if out.Verdict != Pass {
+		tb.Fatalf("%s fails: %s", p.Name, Explain(out))
+	}
+}
+
+// TestReplayCommand is the go test command that replays the reproducer at
+// path (relative to the test's package directory) in test name: run from
+// the module's root, it selects the package, the test and the file.
+func TestReplayCommand(name, path string) string {
+	parts := strings.Split(name, "/")
+	for i, s := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(s) + "$"
+	}
+	return fmt.Sprintf("go test -run %s %s -harness.replay=%s -v",
+		ShellQuote(strings.Join(parts, "/")), ShellQuote(packageDir()), ShellQuote(path))
+}
+
+// packageDir is the test's package directory relative to its module's root,
+// as go test names it ("." for the root): the working directory of a test
+// is its package's directory.
+func packageDir() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	for dir := wd; ; {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			rel, err := filepath.Rel(dir, wd)
+			if err != nil || rel == "." {
+				return "."
+			}
+			return "./" + filepath.ToSlash(rel)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "."
+		}
+		dir = parent
+	}
+}
+
+// ShellQuote quotes s for a POSIX shell if it needs it.
+func ShellQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"$`\\;&|<>()*?[]#~!{}^") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// fileName makes s usable as one file name.
+func fileName(s string) string {
+	return strings.Trim(unsafeFileChars.ReplaceAllString(s, "-"), "-")
+}

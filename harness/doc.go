@@ -1,0 +1,101 @@
+// Package harness checks leader-election protocols in deterministic
+// simulation. It runs a protocol's real Go code on simulated nodes that
+// share one simulated S3, under clock skew and drift, process pauses,
+// crashes, partitions, slow and failing S3 answers and lost responses,
+// and judges every run: at most one leader at any true instant, fencing
+// tokens that strictly increase and are never shared, no stale write
+// accepted by a fenced resource, an S3 history that is linearizable, and a
+// leader again once faults heal.
+//
+// # What a protocol provides
+//
+// A Protocol is described once, in one value:
+//
+//   - Candidate, the function every node runs (a sim.Candidate). It gets a
+//     sim.Env holding the node's protocol.Clock (the only source of time,
+//     sleeping and goroutines) and protocol.ObjectStore (the S3 calls, with
+//     aws-sdk-go-v2's own signatures, so a *s3.Client satisfies it in
+//     production), and the application, Env.Lead(ctx, token): the protocol
+//     calls it when it starts leading, with its fencing token, and cancels
+//     ctx when its term ends. The application writes to a fenced resource
+//     under that token until then.
+//   - Assumptions: the protocol's lease (which sizes the faults drawn), the
+//     clock drift and process pause it tolerates, and optionally the
+//     largest wall-clock offset and wall-clock step (for protocols that
+//     compare wall clocks). Runs that leave the assumptions are still run
+//     and judged, less strictly (see Verdicts).
+//   - LivenessBound: how long after faults heal a leader must be in place
+//     (0 promises nothing).
+//   - NoFencingTokens, for a protocol that hands out no tokens: the token
+//     checkers do not apply, and at most one leader at a time is what is
+//     judged.
+//
+// Code under simulation must wait only through the Clock, the S3 calls and
+// the application. A protocol that blocks on anything else (a bare channel,
+// time.Sleep, a mutex held across a simulated call) is stopped after a
+// bound of real time and judged Blocked, with the stuck goroutine's stack;
+// `simrun vet ./mypkg` finds such code before it runs.
+//
+// # Testing your protocol
+//
+// Check is a rapid property over random runs; in a test file:
+//
+//	func TestMyLock(t *testing.T) {
+//		harness.Check(t, harness.Protocol{
+//			Name:          "mylock",
+//			Candidate:     mylock.Candidate,
+//			Assumptions:   faults.Assumptions{Lease: 10 * time.Second, MaxDriftPPM: 1000, MaxPause: 2 * time.Second},
+//			LivenessBound: 20 * time.Second,
+//		})
+//	}
+//
+// Each run draws 2 to 5 nodes, their clocks, a fault plan sized by the
+// assumptions (most runs stay inside them, a quarter may leave them), a heal
+// instant and a liveness phase. On a failure rapid shrinks the run to a
+// small one that fails the same way; Check writes it as a reproducer file
+// under testdata/harness/<test>/ and fails the test with the violation in
+// words and the command that replays it:
+//
+//	go test -run '^TestMyLock$' . -harness.replay=testdata/harness/TestMyLock/unsafe-overlap-seed-123.json -v
+//
+// which runs that one run again, exactly, and prints its trace. Fuzz does
+// the same under go test -fuzz, reading runs from the fuzzer's bytes.
+// rapid's flags (-rapid.checks=N, -rapid.seed=S) apply to Check.
+//
+// The same protocol under the simrun command line (campaigns, replay,
+// shrink, explore, HTML pages) takes a main of a few lines; see package
+// simrun.
+//
+// # Verdicts
+//
+// A run's Verdict is Pass, Unsafe (a safety property broke), Stuck (no
+// stable leader once faults healed), Crashed (a panic in protocol code, a
+// run that stopped advancing), Blocked (code under simulation blocked
+// outside the simulator) or Inconclusive (the linearizability check of the
+// S3 history timed out; never a pass). Verdicts, their order of severity
+// and their exit statuses are defined in this package alone.
+//
+// Inside the protocol's assumptions every checker counts, and any overlap
+// of two leaders is unsafe. Outside them overlaps and reused tokens are
+// reported as expected, and a stale write accepted (or a current one
+// refused) by the fenced resource is still unsafe.
+//
+// # Determinism and replay
+//
+// A run is a function of its scenario and seed: the same seed gives the
+// same trace, byte for byte, on any machine and with any GOMAXPROCS. A
+// Reproducer is that as a file (scenario, seed, and the plan and sizes that
+// make it smaller than the scenario's own run); Shrink makes one smaller
+// while it keeps failing the same way (its Signature); Explore enumerates
+// the schedules of a small run instead of sampling them.
+//
+// # Scenarios and the engine
+//
+// A Scenario is a named function from a seed to a Setup (a world, a plan,
+// a protocol). Scenarios are registered by name (Register), so that
+// reproducer files can name them: package scenarios registers the stories
+// of the known failure modes, package zoo the deliberately broken locks,
+// and Check and simrun.Protocol a swarm scenario (Swarm) for each protocol
+// they are given. RunSeed and RunSetup run and judge one run; Work is the
+// worker pool every command and campaign uses.
+package harness

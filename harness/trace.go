@@ -1,0 +1,55 @@
+package harness
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteTrace writes a judged run as text: the scenario and seed, its plan,
+// how it left the assumptions, its trace, its verdict, signature,
+// violations, failure (with the stuck or panicking goroutine's stack) and
+// hash. It is the form of campaigns' trace files and of Check's replays.
+func WriteTrace(w io.Writer, o *Outcome) error {
+	res := o.Result
+	fmt.Fprintf(w, "# %s seed %d\n", o.Scenario, o.Seed)
+	plan, err := json.Marshal(o.Plan)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "# plan: %s\n", plan)
+	for _, why := range o.Outside {
+		fmt.Fprintf(w, "# outside the assumptions: %s\n", why)
+	}
+	if err := res.Trace.WriteText(w); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nverdict: %s\nsignature: %s\n", o.Verdict, SignatureOf(o))
+	if res.Failure != nil {
+		fmt.Fprintf(w, "failure: %s\n%s\n", res.Failure, res.Failure.Stack)
+	}
+	for _, v := range o.Violations {
+		fmt.Fprintf(w, "violation: %s\n", v)
+	}
+	_, err = fmt.Fprintf(w, "steps: %d\nhash: %016x\n", res.Steps, res.Hash())
+	return err
+}
+
+// Explain says in words why a run did not pass: its verdict, each
+// violation that decided it, the failure of a run that could not finish,
+// and how the run left the protocol's assumptions.
+func Explain(o *Outcome) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s", SignatureOf(o))
+	for _, v := range o.Violations {
+		fmt.Fprintf(&b, "\n  %s", v)
+	}
+	if o.Result != nil && o.Result.Failure != nil {
+		fmt.Fprintf(&b, "\n  %s", o.Result.Failure)
+	}
+	for _, why := range o.Outside {
+		fmt.Fprintf(&b, "\n  (outside the assumptions: %s)", why)
+	}
+	return b.String()
+}
