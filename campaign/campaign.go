@@ -479,7 +479,7 @@ func (c *Campaign) writeFailure(slug string, r *seedRun) error {
 	}
 	buf.Reset()
 	title := fmt.Sprintf("%s seed %d: %s", traced.Scenario, r.seed, traced.Verdict)
-	replay := "go run ./cmd/simrun replay " + filepath.Join(c.cfg.Dir, filepath.FromSlash(ReproducerPath(slug, r.seed)))
+	replay := harness.Command() + " replay " + filepath.Join(c.cfg.Dir, filepath.FromSlash(ReproducerPath(slug, r.seed)))
 	if err := htmlreport.WriteOptions(&buf, title, traced, htmlreport.Options{Replay: replay}); err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -223,6 +224,9 @@ func replayFile(tb rapid.TB, p Protocol, path string) {
 		return
 	}
 	tb.Logf("replay of %s (%v):\n%s", path, time.Since(start).Round(time.Millisecond), b.String())
+	if sig := SignatureOf(out); rep.Expect != nil && !rep.Expect.Equal(sig) {
+		tb.Logf("%s was written for a run showing %s; it now shows %s", path, rep.Expect, sig)
+	}
 	if out.Verdict != Pass {
 		tb.Fatalf("%s fails: %s", p.Name, Explain(out))
 	}
@@ -236,8 +240,27 @@ func TestReplayCommand(name, path string) string {
 	for i, s := range parts {
 		parts[i] = "^" + regexp.QuoteMeta(s) + "$"
 	}
-	return fmt.Sprintf("go test -run %s %s -harness.replay=%s -v",
-		ShellQuote(strings.Join(parts, "/")), ShellQuote(packageDir()), ShellQuote(path))
+	tags := ""
+	if t := buildTags(); t != "" {
+		tags = " -tags " + ShellQuote(t)
+	}
+	return fmt.Sprintf("go test%s -run %s %s -harness.replay=%s -v",
+		tags, ShellQuote(strings.Join(parts, "/")), ShellQuote(packageDir()), ShellQuote(path))
+}
+
+// buildTags are the build tags the running test binary was built with, so
+// that a replay command builds the same code.
+func buildTags() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	for _, s := range info.Settings {
+		if s.Key == "-tags" {
+			return s.Value
+		}
+	}
+	return ""
 }
 
 // packageDir is the test's package directory relative to its module's root,

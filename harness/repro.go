@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/s3lease/s3lease/faults"
 )
@@ -374,7 +375,33 @@ func truncateNodes(p *faults.Plan, n int) *faults.Plan {
 	return &c
 }
 
+// command is how printed commands invoke simrun; see SetCommand.
+var command atomic.Value
+
+// SetCommand sets how the commands the harness prints (replay, shrink)
+// invoke simrun: by default "go run ./cmd/simrun", which runs from the root
+// of this repository with nothing installed; "simrun" for the installed
+// command; for a user's own main, how to run it ("go run ./cmd/mysimrun"),
+// since only that program knows the user's protocols.
+func SetCommand(prefix string) { command.Store(prefix) }
+
+// Command is how printed commands invoke simrun (SetCommand). A "go run"
+// command gets the build tags the running program was built with, so that
+// it builds the same code.
+func Command() string {
+	c, ok := command.Load().(string)
+	if !ok || c == "" {
+		c = "go run ./cmd/simrun"
+	}
+	if rest, ok := strings.CutPrefix(c, "go run "); ok {
+		if t := buildTags(); t != "" {
+			c = "go run -tags " + ShellQuote(t) + " " + rest
+		}
+	}
+	return c
+}
+
 // ReplayCommand is the simrun command that replays a seed of a scenario.
 func ReplayCommand(scenario string, seed uint64) string {
-	return "simrun replay -scenario " + scenario + " -seed " + strconv.FormatUint(seed, 10)
+	return Command() + " replay -scenario " + ShellQuote(scenario) + " -seed " + strconv.FormatUint(seed, 10)
 }

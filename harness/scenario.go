@@ -103,7 +103,7 @@ func Lookup(name string) (Scenario, error) {
 	s, ok := registry.m[name]
 	registry.RUnlock()
 	if !ok {
-		return Scenario{}, fmt.Errorf("unknown scenario %q (see 'simrun list'; known: %v)", name, Names())
+		return Scenario{}, fmt.Errorf("unknown scenario %q (see '%s list'; known: %v; a protocol registered with simrun.Protocol in a program of your own is known to that program only)", name, Command(), Names())
 	}
 	return s, nil
 }

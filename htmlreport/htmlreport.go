@@ -16,7 +16,7 @@ import (
 // Options adjust a page.
 type Options struct {
 	// Replay is the command that reproduces the run, shown in the header.
-	// Empty: "go run ./cmd/simrun replay -scenario NAME -seed SEED", which
+	// Empty: harness.ReplayCommand(NAME, SEED), which
 	// reproduces a run of a scenario's own plan (not one read from a
 	// reproducer file, which has a plan of its own).
 	Replay string
@@ -103,7 +103,7 @@ func newPage(title string, o *harness.Outcome, opt Options) (*page, error) {
 		p.Title = fmt.Sprintf("%s seed %d: %s", o.Scenario, o.Seed, o.Verdict)
 	}
 	if p.Replay == "" {
-		p.Replay = "go run ./cmd/" + harness.ReplayCommand(o.Scenario, o.Seed)
+		p.Replay = harness.ReplayCommand(o.Scenario, o.Seed)
 	}
 	items := func(vs []linearizability.Violation, id func(int) string, prefix string) []violationItem {
 		out := make([]violationItem, len(vs))

@@ -43,3 +43,17 @@ func Scenario(sc harness.Scenario) Registration {
 		return err
 	}
 }
+
+// Command sets how the commands simrun prints (replay, shrink) invoke it:
+// a user's own main passes how it is run, for example
+// simrun.Command("go run ./cmd/mysimrun"), so that a printed command runs
+// the program that knows the user's protocols.
+func Command(prefix string) Registration {
+	return func() error {
+		if prefix == "" {
+			return fmt.Errorf("simrun.Command: empty prefix")
+		}
+		harness.SetCommand(prefix)
+		return nil
+	}
+}

@@ -207,7 +207,7 @@ func writeReplayPage(file string, o *harness.Outcome, path string) error {
 	opt := htmlreport.Options{}
 	title := fmt.Sprintf("%s seed %d: %s", o.Scenario, o.Seed, o.Verdict)
 	if path != "" {
-		opt.Replay = "go run ./cmd/simrun replay " + shellQuote(path)
+		opt.Replay = harness.Command() + " replay " + shellQuote(path)
 		title = fmt.Sprintf("%s (%s seed %d): %s", path, o.Scenario, o.Seed, o.Verdict)
 	}
 	var buf bytes.Buffer
