@@ -27,7 +27,7 @@ func Example() {
 	// Output:
 	// seed 1: pass, 0 overlaps, trace 8d8f07b61f71d552
 	// seed 2: pass, 0 overlaps, trace d88fbe90f855a66e
-	// seed 3: pass, 0 overlaps, trace 7a8dd27022fe7ce2
+	// seed 3: pass, 0 overlaps, trace 201183b9c1bae5fe
 }
 
 // A lock that hands a new holder the token of the term it replaced is
