@@ -179,6 +179,8 @@ func (p *Plan) Validate(nodes int, duration time.Duration) error {
 			return bad("%s: S3 never applies a write and answers 409; use refused for a 409", where)
 		case !e.Kind.Aimed() && e.Kind != Restart && e.Kind != Linger && e.At+e.For > p.HealAt:
 			return bad("%s: lasts until %v, past healAt %v: faults must heal", where, (e.At + e.For), p.HealAt)
+		case (e.Kind == Restart || e.Kind == Linger) && e.At > p.HealAt:
+			return bad("%s: at %v, after healAt %v: after the heal nothing happens that the assumptions forbid", where, e.At, p.HealAt)
 		}
 	}
 	return nil

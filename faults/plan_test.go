@@ -74,6 +74,9 @@ func TestSwarmCoversTheFaultFamilies(t *testing.T) {
 	}
 }
 
+// TestValidateRejectsBadPlans: each way a plan can be wrong is refused with
+// ErrInvalidPlan, faults that outlast the heal and restarts or lingering
+// applications after it included.
 func TestValidateRejectsBadPlans(t *testing.T) {
 	ok := func() *Plan {
 		return &Plan{HealAt: Duration(30 * time.Second), Events: []Event{{Kind: Pause, At: Duration(time.Second), Node: 1, For: Duration(time.Second)}}}
@@ -90,6 +93,10 @@ func TestValidateRejectsBadPlans(t *testing.T) {
 		"clock of no node":    func(p *Plan) { p.Clocks = []ClockSetting{{Node: 9}} },
 		"absurd drift":        func(p *Plan) { p.Clocks = []ClockSetting{{Node: 0, DriftPPM: -1_000_000}} },
 		"too many attempts":   func(p *Plan) { p.SDKAttempts = 50 },
+		"restart after heal":  func(p *Plan) { p.Events[0] = Event{Kind: Restart, At: Duration(31 * time.Second), Node: 1} },
+		"linger after heal": func(p *Plan) {
+			p.Events[0] = Event{Kind: Linger, At: Duration(31 * time.Second), Node: 1, By: Duration(time.Second)}
+		},
 	} {
 		p := ok()
 		mutate(p)
