@@ -18,8 +18,8 @@ type shape struct {
 // with strictly increasing start times whose tokens strictly increase (with
 // gaps, as failed acquisitions consume tokens) handed to random nodes, some
 // of which restart; now and then the previous term is re-announced with the
-// same token; and writes under random terms' tokens, judged in applied order
-// by a correct fence. From the second term on, tokens differ from the first
+// same token; and writes, each sent by the leader of the moment under its
+// token, judged in applied order by a correct fence. From the second term on, tokens differ from the first
 // term's, so a history of two or more terms has two distinct tokens.
 func validHistory(s shape) *rapid.Generator[*sim.History] {
 	return rapid.Custom(func(t *rapid.T) *sim.History {
@@ -62,12 +62,20 @@ func validHistory(s shape) *rapid.Generator[*sim.History] {
 		var hi uint64
 		accepted := false
 		for range rapid.IntRange(s.minWrites, 30).Draw(t, "writes") {
-			tr := h.Terms[rapid.IntRange(0, n-1).Draw(t, "writer")]
 			applied += ms(rapid.IntRange(0, 500).Draw(t, "appliedGap"))
+			sent := max(applied-ms(rapid.IntRange(0, 300).Draw(t, "latency")), 0)
+			// The writer leads when it sends: the last term begun before
+			// the send (a term no higher token has superseded), or, before
+			// any, the first.
+			k := 0
+			for k+1 < n && h.Terms[k+1].Start < sent {
+				k++
+			}
+			tr := h.Terms[k]
 			w := sim.FencedWrite{
 				Node:    tr.Node,
 				Token:   tr.Token,
-				Sent:    max(applied-ms(rapid.IntRange(0, 300).Draw(t, "latency")), 0),
+				Sent:    sent,
 				Applied: applied,
 			}
 			if !accepted || w.Token >= hi {

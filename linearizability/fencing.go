@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/s3lease/s3lease/sim"
 )
@@ -66,7 +67,74 @@ func checkFencing(h *sim.History) []Violation {
 	}
 	if sharedToken {
 		out = append(out, sharedTokenViolations(writes, idx)...)
+	}
+	if sup := supersededViolations(h); len(sup) > 0 {
+		out = append(out, sup...)
+	}
+	if len(out) > 1 {
 		slices.SortStableFunc(out, compareViolations)
+	}
+	return out
+}
+
+// supersededViolations reports every accepted write sent under a token
+// after a term with a higher token had begun: the sender acted on a lease
+// the election had already handed on, whatever the fence made of it. It
+// reports each sender's token once, at its first such write.
+func supersededViolations(h *sim.History) []Violation {
+	if len(h.Terms) < 2 {
+		return nil
+	}
+	// Terms are recorded in the order they began; top[i] is the term with
+	// the highest token among the first i+1.
+	var buf [64]int // no allocation for the usual number of terms
+	top := buf[:0]
+	if len(h.Terms) > len(buf) {
+		top = make([]int, 0, len(h.Terms))
+	}
+	for i := range h.Terms {
+		top = append(top, i)
+		if i > 0 && h.Terms[top[i-1]].Token >= h.Terms[i].Token {
+			top[i] = top[i-1]
+		}
+	}
+	var out []Violation
+	type key struct {
+		node  int
+		token uint64
+	}
+	var seen map[key]bool
+	for i := range h.Writes {
+		w := &h.Writes[i]
+		if !w.Accepted {
+			continue
+		}
+		// The last term that began strictly before the write was sent.
+		n, _ := slices.BinarySearchFunc(h.Terms, w.Sent, func(t sim.Term, at time.Duration) int { return cmp.Compare(t.Start, at) })
+		if n == 0 {
+			continue
+		}
+		t := &h.Terms[top[n-1]]
+		if t.Token <= w.Token {
+			continue
+		}
+		k := key{w.Node, w.Token}
+		if seen[k] {
+			continue
+		}
+		if seen == nil {
+			seen = map[key]bool{}
+		}
+		seen[k] = true
+		out = append(out, Violation{
+			Checker: fencingName,
+			Rule:    RuleSuperseded,
+			At:      w.Sent,
+			Nodes:   nodesOf(w.Node, t.Node),
+			Token:   w.Token,
+			Message: fmt.Sprintf("node %d sent a write under token %d at %v, after node %d's term with token %d began at %v, and the resource accepted it at %v: the election had handed the lease on",
+				w.Node, w.Token, w.Sent, t.Node, t.Token, t.Start, w.Applied),
+		})
 	}
 	return out
 }

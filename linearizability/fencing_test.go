@@ -73,3 +73,22 @@ func TestFencing(t *testing.T) {
 		})
 	}
 }
+
+// TestFencingSuperseded: a write sent under a token after a term with a
+// higher token began is reported even though the fence accepted it (the
+// new leader had not written yet); a write sent during its term and
+// arriving late is not, nor is a write whose sender was not yet
+// superseded.
+func TestFencingSuperseded(t *testing.T) {
+	sent := func(w sim.FencedWrite, at int) sim.FencedWrite { w.Sent = ms(at); return w }
+	h := func(ws ...sim.FencedWrite) *sim.History {
+		return &sim.History{Nodes: 2, Terms: []sim.Term{term(0, 0, 1, 0, 100), term(1, 0, 2, 120, 300)}, Writes: ws}
+	}
+	checkTable(t, fencingName, checkFencing, h(sent(write(0, 1, 90, true), 80), sent(write(0, 1, 130, true), 95)), nil)
+	checkTable(t, fencingName, checkFencing, h(sent(write(0, 1, 90, true), 80), sent(write(0, 1, 140, true), 125), sent(write(1, 2, 150, true), 145)),
+		[]want{{At: ms(125), Nodes: []int{0, 1}, Token: 1, Says: "the election had handed the lease on"}})
+	// A fence that accepts everything lets a superseded write through
+	// after the new leader wrote: both rules fire.
+	checkTable(t, fencingName, checkFencing, h(sent(write(1, 2, 130, true), 125), sent(write(0, 1, 140, true), 135)),
+		[]want{{At: ms(135), Nodes: []int{0, 1}, Token: 1, Says: "handed the lease on"}, {At: ms(140), Nodes: []int{0, 1}, Token: 1, Says: "stale token 1"}})
+}

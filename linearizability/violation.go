@@ -66,4 +66,10 @@ const (
 	// token. Tokens cannot tell the two apart; it follows from a token
 	// handed out twice.
 	RuleSharedEpoch = "shared-epoch"
+	// RuleSuperseded: the resource accepted a write that its sender sent
+	// under a token whose term had been superseded: a term with a higher
+	// token had already begun. The fence's own rule cannot see this when
+	// the new leader has not written yet; it is the election, not the
+	// fence, that failed.
+	RuleSuperseded = "superseded"
 )
