@@ -34,7 +34,10 @@ func (w *World) lead(ctx context.Context, n *Node, token uint64) {
 	e := n.event(EvLead)
 	e.Token, e.Detail = token, n.identity
 	w.trace.add(e)
-	defer w.endTerm(n, idx)
+	defer func() {
+		w.endTerm(n, idx)
+		w.live.beat()
+	}()
 	for ctx.Err() == nil {
 		w.guardedWrite(ctx, t, n, token)
 		if err := t.wait(ctx, n.clock.after(w.now, w.cfg.WriteInterval)); err != nil {
@@ -45,8 +48,12 @@ func (w *World) lead(ctx context.Context, n *Node, token uint64) {
 		// An application that does not stop when told: it goes on writing
 		// under its old token for a while.
 		until := n.clock.after(w.now, n.linger)
+		if w.healAt > 0 && w.now < w.healAt {
+			until = min(until, w.healAt) // lingering ends at the heal, like every fault
+		}
+		w.RecordFault(FaultSpan{Kind: "linger", Node: n.Index, From: w.now, To: until, By: int64(n.linger)})
 		e := n.event(EvFault)
-		e.Token, e.Detail = token, "application ignores the end of its term for "+n.linger.String()
+		e.Token, e.Detail, e.Fault, e.For = token, "application ignores the end of its term for "+n.linger.String(), "linger", until-w.now
 		w.trace.add(e)
 		for w.now < until {
 			w.guardedWrite(context.Background(), t, n, token)
@@ -63,10 +70,11 @@ func (w *World) lead(ctx context.Context, n *Node, token uint64) {
 func (w *World) guardedWrite(ctx context.Context, t *task, n *Node, token uint64) {
 	n.writes++
 	if d := n.pauseBeforeWrite[n.writes]; d > 0 {
+		d = w.untilHeal(d)
 		e := n.event(EvFault)
-		e.Token, e.Detail = token, "pause between lease check and guarded write"
+		e.Token, e.Detail, e.Fault, e.For = token, "pause between lease check and guarded write", "pause-before-write", d
 		w.trace.add(e)
-		n.Pause(d)
+		n.PauseFor("pause-before-write", d)
 		_ = t.wait(context.Background(), w.now)
 	}
 	w.fenceWrite(ctx, t, n, token, n.delayWrite[n.writes])
@@ -75,6 +83,7 @@ func (w *World) guardedWrite(ctx context.Context, t *task, n *Node, token uint64
 // endTerm closes term idx at the current instant, unless it was closed
 // already (by a crash) or the run is over (open terms stay open).
 func (w *World) endTerm(n *Node, idx int) {
+	w.live.check()
 	term := &w.history.Terms[idx]
 	if !term.Open || w.stopping {
 		return
@@ -105,7 +114,7 @@ func (w *World) fenceWrite(ctx context.Context, t *task, n *Node, token uint64, 
 	e := n.event(EvFenceSend)
 	e.Call, e.Token = id, token
 	if delay > 0 {
-		e.Detail = "delayed by " + delay.String()
+		e.Detail, e.Fault, e.For = "delayed by "+delay.String(), "write-delayed", delay
 	}
 	w.trace.add(e)
 	sent := w.now
@@ -114,14 +123,16 @@ func (w *World) fenceWrite(ctx context.Context, t *task, n *Node, token uint64, 
 	node := n.Index
 	w.atQuiet(applyAt, func() {
 		accepted := w.fence.judge.Admit(token) == nil
-		w.history.Writes = append(w.history.Writes, FencedWrite{
-			Node: node, Token: token, Sent: sent, Applied: w.now, Accepted: accepted,
-		})
 		a := Event{At: w.now, Node: -1, Local: w.now + w.s3.clock, Kind: EvFenceApply, Call: id, Token: token, Status: 200, Code: "accepted"}
 		if !accepted {
 			a.Status, a.Code = 409, "stale"
 		}
+		// The trace first: it refuses the event if the judge blocked and
+		// the run was abandoned meanwhile.
 		w.trace.add(a)
+		w.history.Writes = append(w.history.Writes, FencedWrite{
+			Node: node, Token: token, Sent: sent, Applied: w.now, Accepted: accepted,
+		})
 	})
 	_ = t.wait(ctx, applyAt+respond)
 }

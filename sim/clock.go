@@ -22,6 +22,10 @@ type ClockModel struct {
 	Offset time.Duration `json:"offset"`
 	// DriftPPM is the rate error of both clocks in parts per million.
 	DriftPPM int64 `json:"driftPPM"`
+	// DriftUntil, if positive, is the true time at which the drift ends
+	// (the clock is disciplined again): from then on both clocks run at the
+	// rate of true time. 0 means the drift lasts the whole run.
+	DriftUntil time.Duration `json:"driftUntil,omitempty"`
 	// Jumps are steps of the wall clock (an NTP step or a manual change):
 	// at true time At the wall clock moves by By. The monotonic clock is not
 	// affected.
@@ -51,6 +55,9 @@ type clockState struct {
 	// base is the monotonic reading at true time zero: nodes' monotonic
 	// clocks have unrelated origins, as on real machines.
 	base time.Duration
+	// driftRun is how much running time the drift lasts (the running time
+	// at DriftUntil), or -1 for the whole run.
+	driftRun time.Duration
 }
 
 func newClockState(m ClockModel, base time.Duration) *clockState {
@@ -59,7 +66,32 @@ func newClockState(m ClockModel, base time.Duration) *clockState {
 	sort.SliceStable(m.Jumps, func(i, j int) bool { return m.Jumps[i].At < m.Jumps[j].At })
 	sort.SliceStable(m.Stalls, func(i, j int) bool { return m.Stalls[i].At < m.Stalls[j].At })
 	m.Stalls = mergeStalls(m.Stalls)
-	return &clockState{m: m, base: base}
+	c := &clockState{m: m, base: base, driftRun: -1}
+	if m.DriftUntil > 0 {
+		c.driftRun = c.running(m.DriftUntil)
+	}
+	return c
+}
+
+// scaled is the local time a clock has advanced after r of running time:
+// at its drifting rate while the drift lasts, at true rate after.
+func (c *clockState) scaled(r time.Duration) time.Duration {
+	if c.driftRun < 0 || r <= c.driftRun {
+		return ppmScale(r, c.m.DriftPPM)
+	}
+	return ppmScale(c.driftRun, c.m.DriftPPM) + (r - c.driftRun)
+}
+
+// unscaled is the least running time after which the clock has advanced at
+// least d of local time.
+func (c *clockState) unscaled(d time.Duration) time.Duration {
+	if c.driftRun < 0 {
+		return ppmUnscale(d, c.m.DriftPPM)
+	}
+	if top := ppmScale(c.driftRun, c.m.DriftPPM); d > top {
+		return c.driftRun + (d - top)
+	}
+	return ppmUnscale(d, c.m.DriftPPM)
 }
 
 // mergeStalls joins overlapping stalls of a sorted list, so that the
@@ -100,12 +132,12 @@ func (c *clockState) running(t time.Duration) time.Duration {
 
 // mono returns the monotonic reading at true time t.
 func (c *clockState) mono(t time.Duration) time.Duration {
-	return c.base + ppmScale(c.running(t), c.m.DriftPPM)
+	return c.base + c.scaled(c.running(t))
 }
 
 // wall returns the wall-clock reading at true time t, as an offset from Epoch.
 func (c *clockState) wall(t time.Duration) time.Duration {
-	w := c.m.Offset + ppmScale(c.running(t), c.m.DriftPPM)
+	w := c.m.Offset + c.scaled(c.running(t))
 	for _, j := range c.m.Jumps {
 		if j.At > t {
 			break
@@ -124,8 +156,8 @@ func (c *clockState) after(t, d time.Duration) time.Duration {
 	// The clock reads base + floor(running * rate); find the least running
 	// time whose reading reaches the target, then the true instant at which
 	// that much running time has accumulated.
-	target := ppmScale(c.running(t), c.m.DriftPPM) + d
-	need := ppmUnscale(target, c.m.DriftPPM)
+	target := c.scaled(c.running(t)) + d
+	need := c.unscaled(target)
 	stalled := time.Duration(0)
 	for _, s := range c.m.Stalls {
 		if s.At-stalled >= need {

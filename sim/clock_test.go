@@ -26,7 +26,25 @@ func genClockModel(t *rapid.T) ClockModel {
 			By: time.Duration(rapid.Int64Range(-int64(time.Minute), int64(time.Minute)).Draw(t, "jumpBy")),
 		})
 	}
+	if rapid.Bool().Draw(t, "drift ends") {
+		m.DriftUntil = time.Duration(rapid.Int64Range(1, int64(40*time.Second)).Draw(t, "driftUntil"))
+	}
 	return m
+}
+
+// TestClockDriftEnds: a drift that ends at DriftUntil leaves the clock
+// running at true rate from then on, without a step.
+func TestClockDriftEnds(t *testing.T) {
+	c := newClockState(ClockModel{DriftPPM: 50_000, DriftUntil: 10 * time.Second}, 0)
+	if got := c.mono(10 * time.Second); got != 10500*time.Millisecond {
+		t.Fatalf("at the end of the drift the clock reads %v, want 10.5s", got)
+	}
+	if got := c.mono(20*time.Second) - c.mono(10*time.Second); got != 10*time.Second {
+		t.Fatalf("after the drift the clock advanced %v in 10 s of true time", got)
+	}
+	if at := c.after(5*time.Second, 10*time.Second); at != 14750*time.Millisecond {
+		t.Fatalf("after(5s, 10s) = %v, want 14.75s (5.25 s of drifting time, then 4.75 s at true rate)", at)
+	}
 }
 
 // TestClockAfterIsEarliestInstant checks the property Sleep relies on: the

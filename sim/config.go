@@ -38,6 +38,15 @@ type Config struct {
 	Clocks []ClockModel
 	// S3ClockOffset is how far S3's clock (Last-Modified) is from true time.
 	S3ClockOffset time.Duration
+	// S3ClientTimeout is the node's S3 client's timeout per attempt, as
+	// http.Client.Timeout sets it: measured on the node's monotonic clock
+	// from the moment the request is sent, it ends a call whose answer has
+	// not arrived (a lost answer, a slow one) with the error the SDK returns
+	// then. The request still applies when it reaches S3: the outcome is
+	// unknown to the caller, as with a cancelled call. An answer due at the
+	// very instant the timeout passes wins. 0 means no timeout: a call waits
+	// until its answer arrives or its context is done.
+	S3ClientTimeout time.Duration
 	// S3Attempts is how many attempts each node's S3 client makes for a
 	// request that fails in a way the SDK retries (the standard retryer's
 	// default is 3); 0 or 1 means no retries (aws.NopRetryer).
@@ -49,6 +58,18 @@ type Config struct {
 	NewFence func() Fence
 	// MaxSteps bounds the number of scheduler steps; 0 means no bound.
 	MaxSteps int
+	// BlockedAfter is how much real time the run may make no progress before
+	// it is declared blocked: a task that runs code of its node and never
+	// reaches a simulator primitive (it waits on a bare channel, a mutex, a
+	// WaitGroup, time.Sleep, or spins) would otherwise hang Run forever. Run
+	// then returns a FailureBlocked with the stuck goroutine's stack; the
+	// goroutine is abandoned and leaks if it never returns. 0 means
+	// DefaultBlockedAfter; a negative value turns the watchdog off and runs
+	// the world on the caller's goroutine (under a debugger, whose
+	// breakpoints would otherwise count as a hang). The watchdog looks every
+	// 100ms. It is the only use of the real clock: it never changes what a
+	// run that completes does.
+	BlockedAfter time.Duration
 	// KeepTrace keeps every event in Result.Trace (the hash is always kept).
 	KeepTrace bool
 	// Setup, if set, runs before the first step; faults and scenarios use it
@@ -80,6 +101,8 @@ func (c *Config) Validate() error {
 		return bad("S3Attempts is negative")
 	case c.MaxSteps < 0:
 		return bad("MaxSteps is negative")
+	case c.S3ClientTimeout < 0:
+		return bad("S3ClientTimeout is %v; it must not be negative", c.S3ClientTimeout)
 	}
 	for _, l := range []struct {
 		name string

@@ -6,14 +6,17 @@
 // A run is a pure function of its Config: the same Config and seed give the
 // same trace, event for event and byte for byte, on any machine, with any
 // GOMAXPROCS, in any process. The trace carries a running hash so that this
-// can be checked cheaply.
+// can be checked cheaply. (Config.BlockedAfter is the exception that proves
+// the rule: it bounds the real time a run may spend without progress, and
+// changes nothing in a run that completes; see Blocking.)
 //
 // # Time
 //
 // There is one true time, a time.Duration since the start of the run. It
 // advances only when every simulated goroutine is blocked, jumping to the
 // next event on the agenda. No code in the simulated path reads the real
-// clock.
+// clock: the watchdog described under Blocking reads it, beside the run, and
+// nothing it reads flows into the run.
 //
 // Each node reads its own clocks, derived from true time by a ClockModel: a
 // monotonic clock that runs at a rate off by DriftPPM and stands still
@@ -38,9 +41,22 @@
 // waiting on it at the same instant: the scheduler polls the awaited
 // contexts after every step. Blocking in any other way (a channel receive, a
 // select, a mutex held by a blocked task, time.Sleep, a go statement) is
-// outside the model: the run hangs or loses determinism. A mutex is fine if it
-// is never held across a blocking operation, since only one task runs at a
-// time.
+// outside the model: the run would hang or lose determinism. A mutex is fine
+// if it is never held across a blocking operation, since only one task runs
+// at a time.
+//
+// A hang is caught: Run runs the world on a goroutine of its own, and a
+// watchdog checks every tenth of a second of real time that it makes
+// progress. After Config.BlockedAfter (DefaultBlockedAfter, 3 s) without
+// any, the run is abandoned and reported as a FailureBlocked naming the
+// node, the true time and the stuck goroutine's stack. The stuck goroutine
+// cannot be stopped: if it ever wakes, it unwinds at its next simulator
+// primitive; if it never does, it leaks. This is the only use of the real
+// clock, and it cannot change a run that completes: the watchdog only reads
+// a progress counter, so the trace, its hash and every choice are the same,
+// byte for byte, with the watchdog or without it (a negative BlockedAfter).
+// Code that is slow rather than blocked (more than BlockedAfter of CPU
+// between two simulator calls) is reported alike.
 //
 // # Scheduling
 //
@@ -65,6 +81,10 @@
 // response leg. If the caller's context ends first, the call returns the
 // SDK's cancellation error at once, and the request is still applied when it
 // arrives: the outcome is unknown to the caller, as with a real timeout. The
+// client may have a timeout of its own (Config.S3ClientTimeout, as
+// http.Client.Timeout), measured on the node's clock from the send; when it
+// passes first, the call returns the SDK's client timeout error, with the
+// same unknown outcome. The
 // Store answers with AWS's semantics (or a named Dialect) and returns errors
 // shaped exactly as aws-sdk-go-v2 shapes them, so the protocol's real error
 // handling is what runs.
@@ -80,7 +100,9 @@
 // on after its term; clock models carry offsets, drift, jumps and stalls;
 // OutsideWrite is someone other than the nodes writing the lock object. An
 // optional layer gives each node's client the retries of aws-sdk-go-v2's
-// standard retryer.
+// standard retryer. Once SetHealAt has said when faults heal, a pause aimed
+// at a protocol instant is cut there and a lingering application stops
+// there.
 //
 // # Exploration
 //
@@ -96,7 +118,12 @@
 // the moment the protocol handed it a token to the moment it saw its
 // context end), each write to the fenced resource with the instant it was
 // judged, and each S3 request as its client saw it (for the linearizability
-// check). The Trace holds every event with true time and the node's own
-// wall-clock reading. Failures that stop a run, a panic in protocol code or
-// an exceeded step budget, are reported in the Result, not raised.
+// check), and each fault as it happened (FaultSpan: its kind, node and
+// interval; a pause aimed at an answer is recorded when it fires), which the
+// harness judges a run's assumptions by. The Trace holds every event with
+// true time and the node's own wall-clock reading; an event that records a
+// fault carries its kind and length (Event.Fault, Event.For), so that tools
+// and tests read structure rather than the wording of Detail. Failures that stop a run, a panic in protocol code, an
+// exceeded step budget or code blocked outside the simulator, are reported in
+// the Result, not raised.
 package sim

@@ -13,6 +13,10 @@ const (
 	FailurePanic FailureKind = iota + 1
 	// FailureStuck: the run exceeded its step budget (livelock, busy loop).
 	FailureStuck
+	// FailureBlocked: protocol code made no progress for Config.BlockedAfter
+	// of real time while running outside the simulator's primitives (a bare
+	// channel operation, time.Sleep, a mutex held across a simulated call).
+	FailureBlocked
 )
 
 // String names the kind.
@@ -22,6 +26,8 @@ func (k FailureKind) String() string {
 		return "panic"
 	case FailureStuck:
 		return "stuck"
+	case FailureBlocked:
+		return "blocked"
 	}
 	return fmt.Sprintf("failure(%d)", uint8(k))
 }
@@ -32,8 +38,10 @@ type Failure struct {
 	// At is the true time of the failure; Node the node involved, or -1.
 	At   time.Duration
 	Node int
-	// Message says what happened; Stack is the panicking goroutine's stack
-	// (not part of the trace: it holds addresses that differ between runs).
+	// Message says what happened; Stack is the panicking goroutine's stack,
+	// or for FailureBlocked the stuck goroutines' stacks followed by the
+	// run's others (not part of the trace: it holds addresses that differ
+	// between runs).
 	Message string
 	Stack   string
 }

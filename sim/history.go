@@ -20,6 +20,11 @@ type History struct {
 	// judges. (Writes from outside the nodes, such as an operator deleting
 	// the lock object, are not in it.)
 	S3 []S3Op
+	// Faults lists the faults as they happened, in the order they began:
+	// pauses (whatever caused them), stalls, wall-clock steps, partitions,
+	// slow S3, crashes, stops, restarts, lingering applications and writes
+	// to the lock object by someone else.
+	Faults []FaultSpan
 }
 
 // S3Op is one S3 request as its client saw it.

@@ -143,6 +143,7 @@ func (n *Node) start(identity string) {
 			w.candidateReturned(n, err)
 		}
 	})
+	w.live.beat()
 }
 
 // SetClock replaces the node's clock model. It may only be called from
@@ -158,23 +159,31 @@ func (n *Node) SetClock(m ClockModel) error {
 // Pause stops the node's process for d of true time starting now: none of
 // its goroutines runs and its timers do not fire until the pause ends. The
 // node's clocks keep running.
-func (n *Node) Pause(d time.Duration) {
+func (n *Node) Pause(d time.Duration) { n.PauseFor("pause", d) }
+
+// PauseFor is Pause for a cause: the fault kind that stops the process
+// ("pause", "clock-stall", "answer-pause", "pause-before-write"). The pause
+// is recorded in the history, so that the checkers see how long the node
+// really did not run, overlapping pauses together.
+func (n *Node) PauseFor(kind string, d time.Duration) {
 	if d <= 0 {
 		return
 	}
 	w := n.w
+	w.RecordFault(FaultSpan{Kind: kind, Node: n.Index, From: w.now, To: w.now + d})
 	until := w.now + d
 	if until > n.pausedUntil {
 		n.pausedUntil = until
 	}
 	e := n.event(EvPause)
-	e.Detail = "for " + d.String()
+	e.Detail, e.Fault, e.For = "for "+d.String(), kind, d
 	w.trace.add(e)
 	w.At(until, -1, func() {
 		if n.pausedUntil == w.now {
 			w.trace.add(n.event(EvResume))
 		}
 	})
+	w.live.beat()
 }
 
 // Crash kills the node's process now: every goroutine stops where it is,
@@ -193,6 +202,7 @@ func (n *Node) Crash() {
 	for _, t := range tasks {
 		w.kill(t)
 	}
+	w.live.beat()
 }
 
 // Restart starts a fresh process on a crashed node, with the given identity
@@ -212,6 +222,7 @@ func (n *Node) Stop() {
 	}
 	n.w.trace.add(n.event(EvStop))
 	n.cancel()
+	n.w.live.beat()
 }
 
 // entropy is a node's randomness source: a PCG stream seeded by the run's

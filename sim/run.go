@@ -18,7 +18,8 @@ type Result struct {
 	// Steps is the number of scheduler steps taken.
 	Steps int
 	// Failure is set if the run stopped abnormally (a panic in protocol
-	// code, the step budget exceeded); the history is then incomplete.
+	// code, the step budget exceeded, code blocked outside the simulator);
+	// the history is then incomplete.
 	Failure *Failure
 }
 
@@ -28,11 +29,27 @@ func (r *Result) Hash() uint64 { return r.Trace.Hash() }
 // Run runs one simulation to its end and returns what happened. The only
 // error is an invalid Config; everything that goes wrong inside the run is
 // reported in the Result.
+//
+// The run goes on a goroutine of its own, watched from the caller's: if it
+// makes no progress for Config.BlockedAfter of real time, Run returns a
+// FailureBlocked (see Config.BlockedAfter). A panic that is not protocol
+// code's (a scenario's action, for instance) is raised again on the caller's
+// goroutine, and a runtime.Goexit (t.FailNow in a candidate) ends it.
 func Run(cfg Config) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	w := newWorld(&cfg)
+	if after := cfg.blockedAfter(); after > 0 {
+		return w.runWatched(after), nil
+	}
+	w.run()
+	return w.result(), nil
+}
+
+// run runs the world from its setup to its end.
+func (w *World) run() {
+	cfg := w.cfg
 	end := cfg.Duration
 	if cfg.Setup != nil {
 		cfg.Setup(w)
@@ -46,15 +63,23 @@ func Run(cfg Config) (*Result, error) {
 		n.start(id)
 	}
 	w.loop(end)
+	if w.live.abandoned() {
+		return
+	}
 	if w.failure != nil {
 		end = w.now
 	}
 	w.finish(end)
-	return &Result{Seed: cfg.Seed, History: &w.history, Trace: w.trace, Steps: w.steps, Failure: w.failure}, nil
+}
+
+// result is the Result of a run that ended.
+func (w *World) result() *Result {
+	return &Result{Seed: w.cfg.Seed, History: &w.history, Trace: w.trace, Steps: w.steps, Failure: w.failure}
 }
 
 func newWorld(cfg *Config) *World {
 	w := &World{cfg: cfg, chooser: cfg.Chooser, trace: newTrace(cfg.KeepTrace)}
+	w.trace.live = &w.live
 	if w.chooser == nil {
 		w.chooser = NewRandomChooser(cfg.Seed)
 	}

@@ -26,8 +26,10 @@ type s3Side struct {
 // nodeS3 is one node's S3 client. Each call sends the request over the
 // request leg, S3 applies it atomically at a single instant, and the answer
 // travels back over the response leg. If the caller's context ends first,
-// the call returns the SDK's cancellation error at once; the request is
-// still applied when it reaches S3, so its outcome is unknown to the caller.
+// the call returns the SDK's cancellation error at once, and if the client's
+// timeout (Config.S3ClientTimeout) passes first, the SDK's timeout error; the
+// request is still applied when it reaches S3, so its outcome is unknown to
+// the caller.
 type nodeS3 struct {
 	w *World
 	n *Node
@@ -35,7 +37,7 @@ type nodeS3 struct {
 
 // request is what the client knows of a request when it sends it.
 type request struct {
-	op, key              string
+	op, bucket, key      string
 	ifMatch, ifNoneMatch *string
 	bodyETag             string // for a PutObject, the ETag its body will have
 	write                bool   // PutObject or DeleteObject
@@ -63,7 +65,7 @@ func (c *nodeS3) call(ctx context.Context, rq request, apply func(now time.Time)
 	e := c.n.event(EvS3Send)
 	e.Call, e.Op, e.Key, e.Cond = id, op, key, cond(rq.ifMatch, rq.ifNoneMatch)
 	if f.Fate != Delivered {
-		e.Detail = "fault: " + f.Fate.String()
+		e.Detail, e.Fault = "fault: "+f.Fate.String(), f.Fate.String()
 	}
 	w.trace.add(e)
 
@@ -87,6 +89,9 @@ func (c *nodeS3) call(ctx context.Context, rq request, apply func(now time.Time)
 		}
 		now := w.s3Now()
 		a := Event{At: w.now, Node: -1, Local: now.Sub(Epoch), Kind: EvS3Apply, Call: id, Op: op, Key: key}
+		if f.Fate != Delivered {
+			a.Fault = f.Fate.String()
+		}
 		switch f.Fate {
 		case Unreachable, Dropped:
 			// Nothing reached S3: the trace shows no status.
@@ -121,11 +126,30 @@ func (c *nodeS3) call(ctx context.Context, rq request, apply func(now time.Time)
 	if f.Fate == Lost || f.Fate == Dropped {
 		wake = -1
 	}
-	if err := t.wait(ctx, wake); err != nil {
+	// The client's own timeout, on the node's clock from the send: it ends
+	// the wait unless the answer arrives first (or at the same instant).
+	timeout := w.cfg.S3ClientTimeout
+	timedOut := false
+	if timeout > 0 {
+		if limit := c.n.clock.after(w.now, timeout); wake < 0 || wake > limit {
+			wake, timedOut = limit, true
+		}
+	}
+	if err := t.wait(ctx, wake); err != nil || timedOut {
+		// No answer: the outcome is unknown to the caller, and the request
+		// still applies when it reaches S3.
 		a := c.n.event(EvS3Abandon)
-		a.Call, a.Op, a.Detail = id, op, err.Error()
+		a.Call, a.Op = id, op
+		if err != nil {
+			a.Detail = err.Error()
+			err = &smithy.OperationError{ServiceID: "S3", OperationName: op, Err: &smithy.CanceledError{Err: err}}
+		} else {
+			a.Detail = "Client.Timeout of " + timeout.String() + " exceeded while awaiting headers"
+			err = clientTimeout(op, simRequestURL(op, rq.bucket, key))
+		}
 		w.trace.add(a)
-		return &smithy.OperationError{ServiceID: "S3", OperationName: op, Err: &smithy.CanceledError{Err: err}}
+		w.live.beat()
+		return err
 	}
 	r := c.n.event(EvS3Return)
 	r.Call, r.Op, r.Status, r.Code = id, op, status, code
@@ -138,9 +162,10 @@ func (c *nodeS3) call(ctx context.Context, rq request, apply func(now time.Time)
 	if f.PauseOnAnswer > 0 {
 		// The answer is in the process's buffers; the process stops before
 		// it can look at it.
-		c.n.Pause(f.PauseOnAnswer)
+		c.n.PauseFor("answer-pause", w.untilHeal(f.PauseOnAnswer))
 		_ = t.wait(context.Background(), w.now)
 	}
+	w.live.beat()
 	return result
 }
 
@@ -221,7 +246,7 @@ func (c *nodeS3) PutObject(ctx context.Context, in *s3.PutObjectInput, _ ...func
 		}
 		body = b
 	}
-	rq := request{op: "PutObject", key: str(req.Key), ifMatch: req.IfMatch, ifNoneMatch: req.IfNoneMatch, bodyETag: etagOf(body), write: true}
+	rq := request{op: "PutObject", bucket: str(req.Bucket), key: str(req.Key), ifMatch: req.IfMatch, ifNoneMatch: req.IfNoneMatch, bodyETag: etagOf(body), write: true}
 	return exchange(c, ctx, rq,
 		func(now time.Time) (*s3.PutObjectOutput, error) { return c.w.store.PutObject(now, req, body) },
 		func(o *s3.PutObjectOutput) *string { return o.ETag })
@@ -230,7 +255,7 @@ func (c *nodeS3) PutObject(ctx context.Context, in *s3.PutObjectInput, _ ...func
 // GetObject sends a GetObject request.
 func (c *nodeS3) GetObject(ctx context.Context, in *s3.GetObjectInput, _ ...func(*s3.Options)) (*s3.GetObjectOutput, error) {
 	req := snapshot(in)
-	rq := request{op: "GetObject", key: str(req.Key), ifMatch: req.IfMatch, ifNoneMatch: req.IfNoneMatch}
+	rq := request{op: "GetObject", bucket: str(req.Bucket), key: str(req.Key), ifMatch: req.IfMatch, ifNoneMatch: req.IfNoneMatch}
 	return exchange(c, ctx, rq,
 		func(now time.Time) (*s3.GetObjectOutput, error) { return c.w.store.GetObject(now, req) },
 		func(o *s3.GetObjectOutput) *string { return o.ETag })
@@ -239,7 +264,7 @@ func (c *nodeS3) GetObject(ctx context.Context, in *s3.GetObjectInput, _ ...func
 // HeadObject sends a HeadObject request.
 func (c *nodeS3) HeadObject(ctx context.Context, in *s3.HeadObjectInput, _ ...func(*s3.Options)) (*s3.HeadObjectOutput, error) {
 	req := snapshot(in)
-	rq := request{op: "HeadObject", key: str(req.Key), ifMatch: req.IfMatch, ifNoneMatch: req.IfNoneMatch}
+	rq := request{op: "HeadObject", bucket: str(req.Bucket), key: str(req.Key), ifMatch: req.IfMatch, ifNoneMatch: req.IfNoneMatch}
 	return exchange(c, ctx, rq,
 		func(now time.Time) (*s3.HeadObjectOutput, error) { return c.w.store.HeadObject(now, req) },
 		func(o *s3.HeadObjectOutput) *string { return o.ETag })
@@ -248,7 +273,7 @@ func (c *nodeS3) HeadObject(ctx context.Context, in *s3.HeadObjectInput, _ ...fu
 // DeleteObject sends a DeleteObject request.
 func (c *nodeS3) DeleteObject(ctx context.Context, in *s3.DeleteObjectInput, _ ...func(*s3.Options)) (*s3.DeleteObjectOutput, error) {
 	req := snapshot(in)
-	rq := request{op: "DeleteObject", key: str(req.Key), ifMatch: req.IfMatch, write: true}
+	rq := request{op: "DeleteObject", bucket: str(req.Bucket), key: str(req.Key), ifMatch: req.IfMatch, write: true}
 	return exchange(c, ctx, rq,
 		func(now time.Time) (*s3.DeleteObjectOutput, error) { return c.w.store.DeleteObject(now, req) }, nil)
 }
@@ -256,7 +281,7 @@ func (c *nodeS3) DeleteObject(ctx context.Context, in *s3.DeleteObjectInput, _ .
 // ListObjectsV2 sends a ListObjectsV2 request.
 func (c *nodeS3) ListObjectsV2(ctx context.Context, in *s3.ListObjectsV2Input, _ ...func(*s3.Options)) (*s3.ListObjectsV2Output, error) {
 	req := snapshot(in)
-	return exchange(c, ctx, request{op: "ListObjectsV2", key: str(req.Prefix)},
+	return exchange(c, ctx, request{op: "ListObjectsV2", bucket: str(req.Bucket), key: str(req.Prefix)},
 		func(now time.Time) (*s3.ListObjectsV2Output, error) { return c.w.store.ListObjectsV2(now, req) }, nil)
 }
 

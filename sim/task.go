@@ -126,7 +126,12 @@ func (w *World) resume(t *task) {
 		return
 	}
 	w.current = t
+	w.live.beat()
 	defer func() {
+		if w.live.abandoned() {
+			// Run has returned: touch nothing, let a panic go on.
+			return
+		}
 		w.current = nil
 		if r := recover(); r != nil {
 			t.done = true
@@ -144,9 +149,14 @@ func (w *World) kill(t *task) {
 	if t.done {
 		return
 	}
+	w.live.check()
 	t.killed = true
 	w.current = t
+	w.live.beat()
 	defer func() {
+		if w.live.abandoned() {
+			return
+		}
 		w.current = nil
 		t.done = true
 		if r := recover(); r != nil {

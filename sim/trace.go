@@ -82,6 +82,11 @@ type Event struct {
 	Code   string `json:"code,omitempty"`
 	ETag   string `json:"etag,omitempty"`
 	Token  uint64 `json:"token,omitempty"`
+	// Fault is the kind of fault an event records ("pause", "partition",
+	// "clock-jump", ... as package faults names them), and For its length
+	// or size: tests and tools read these, not Detail.
+	Fault string        `json:"fault,omitempty"`
+	For   time.Duration `json:"for,omitempty"`
 	// Detail is free text: an identity, a fault, a panic value, a body.
 	Detail string `json:"detail,omitempty"`
 }
@@ -93,6 +98,9 @@ type Trace struct {
 	Events []Event
 	hash   uint64
 	keep   bool
+	// live is the run's, while it is under way: a trace of an abandoned run
+	// takes no more events.
+	live *liveness
 }
 
 // The running hash mixes each 64-bit word of an event into the state with a
@@ -140,6 +148,9 @@ func (t *Trace) str(s string) {
 // add hashes e and, if the trace keeps events, appends it. Detail is
 // hashed too: it is derived from the run's state.
 func (t *Trace) add(e Event) {
+	if t.live != nil {
+		t.live.check()
+	}
 	t.u64(uint64(e.At))
 	t.u64(uint64(int64(e.Node)))
 	t.u64(uint64(e.Local))
@@ -152,6 +163,10 @@ func (t *Trace) add(e Event) {
 	t.str(e.Code)
 	t.str(e.ETag)
 	t.str(e.Detail)
+	if e.Fault != "" {
+		t.str(e.Fault)
+		t.u64(uint64(e.For))
+	}
 	if t.keep {
 		t.Events = append(t.Events, e)
 	}

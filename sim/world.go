@@ -9,7 +9,8 @@ import (
 
 // World is one simulated run: true time, the agenda of events, the nodes and
 // their tasks, the simulated S3 and the fenced resource. It is driven by a
-// single goroutine (the caller of Run) and is not safe for concurrent use.
+// single goroutine at a time (the worker that Run starts, and the tasks it
+// resumes one after another) and is not safe for concurrent use.
 type World struct {
 	cfg     *Config
 	now     time.Duration
@@ -31,9 +32,17 @@ type World struct {
 	trace   *Trace
 
 	started  bool
+	healAt   time.Duration // when faults heal (SetHealAt), 0 if unknown
 	steps    int
 	failure  *Failure
 	stopping bool
+
+	// live is shared with the watchdog; how the run ended is sent on exit,
+	// by the worker or by the watchdog. watchIndex is the run's place in
+	// the watchdog's list.
+	live       liveness
+	exit       chan workerExit
+	watchIndex int
 }
 
 // Now returns the current true time.
@@ -154,7 +163,7 @@ func (w *World) nextEvent() *event {
 // loop runs events until the agenda is empty, the end of the run is reached,
 // a task fails or the step budget is spent.
 func (w *World) loop(end time.Duration) {
-	for w.failure == nil {
+	for w.failure == nil && !w.live.abandoned() {
 		e := w.nextEvent()
 		if e == nil {
 			return
@@ -185,6 +194,7 @@ func (w *World) loop(end time.Duration) {
 		case evCall:
 			fn, quiet := e.fn, e.quiet
 			w.recycle(e)
+			w.live.beat()
 			fn()
 			if quiet {
 				continue
@@ -192,6 +202,7 @@ func (w *World) loop(end time.Duration) {
 		case evTimeout:
 			tc := e.tc
 			w.recycle(e)
+			w.live.beat()
 			tc.expire()
 		}
 		w.pollCancellations()
@@ -227,13 +238,21 @@ func (w *World) pollCancellations() {
 }
 
 // mustCurrent returns the running task, or panics with a message naming the
-// primitive that was called from outside any simulated goroutine.
+// primitive that was called from outside any simulated goroutine. Every
+// primitive a task can block in starts with it: in a run that was abandoned
+// as blocked, it unwinds the task instead.
 func (w *World) mustCurrent(what string) *task {
-	t := w.current
-	if t == nil {
-		panic("sim: " + what + " called outside a simulated goroutine (protocol code must run in tasks started by the simulator or by Clock.Go)")
+	if t := w.current; t != nil && !w.live.abandoned() {
+		return t
 	}
-	return t
+	return w.noCurrent(what)
+}
+
+// noCurrent is mustCurrent's slow path, kept apart so that mustCurrent
+// inlines.
+func (w *World) noCurrent(what string) *task {
+	w.live.check()
+	panic("sim: " + what + " called outside a simulated goroutine (protocol code must run in tasks started by the simulator or by Clock.Go)")
 }
 
 // Bucket and Key name the lock object of the run.
@@ -254,6 +273,7 @@ func (w *World) Note(node int, text string) {
 		e.Local = w.nodes[node].localWall(w.now)
 	}
 	w.trace.add(e)
+	w.live.beat()
 }
 
 // OutsideWrite is someone other than the nodes writing the lock object (an
@@ -261,6 +281,7 @@ func (w *World) Note(node int, text string) {
 // body, or a DeleteObject if body is nil, applied now. It is recorded in
 // the trace and in the S3 history as a request of node -1.
 func (w *World) OutsideWrite(body []byte) error {
+	w.live.check()
 	b, k := w.cfg.Bucket, w.cfg.Key
 	op := S3Op{Node: -1, Op: "DeleteObject", Key: k, Call: w.now, Return: w.now}
 	var err error
@@ -279,9 +300,10 @@ func (w *World) OutsideWrite(body []byte) error {
 	if err == nil {
 		op.ETag = etag
 	}
-	w.history.S3 = append(w.history.S3, op)
 	a := Event{At: w.now, Node: -1, Local: w.now + w.s3.clock, Kind: EvS3Apply, Op: op.Op, Key: k, ETag: etag,
 		Status: op.Status, Code: op.Code, Detail: "by someone other than the nodes"}
 	w.trace.add(a)
+	w.history.S3 = append(w.history.S3, op)
+	w.live.beat()
 	return err
 }
