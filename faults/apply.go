@@ -37,7 +37,7 @@ func install(p *Plan, w *sim.World) {
 		clocks[i] = w.Node(i).ClockModel()
 	}
 	for _, c := range p.Clocks {
-		clocks[c.Node].Offset, clocks[c.Node].DriftPPM = c.Offset.D(), c.DriftPPM
+		clocks[c.Node].Offset, clocks[c.Node].DriftPPM, clocks[c.Node].DriftUntil = c.Offset.D(), c.DriftPPM, c.DriftUntil.D()
 		touched[c.Node] = true
 	}
 	events := append([]Event(nil), p.Events...)
@@ -48,17 +48,25 @@ func install(p *Plan, w *sim.World) {
 		at := e.At.D()
 		switch e.Kind {
 		case Pause:
-			w.At(at, -1, func() { n.Pause(e.For.D()) })
-		case Crash:
-			w.At(at, -1, n.Crash)
-		case Restart:
-			w.At(at, -1, func() { n.Restart(e.Identity) })
-		case Stop:
-			w.At(at, -1, n.Stop)
+			w.At(at, -1, func() { n.PauseFor(string(Pause), e.For.D()) })
+		case Crash, Restart, Stop:
+			w.At(at, -1, func() {
+				w.RecordFault(sim.FaultSpan{Kind: string(e.Kind), Node: e.Node, From: at, To: at})
+				switch e.Kind {
+				case Crash:
+					n.Crash()
+				case Restart:
+					n.Restart(e.Identity)
+				default:
+					n.Stop()
+				}
+			})
 		case ClockJump:
 			clocks[e.Node].Jumps = append(clocks[e.Node].Jumps, sim.ClockJump{At: at, By: e.By.D()})
 			touched[e.Node] = true
-			w.At(at, -1, func() { w.Note(e.Node, fmt.Sprintf("wall clock steps by %v", e.By)) })
+			w.At(at, -1, func() {
+				w.Fault(sim.FaultSpan{Kind: string(ClockJump), Node: e.Node, From: at, To: at, By: int64(e.By)}, fmt.Sprintf("wall clock steps by %v", e.By))
+			})
 		case ClockStall:
 			// A suspended VM: the process does not run, the monotonic clock
 			// stands still, and on resume the wall clock is set right, jumping
@@ -67,15 +75,19 @@ func install(p *Plan, w *sim.World) {
 			clocks[e.Node].Jumps = append(clocks[e.Node].Jumps, sim.ClockJump{At: at + e.For.D(), By: e.For.D()})
 			touched[e.Node] = true
 			w.At(at, -1, func() {
-				w.Note(e.Node, fmt.Sprintf("VM suspended for %v: monotonic clock stops", e.For))
-				n.Pause(e.For.D())
+				w.FaultEvent(e.Node, string(ClockStall), e.For.D(), fmt.Sprintf("VM suspended for %v: monotonic clock stops", e.For))
+				n.PauseFor(string(ClockStall), e.For.D())
 			})
 		case Partition:
 			in.windows = append(in.windows, window{node: e.Node, from: at, to: at + e.For.D(), blackhole: e.Blackhole})
-			w.At(at, -1, func() { w.Note(e.Node, fmt.Sprintf("cannot reach S3 for %v", e.For)) })
+			w.At(at, -1, func() {
+				w.Fault(sim.FaultSpan{Kind: string(Partition), Node: e.Node, From: at, To: at + e.For.D()}, fmt.Sprintf("cannot reach S3 for %v", e.For))
+			})
 		case SlowS3:
 			in.windows = append(in.windows, window{node: -1, from: at, to: at + e.For.D(), extra: e.By.D()})
-			w.At(at, -1, func() { w.Note(-1, fmt.Sprintf("S3 answers %v slower on each leg for %v", e.By, e.For)) })
+			w.At(at, -1, func() {
+				w.Fault(sim.FaultSpan{Kind: string(SlowS3), Node: -1, From: at, To: at + e.For.D(), By: int64(e.By)}, fmt.Sprintf("S3 answers %v slower on each leg for %v", e.By, e.For))
+			})
 		case DeleteLock:
 			w.At(at, -1, func() { foreignWrite(w, nil) })
 		case Overwrite:
@@ -93,7 +105,9 @@ func install(p *Plan, w *sim.World) {
 		}
 	}
 	// At the heal, aimed faults on fenced writes that have not fired are
-	// called off, like every other fault.
+	// called off, like every other fault, and aimed pauses that are under
+	// way when it comes end there.
+	w.SetHealAt(p.HealAt.D())
 	w.At(p.HealAt.D(), -1, func() {
 		for i := range w.Nodes() {
 			w.Node(i).ClearWriteFaults()
@@ -111,11 +125,12 @@ func install(p *Plan, w *sim.World) {
 // a delete if body is nil, else an unconditional overwrite.
 func foreignWrite(w *sim.World, body []byte) {
 	err := w.OutsideWrite(body)
+	now := w.Now()
 	if body == nil {
-		w.Note(-1, fmt.Sprintf("someone else deletes the lock object (%v)", errText(err)))
+		w.Fault(sim.FaultSpan{Kind: string(DeleteLock), Node: -1, From: now, To: now}, fmt.Sprintf("someone else deletes the lock object (%v)", errText(err)))
 		return
 	}
-	w.Note(-1, fmt.Sprintf("someone else overwrites the lock object with %q (%v)", body, errText(err)))
+	w.Fault(sim.FaultSpan{Kind: string(Overwrite), Node: -1, From: now, To: now}, fmt.Sprintf("someone else overwrites the lock object with %q (%v)", body, errText(err)))
 }
 
 func errText(err error) string {

@@ -1,7 +1,9 @@
 package faults
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -14,6 +16,12 @@ type Assumptions struct {
 	// does not bound the world; it sizes the faults a campaign draws
 	// (partitions and stalls of about a lease, pauses past it).
 	Lease time.Duration
+	// Term, if positive, is the longest a holder's term lasts after its
+	// last successful write, on its own clock (the elector's
+	// RenewDeadline); 0 means Lease. A fault outside the assumptions can
+	// affect a node until its term can have ended: this long after the
+	// fault.
+	Term time.Duration
 	// MaxDriftPPM bounds the rate error of every clock.
 	MaxDriftPPM int64
 	// MaxPause bounds how long a process may stop (GC, SIGSTOP, scheduling).
@@ -32,7 +40,9 @@ type Assumptions struct {
 }
 
 // Outside returns the reasons the plan leaves the assumptions, or nothing
-// if it stays inside them.
+// if it stays inside them. A node's timed pauses (and stalls) that overlap
+// or touch count as one pause against the bound, as the simulator runs
+// them.
 func (p *Plan) Outside(a Assumptions) []string {
 	var why []string
 	for _, c := range p.Clocks {
@@ -43,9 +53,17 @@ func (p *Plan) Outside(a Assumptions) []string {
 			why = append(why, fmt.Sprintf("n%d's wall clock is %v off true time, beyond the assumed %v", c.Node, c.Offset, a.MaxOffset))
 		}
 	}
+	for _, m := range timedPauses(p.Events) {
+		if m.to-m.from > a.MaxPause {
+			why = append(why, fmt.Sprintf("n%d does not run from %v to %v (%v of pauses), beyond the assumed %v", m.node, m.from, m.to, m.to-m.from, a.MaxPause))
+		}
+	}
 	for _, e := range p.Events {
 		switch e.Kind {
-		case Pause, AnswerPause, PauseBefore:
+		case AnswerPause, PauseBefore:
+			// Aimed pauses fire when their request or write does; each is
+			// compared alone here. The harness judges the pauses as they
+			// happened, overlapping ones together.
 			if e.For.D() > a.MaxPause {
 				why = append(why, fmt.Sprintf("n%d pauses for %v (%s), beyond the assumed %v", e.Node, e.For, e.Kind, a.MaxPause))
 			}
@@ -68,4 +86,31 @@ func (p *Plan) Outside(a Assumptions) []string {
 		}
 	}
 	return why
+}
+
+// pauseSpan is an interval during which a node does not run.
+type pauseSpan struct {
+	node     int
+	from, to time.Duration
+}
+
+// timedPauses merges each node's timed pauses and stalls that overlap or
+// touch.
+func timedPauses(evs []Event) []pauseSpan {
+	var ps []pauseSpan
+	for _, e := range evs {
+		if (e.Kind == Pause || e.Kind == ClockStall) && e.For > 0 {
+			ps = append(ps, pauseSpan{node: e.Node, from: e.At.D(), to: e.At.D() + e.For.D()})
+		}
+	}
+	slices.SortFunc(ps, func(x, y pauseSpan) int { return cmp.Or(cmp.Compare(x.node, y.node), cmp.Compare(x.from, y.from)) })
+	var out []pauseSpan
+	for _, q := range ps {
+		if n := len(out); n > 0 && out[n-1].node == q.node && q.from <= out[n-1].to {
+			out[n-1].to = max(out[n-1].to, q.to)
+			continue
+		}
+		out = append(out, q)
+	}
+	return out
 }

@@ -38,6 +38,11 @@ type ClockSetting struct {
 	Node     int      `json:"node"`
 	Offset   Duration `json:"offset"`
 	DriftPPM int64    `json:"driftPPM"`
+	// DriftUntil, if set, is when the drift ends and the clock runs at true
+	// rate again (a clock disciplined once faults heal); 0: the whole run.
+	// A drift beyond a protocol's bound should end by healAt, or the
+	// healed phase is outside the assumptions too.
+	DriftUntil Duration `json:"driftUntil,omitempty"`
 }
 
 // Knobs are chances, in parts per million, that an S3 request of the safety
@@ -149,6 +154,9 @@ func (p *Plan) Validate(nodes int, duration time.Duration) error {
 		}
 		if c.DriftPPM <= -1_000_000 || c.DriftPPM > 1_000_000 {
 			return bad("node %d drift %d ppm outside (-1e6, 1e6]", c.Node, c.DriftPPM)
+		}
+		if c.DriftUntil < 0 || c.DriftUntil.D() > duration {
+			return bad("node %d drift ends at %v, outside the run [0, %v]", c.Node, c.DriftUntil, duration)
 		}
 	}
 	if p.S3.SlowMax < 0 {

@@ -122,6 +122,9 @@ func TestDecodeRefusesUnknownFieldsAndBadDurations(t *testing.T) {
 	}
 }
 
+// TestOutsideNamesEachBrokenAssumption: each way a plan leaves the
+// assumptions is named once, and pauses of a node that overlap or touch
+// are held against the bound together.
 func TestOutsideNamesEachBrokenAssumption(t *testing.T) {
 	a := Assumptions{MaxDriftPPM: 1000, MaxPause: 2 * time.Second}
 	p := &Plan{
@@ -136,7 +139,7 @@ func TestOutsideNamesEachBrokenAssumption(t *testing.T) {
 		},
 	}
 	why := p.Outside(a)
-	want := []string{"n1's clock drifts -5000", "n3 pauses for 3s", "n4's monotonic clock stalls", "someone else writes", "n1's application works on"}
+	want := []string{"n1's clock drifts -5000", "n3 does not run from 0s to 3s", "n4's monotonic clock stalls", "someone else writes", "n1's application works on"}
 	if len(why) != len(want) {
 		t.Fatalf("outside = %q", why)
 	}
@@ -144,6 +147,15 @@ func TestOutsideNamesEachBrokenAssumption(t *testing.T) {
 		if !strings.Contains(why[i], w) {
 			t.Errorf("reason %d = %q, want it to mention %q", i, why[i], w)
 		}
+	}
+	merged := &Plan{Events: []Event{
+		{Kind: Pause, Node: 2, At: Duration(time.Second), For: Duration(1500 * time.Millisecond)},
+		{Kind: Pause, Node: 2, At: Duration(2 * time.Second), For: Duration(1500 * time.Millisecond)},
+		{Kind: Pause, Node: 3, At: Duration(time.Second), For: Duration(1500 * time.Millisecond)},
+		{Kind: Pause, Node: 3, At: Duration(3 * time.Second), For: Duration(1500 * time.Millisecond)},
+	}}
+	if why := merged.Outside(a); len(why) != 1 || !strings.Contains(why[0], "n2 does not run from 1s to 3.5s") {
+		t.Errorf("two overlapping pauses of 1.5 s against a bound of 2 s: outside = %q", why)
 	}
 	if p := (&Plan{Events: []Event{{Kind: ClockJump, By: Duration(time.Hour)}}}); len(p.Outside(a)) != 0 {
 		t.Error("a wall-clock jump is inside the assumptions")

@@ -54,6 +54,8 @@ func Swarm(seed uint64, sp SwarmSpace) *Plan {
 			if on(2) {
 				cs.DriftPPM = -cs.DriftPPM
 			}
+			// Like every fault, the wild drift heals.
+			cs.DriftUntil = Duration(sp.HealAt)
 		} else {
 			cs.DriftPPM = g.int(-sp.DriftPPM, sp.DriftPPM)
 		}
