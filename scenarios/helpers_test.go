@@ -2,10 +2,10 @@ package scenarios
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -97,7 +97,7 @@ func hasOverlap(o *harness.Outcome) bool {
 	if len(o.Overlaps) > 0 {
 		return true
 	}
-	for _, v := range o.Expected {
+	for _, v := range o.Excused {
 		if v.Checker == "overlap" {
 			return true
 		}
@@ -144,12 +144,12 @@ func events(o *harness.Outcome, k sim.EventKind, node int) []sim.Event {
 	return out
 }
 
-// faultNotes returns the fault notes of the run, on any node, whose detail
-// contains text.
-func faultNotes(o *harness.Outcome, text string) []sim.Event {
+// faultEvents returns the run's trace events of fault kind, on any node:
+// the fault notes and pauses the fault layer and the simulator record.
+func faultEvents(o *harness.Outcome, kind faults.Kind) []sim.Event {
 	var out []sim.Event
-	for _, e := range events(o, sim.EvFault, anyNode) {
-		if strings.Contains(e.Detail, text) {
+	for _, e := range o.Result.Trace.Events {
+		if e.Fault == string(kind) {
 			out = append(out, e)
 		}
 	}
@@ -170,11 +170,10 @@ func byCall(o *harness.Outcome, k sim.EventKind, id uint64) (sim.Event, bool) {
 // pauseEndOf returns when the pause that EvPause event e began ends.
 func pauseEndOf(t *testing.T, e sim.Event) time.Duration {
 	t.Helper()
-	d, err := time.ParseDuration(strings.TrimPrefix(e.Detail, "for "))
-	if err != nil {
-		t.Fatalf("pause event %v: %v", e, err)
+	if e.Kind != sim.EvPause || e.For <= 0 {
+		t.Fatalf("event %v is no pause", e)
 	}
-	return e.At + d
+	return e.At + e.For
 }
 
 // checkPausesHealed asserts that every pause of the run ended before its
@@ -289,7 +288,7 @@ func lastGrantSend(calls []*s3Call, node int, at time.Duration) (time.Duration, 
 func tokenRestart(t *testing.T, o *harness.Outcome, at time.Duration) bool {
 	t.Helper()
 	restarted := false
-	for _, v := range o.Expected {
+	for _, v := range o.Excused {
 		restarted = restarted || v.Checker == "monotonic-tokens"
 	}
 	if !restarted {

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"testing"
 
+	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -15,7 +16,7 @@ func TestPausePastLease(t *testing.T) {
 	checkFenced(t, outs)
 	for _, o := range outs {
 		checkPausesHealed(t, o)
-		hits := faultNotes(o, "pause between lease check and guarded write")
+		hits := faultEvents(o, faults.PauseBefore)
 		if len(hits) == 0 {
 			t.Errorf("seed %d: no leader was paused between check and write", o.Seed)
 			continue

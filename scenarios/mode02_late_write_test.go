@@ -1,9 +1,9 @@
 package scenarios
 
 import (
-	"strings"
 	"testing"
 
+	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -19,7 +19,7 @@ func TestLateWrite(t *testing.T) {
 	for _, o := range outs {
 		var sent sim.Event
 		for _, e := range events(o, sim.EvFenceSend, anyNode) {
-			if strings.HasPrefix(e.Detail, "delayed by") {
+			if e.Fault == string(faults.WriteDelayed) {
 				sent = e
 				break
 			}

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"testing"
 
+	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -14,7 +15,7 @@ func TestZombieApp(t *testing.T) {
 	outs := runSeeds(t, ZombieApp, 30)
 	checkFenced(t, outs)
 	for _, o := range outs {
-		zombies := faultNotes(o, "application ignores the end of its term")
+		zombies := faultEvents(o, faults.Linger)
 		if len(zombies) == 0 {
 			t.Errorf("seed %d: no application outlived its term", o.Seed)
 			continue

@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"strings"
 	"testing"
 	"time"
 
@@ -28,16 +27,16 @@ func TestWallClockJump(t *testing.T) {
 				crash = e
 			}
 		}
-		jumps := faultNotes(o, "wall clock steps by ")
+		jumps := faultEvents(o, faults.ClockJump)
 		if len(jumps) != 2*o.Result.History.Nodes {
 			t.Errorf("seed %d: %d wall-clock steps, want two per node", o.Seed, len(jumps))
 			continue
 		}
 		stepped := map[int]time.Duration{} // each node's wall clock minus true time (no offsets here)
 		for _, j := range jumps {
-			by, err := time.ParseDuration(strings.TrimPrefix(j.Detail, "wall clock steps by "))
-			if err != nil || by.Abs() < time.Minute {
-				t.Errorf("seed %d: step %q: %v", o.Seed, j.Detail, err)
+			by := j.For
+			if by.Abs() < time.Minute {
+				t.Errorf("seed %d: a step of %v", o.Seed, by)
 			}
 			stepped[j.Node] += by
 			if j.Local != j.At+stepped[j.Node] {

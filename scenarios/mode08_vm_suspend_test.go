@@ -3,6 +3,7 @@ package scenarios
 import (
 	"testing"
 
+	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -17,7 +18,7 @@ func TestVMSuspend(t *testing.T) {
 	for _, o := range outs {
 		checkPausesHealed(t, o)
 		var hit bool
-		for _, f := range faultNotes(o, "VM suspended for") {
+		for _, f := range faultEvents(o, faults.ClockStall) {
 			term, ok := termAt(o, f.Node, f.At)
 			if !ok {
 				continue // a follower's suspension

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"testing"
 
+	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 )
 
@@ -20,7 +21,7 @@ func TestDeleteLock(t *testing.T) {
 	for _, o := range outs {
 		checkOutsideButPass(t, o)
 		h := o.Result.History
-		deletes := faultNotes(o, "someone else deletes the lock object (ok)")
+		deletes := faultEvents(o, faults.DeleteLock)
 		if len(deletes) != 1 {
 			t.Fatalf("seed %d: %d deletes in the trace; want 1", o.Seed, len(deletes))
 		}

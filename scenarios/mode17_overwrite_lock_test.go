@@ -3,6 +3,7 @@ package scenarios
 import (
 	"testing"
 
+	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 )
 
@@ -20,7 +21,7 @@ func TestOverwriteLock(t *testing.T) {
 	for _, o := range outs {
 		checkOutsideButPass(t, o)
 		h := o.Result.History
-		notes := faultNotes(o, "someone else overwrites the lock object")
+		notes := faultEvents(o, faults.Overwrite)
 		if len(notes) != 1 {
 			t.Fatalf("seed %d: %d overwrites in the trace; want 1", o.Seed, len(notes))
 		}
