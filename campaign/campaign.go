@@ -409,6 +409,7 @@ func (c *Campaign) runSeed(seed uint64) (r seedRun, err error) {
 		r.counts.Outside = 1
 	}
 	r.counts.Overlaps = uint64(len(o.Overlaps))
+	r.counts.Excused = uint64(len(o.Excused))
 	if o.Result != nil && o.Result.History != nil {
 		for _, w := range o.Result.History.Writes {
 			if !w.Accepted {

@@ -42,6 +42,9 @@ type Counts struct {
 	Outside          uint64 `json:"outsideAssumptions"`
 	Overlaps         uint64 `json:"overlaps"`
 	Refused          uint64 `json:"refusedWrites"`
+	// Excused counts the violations that faults outside the assumptions
+	// account for, reported and not counted against the protocol.
+	Excused uint64 `json:"excusedViolations"`
 }
 
 // Seeds is the number of seeds counted.
@@ -80,6 +83,7 @@ func (c *Counts) add(o Counts) {
 	c.Outside += o.Outside
 	c.Overlaps += o.Overlaps
 	c.Refused += o.Refused
+	c.Excused += o.Excused
 }
 
 // Group is the seeds that failed with one signature.

@@ -75,10 +75,21 @@
 // S3 history timed out; never a pass). Verdicts, their order of severity
 // and their exit statuses are defined in this package alone.
 //
-// Inside the protocol's assumptions every checker counts, and any overlap
-// of two leaders is unsafe. Outside them overlaps and reused tokens are
-// reported as expected, and a stale write accepted (or a current one
-// refused) by the fenced resource is still unsafe.
+// Every checker runs on every run, and every violation counts, unless a
+// fault that left the protocol's assumptions accounts for it (an Excuse,
+// judged from the faults as they happened): a clock drifting or offset
+// beyond its bound, a wall-clock step beyond its bound, a node that did not
+// run for longer than the pause bound (its pauses merged where they overlap
+// or touch), a stalled clock or a lingering application excuses overlaps of
+// leaders involving that node, and writes it sent under a superseded token,
+// from the fault until the node's term can have ended; a write of the lock
+// object by someone else excuses reused and decreasing tokens from that
+// write on. Nothing excuses a stale write the fence accepted by its own
+// rule, or an overlap once faults and the time they can affect are over.
+// Excused violations are still reported, each with its excuses (Excused),
+// and counted apart. Faults end by the plan's heal (aimed pauses are cut
+// there, lingering stops there), and liveness is judged from the instant
+// the last fault really ended.
 //
 // # Determinism and replay
 //

@@ -59,7 +59,7 @@ func (s ElectorSettings) config(env sim.Env) protocol.Config {
 // applications.
 func (s ElectorSettings) Assumptions() faults.Assumptions {
 	a := s.config(sim.Env{}).Assumptions()
-	return faults.Assumptions{Lease: a.LeaseDuration, MaxDriftPPM: a.ClockDriftPPM, MaxPause: a.MaxPause}
+	return faults.Assumptions{Lease: a.LeaseDuration, Term: a.Term, MaxDriftPPM: a.ClockDriftPPM, MaxPause: a.MaxPause}
 }
 
 // LivenessBound is the elector's own (protocol.Config.Assumptions): how

@@ -239,11 +239,15 @@ func drawPlan(src Source, nodes int, pr Protocol) *faults.Plan {
 		if !src.Bool(fmt.Sprintf("n%d clock", i)) {
 			continue
 		}
-		p.Clocks = append(p.Clocks, faults.ClockSetting{
+		cs := faults.ClockSetting{
 			Node:     i,
 			Offset:   faults.Duration(ms(src.Int(-maxOffset.Milliseconds(), maxOffset.Milliseconds(), "offset ms"))),
 			DriftPPM: src.Int(-drift, drift, "drift ppm"),
-		})
+		}
+		if cs.DriftPPM > a.MaxDriftPPM || -cs.DriftPPM > a.MaxDriftPPM {
+			cs.DriftUntil = p.HealAt // a drift beyond the bound heals, like every fault
+		}
+		p.Clocks = append(p.Clocks, cs)
 	}
 	// length draws a duration in [lo, hi] (lo if hi < lo); timed draws the
 	// length of a timed fault, which must be over by heal.
@@ -346,6 +350,9 @@ func drawPlan(src Source, nodes int, pr Protocol) *faults.Plan {
 	for _, g := range src.Groups(maxFaultGroups, "faults", one) {
 		p.Events = append(p.Events, g...)
 	}
+	if !outside {
+		p.Events = withinPauseBound(p.Events, maxPause)
+	}
 	knob := func(label string) int64 {
 		if !src.Bool(label) {
 			return 0
@@ -428,4 +435,34 @@ func Describe(r Draw, o *Outcome) string {
 		msg += fmt.Sprintf("\noutside the assumptions: %v", o.Outside)
 	}
 	return msg
+}
+
+// withinPauseBound drops the timed pauses that would make a node's pauses,
+// merged where they overlap or touch, longer than bound: a plan drawn to
+// stay inside the assumptions then does, as the simulator runs it.
+func withinPauseBound(evs []faults.Event, bound time.Duration) []faults.Event {
+	type span struct{ from, to time.Duration }
+	kept := map[int][]span{}
+	out := evs[:0:0]
+	for _, e := range evs {
+		if e.Kind != faults.Pause {
+			out = append(out, e)
+			continue
+		}
+		from, to := e.At.D(), e.At.D()+e.For.D()
+		for grew := true; grew; {
+			grew = false
+			for _, q := range kept[e.Node] {
+				if q.from <= to && from <= q.to && (q.from < from || q.to > to) { // overlaps or touches: merged
+					from, to, grew = min(from, q.from), max(to, q.to), true
+				}
+			}
+		}
+		if to-from > bound {
+			continue
+		}
+		kept[e.Node] = append(kept[e.Node], span{e.At.D(), e.At.D() + e.For.D()})
+		out = append(out, e)
+	}
+	return out
 }

@@ -65,6 +65,7 @@ func ElectorNodes(settings ...ElectorSettings) Protocol {
 		p.Assumptions.MaxDriftPPM = min(p.Assumptions.MaxDriftPPM, a.MaxDriftPPM)
 		p.Assumptions.MaxPause = min(p.Assumptions.MaxPause, a.MaxPause)
 		p.Assumptions.Lease = max(p.Assumptions.Lease, a.Lease)
+		p.Assumptions.Term = max(p.Assumptions.Term, a.Term)
 		p.LivenessBound = max(p.LivenessBound, s.LivenessBound())
 	}
 	return p

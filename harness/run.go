@@ -3,6 +3,7 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/anishathalye/porcupine"
 	"github.com/s3lease/s3lease/faults"
@@ -15,13 +16,16 @@ type Outcome struct {
 	Scenario string
 	Seed     uint64
 	Verdict  Verdict
-	// Violations are what decided an Unsafe or Stuck verdict.
+	// Violations are what decided an Unsafe or Stuck verdict: every
+	// violation no fault outside the assumptions accounts for.
 	Violations []linearizability.Violation
-	// Outside lists how the run left the protocol's assumptions; Expected
-	// are the violations that this permits (overlaps, reused tokens),
-	// reported but not counted.
-	Outside  []string
-	Expected []linearizability.Violation
+	// Outside lists how the run left the protocol's assumptions (the Why
+	// of each excuse); Excuses are those departures and what each may
+	// account for; Excused are the violations they account for, reported
+	// with their excuse and not counted.
+	Outside []string
+	Excuses []Excuse
+	Excused []Excused
 	// Overlaps are the intervals in which two nodes both led.
 	Overlaps []linearizability.Overlap
 	// S3 is the linearizability check of the run's S3 history.
@@ -68,7 +72,15 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &Outcome{Seed: cfg.Seed, Plan: plan, Result: res, Outside: plan.Outside(s.Protocol.Assumptions)}
+	o := &Outcome{Seed: cfg.Seed, Plan: plan, Result: res}
+	if res.History != nil {
+		o.Excuses = excuses(s.Protocol, plan, res.History)
+		for _, e := range o.Excuses {
+			if !slices.Contains(o.Outside, e.Why) {
+				o.Outside = append(o.Outside, e.Why)
+			}
+		}
+	}
 	if res.Failure != nil {
 		o.Verdict = Crashed
 		if res.Failure.Kind == sim.FailureBlocked {
@@ -80,7 +92,10 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 	return o, nil
 }
 
-// judge applies the checkers and the assumptions to a finished run.
+// judge applies the checkers and the assumptions to a finished run: every
+// violation is either excused by a fault outside the assumptions that can
+// account for it (Excuse) or counted; liveness is judged from the instant
+// the faults really ended.
 func judge(o *Outcome, p Protocol, plan *faults.Plan) {
 	h := o.Result.History
 	var found []linearizability.Violation
@@ -89,18 +104,19 @@ func judge(o *Outcome, p Protocol, plan *faults.Plan) {
 	}
 	o.S3 = linearizability.CheckS3(h, S3CheckTimeout)
 	o.Overlaps = linearizability.Overlaps(h)
-	overlaps := linearizability.OverlapViolations(o.Overlaps)
-	if len(o.Outside) == 0 {
-		o.Violations = append(found, overlaps...)
-	} else {
-		for _, v := range found {
-			if v.Checker == "fencing" && v.Rule != linearizability.RuleSharedEpoch {
-				o.Violations = append(o.Violations, v)
-			} else {
-				o.Expected = append(o.Expected, v)
-			}
+	heal := healedAt(plan, h)
+	classify := func(v linearizability.Violation, ov *linearizability.Overlap) {
+		if es := excusesFor(v, ov, staleGrant(v, h), o.Excuses); len(es) > 0 {
+			o.Excused = append(o.Excused, Excused{Violation: v, Excuses: es})
+			return
 		}
-		o.Expected = append(o.Expected, overlaps...)
+		o.Violations = append(o.Violations, v)
+	}
+	for _, v := range found {
+		classify(v, nil)
+	}
+	for i, v := range linearizability.OverlapViolations(o.Overlaps) {
+		classify(v, &o.Overlaps[i])
 	}
 	if o.S3.Result == porcupine.Illegal {
 		// The S3 the protocol talked to did not behave as one object store
@@ -119,7 +135,7 @@ func judge(o *Outcome, p Protocol, plan *faults.Plan) {
 		}
 		return // the protocol promises no bound: liveness is not judged
 	}
-	if v := linearizability.CheckLiveness(h, plan.HealAt.D(), p.LivenessBound); len(v) > 0 {
+	if v := linearizability.CheckLiveness(h, heal, p.LivenessBound); len(v) > 0 {
 		o.Violations = v
 		o.Verdict = Stuck
 		return

@@ -94,7 +94,7 @@ func newPage(title string, o *harness.Outcome, opt Options) (*page, error) {
 	sig := harness.SignatureOf(o)
 	p := &page{
 		Title: title, Scenario: o.Scenario, Seed: o.Seed, Verdict: o.Verdict.String(),
-		VerdictClass: verdictClass(o.Verdict), Signature: sig.String(), Replay: opt.Replay, Outside: o.Outside,
+		VerdictClass: o.Verdict.String(), Signature: sig.String(), Replay: opt.Replay, Outside: o.Outside,
 	}
 	if sc, err := harness.Lookup(o.Scenario); err == nil {
 		p.Story, p.Expect = sc.Doc, string(sc.Expect)
@@ -119,7 +119,10 @@ func newPage(title string, o *harness.Outcome, opt Options) (*page, error) {
 	} else {
 		p.Violations = all
 	}
-	p.Expected = items(o.Expected, expectedID, "E")
+	p.Expected = items(excusedViolations(o), expectedID, "E")
+	for i, x := range o.Excused {
+		p.Expected[i].Message += " (excused: " + x.Why() + ")"
+	}
 	if res.Failure != nil {
 		p.Failure = res.Failure.Error()
 	}
@@ -240,16 +243,11 @@ func visualize(r linearizability.S3Result, w io.Writer) (err error) {
 	return r.Visualize(w)
 }
 
-func verdictClass(v harness.Verdict) string {
-	switch v {
-	case harness.Pass:
-		return "pass"
-	case harness.Unsafe:
-		return "unsafe"
-	case harness.Stuck:
-		return "stuck"
-	case harness.Crashed:
-		return "crashed"
+// excusedViolations are the run's excused violations without their excuses.
+func excusedViolations(o *harness.Outcome) []linearizability.Violation {
+	out := make([]linearizability.Violation, len(o.Excused))
+	for i, x := range o.Excused {
+		out[i] = x.Violation
 	}
-	return "unknown"
+	return out
 }

@@ -342,8 +342,8 @@ func TestOutsideAssumptionsPage(t *testing.T) {
 	if got := tl.all(func(e *elem) bool { return e.hasClass("overlap") && e.hasClass("allowed") }); len(got) != len(o.Overlaps) {
 		t.Errorf("%d allowed overlaps drawn, want %d", len(got), len(o.Overlaps))
 	}
-	if got := tl.all(func(e *elem) bool { return e.hasClass("vline") && e.hasClass("expected") }); len(got) != len(o.Expected) {
-		t.Errorf("%d expected-violation lines, want %d", len(got), len(o.Expected))
+	if got := tl.all(func(e *elem) bool { return e.hasClass("vline") && e.hasClass("expected") }); len(got) != len(o.Excused) {
+		t.Errorf("%d expected-violation lines, want %d", len(got), len(o.Excused))
 	}
 	if len(tl.withClass("suspend")) == 0 {
 		t.Errorf("no VM suspend drawn")

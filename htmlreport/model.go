@@ -380,9 +380,9 @@ func buildModel(o *harness.Outcome) *model {
 		m.lines = append(m.lines, vline{id: violationID(i), at: v.At, label: fmt.Sprintf("V%d %s%s", i+1, checkerName(v), nodeList(v.Nodes)),
 			title: fmt.Sprintf("violation V%d at %s: %s", i+1, secs(v.At), v.String()), class: "violation"})
 	}
-	for i, v := range o.Expected {
+	for i, v := range excusedViolations(o) {
 		m.lines = append(m.lines, vline{id: expectedID(i), at: v.At, label: fmt.Sprintf("E%d %s%s", i+1, checkerName(v), nodeList(v.Nodes)),
-			title: fmt.Sprintf("allowed outside the assumptions, E%d at %s: %s", i+1, secs(v.At), v.String()), class: "expected"})
+			title: fmt.Sprintf("excused outside the assumptions, E%d at %s: %s", i+1, secs(v.At), o.Excused[i].String()), class: "expected"})
 	}
 	if f := res.Failure; f != nil {
 		m.lines = append(m.lines, vline{id: "failure", at: f.At, label: f.Kind.String(), title: f.Error(), class: "failure"})

@@ -25,9 +25,10 @@ pre { background: #f6f8fa; border: 1px solid #d8dee4; padding: 8px 10px; overflo
 .badge { display: inline-block; padding: 1px 10px; border-radius: 12px; font-weight: 700; color: #fff; text-transform: uppercase; letter-spacing: .04em; font-size: 13px; vertical-align: 1px; }
 .badge.pass { background: #2b9a3e; }
 .badge.unsafe { background: #d00000; }
-.badge.stuck { background: #e8590c; }
+.badge.liveness { background: #e8590c; }
 .badge.crashed { background: #9c36b5; }
-.badge.unknown { background: #868e96; }
+.badge.blocked { background: #5f3dc4; }
+.badge.inconclusive { background: #868e96; }
 .story { color: #3d444d; margin: 6px 0; max-width: 1200px; }
 .story .expect { color: #6e7781; }
 .headline { font-size: 15px; font-weight: 600; margin: 6px 0; }
@@ -150,7 +151,7 @@ svg.timeline .vl-text { font-weight: 700; fill: #fff; }
 <div>outside the assumptions: {{.}}</div>
 {{- end}}
 {{- if .Expected}}
-<div>so these are allowed and not counted (orange on the timeline):</div>
+<div>which excuses these, each only for the node and time the fault can affect; reported, not counted (orange on the timeline):</div>
 <ul>
 {{- range .Expected}}
 <li><a class="vref expected" href="#{{.ID}}">{{.Label}} at {{.At}}</a> <span class="checker">{{.Checker}}</span> {{.Message}}</li>

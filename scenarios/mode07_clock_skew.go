@@ -43,11 +43,15 @@ func modeASkewedHandover(seed uint64, minDrift, maxDrift int64) harness.Setup {
 		case (leader + 1) % cfg.Nodes:
 			rate = drift
 		}
-		plan.Clocks = append(plan.Clocks, faults.ClockSetting{
+		cs := faults.ClockSetting{
 			Node:     i,
 			Offset:   faults.Duration(modeARange(c, 0, 10*time.Minute) - 5*time.Minute),
 			DriftPPM: rate,
-		})
+		}
+		if rate > p.Assumptions.MaxDriftPPM || -rate > p.Assumptions.MaxDriftPPM {
+			cs.DriftUntil = plan.HealAt // a drift beyond the bound heals, like every fault
+		}
+		plan.Clocks = append(plan.Clocks, cs)
 	}
 	plan.Events = append(plan.Events, faults.Event{
 		Kind: faults.Partition, Node: leader,

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"testing"
 
+	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -37,7 +38,7 @@ func TestRestoredRecord(t *testing.T) {
 		if hasOverlap(o) {
 			overlaps++
 		}
-		for _, v := range o.Expected {
+		for _, v := range o.Excused {
 			if v.Checker == "unique-holder" {
 				shared++
 				break
@@ -54,7 +55,7 @@ func TestRestoredRecord(t *testing.T) {
 				t.Errorf("seed %d: PutObject #%d has the restored body's ETag", o.Seed, c.ID)
 			}
 		}
-		restores := faultNotes(o, "someone else overwrites the lock object")
+		restores := faultEvents(o, faults.Overwrite)
 		if len(restores) != 2 {
 			t.Fatalf("seed %d: %d restores in the trace; want 2", o.Seed, len(restores))
 		}
@@ -87,7 +88,7 @@ func TestRestoredRecord(t *testing.T) {
 			if timedBefore {
 				aba++
 				t.Logf("seed %d: n%d took the second restore (written at %v) at %v, as the record it had timed since the first; expected: %v",
-					o.Seed, c.Node, second, c.Apply.At, o.Expected)
+					o.Seed, c.Node, second, c.Apply.At, o.Excused)
 				break
 			}
 		}

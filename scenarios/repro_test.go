@@ -175,7 +175,7 @@ func TestSignatureOf(t *testing.T) {
 		{Checker: "overlap", At: 3 * time.Second, Nodes: []int{1, 2}},
 		{Checker: "fencing", Rule: linearizability.RuleStaleAccepted, At: time.Second},
 		{Checker: "overlap", At: time.Second, Nodes: []int{0, 4}},
-	}, Expected: []linearizability.Violation{{Checker: "monotonic-tokens"}}}
+	}, Excused: []harness.Excused{{Violation: linearizability.Violation{Checker: "monotonic-tokens"}}}}
 	s := harness.SignatureOf(o)
 	if want := (harness.Signature{Verdict: "unsafe", Checkers: []string{"fencing/stale-accepted", "overlap"}}); !s.Equal(want) {
 		t.Fatalf("signature %+v, want %+v", s, want)

@@ -21,6 +21,7 @@ type seedResult struct {
 	outside    bool
 	overlaps   int
 	refused    int
+	excused    int
 }
 
 // campaign runs count seeds starting at first on workers goroutines
@@ -54,6 +55,7 @@ func summarize(o *harness.Outcome) seedResult {
 	}
 	r.outside = len(o.Outside) > 0
 	r.overlaps = len(o.Overlaps)
+	r.excused = len(o.Excused)
 	for _, w := range o.Result.History.Writes {
 		if !w.Accepted {
 			r.refused++

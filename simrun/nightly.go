@@ -374,12 +374,15 @@ func printReport(w io.Writer, r *nightly.Report, dir string) {
 	if r.Inconclusive > 0 {
 		fmt.Fprintf(w, ", %d inconclusive", r.Inconclusive)
 	}
+	if r.Blocked > 0 {
+		fmt.Fprintf(w, ", %d blocked outside the simulator", r.Blocked)
+	}
 	if r.CheckDeterminism {
 		fmt.Fprintf(w, ", %d nondeterministic", r.Nondeterministic)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "%d runs outside the protocol's assumptions; %d overlaps of leaders; %d stale writes refused by the fence\n",
-		r.Outside, r.Overlaps, r.Refused)
+	fmt.Fprintf(w, "%d runs (%.1f%%) outside the protocol's assumptions; %d overlaps of leaders; %d violations excused by the faults that left them; %d stale writes refused by the fence\n",
+		r.Outside, 100*float64(r.Outside)/float64(max(r.SeedsRun, 1)), r.Overlaps, r.Excused, r.Refused)
 	if len(r.Groups) > 0 {
 		fmt.Fprintf(w, "%d failure signatures:\n", len(r.Groups))
 	}

@@ -29,7 +29,7 @@ type replayDoc struct {
 	Failure    string                      `json:"failure,omitempty"`
 	Violations []linearizability.Violation `json:"violations"`
 	Outside    []string                    `json:"outside,omitempty"`
-	Expected   []linearizability.Violation `json:"expected,omitempty"`
+	Excused    []harness.Excused           `json:"excused,omitempty"`
 	Plan       *faults.Plan                `json:"plan"`
 	Terms      []sim.Term                  `json:"terms"`
 	Events     []sim.Event                 `json:"events"`
@@ -140,7 +140,7 @@ func printReplay(stdout, stderr io.Writer, o *harness.Outcome, rep *harness.Repr
 	sig := harness.SignatureOf(o)
 	if asJSON {
 		doc := replayDoc{Scenario: o.Scenario, Seed: o.Seed, Verdict: o.Verdict.String(), Signature: sig, Hash: hashString(res.Hash()),
-			Steps: res.Steps, Violations: o.Violations, Outside: o.Outside, Expected: o.Expected, Plan: o.Plan,
+			Steps: res.Steps, Violations: o.Violations, Outside: o.Outside, Excused: o.Excused, Plan: o.Plan,
 			Terms: res.History.Terms, Events: res.Trace.Events}
 		if rep != nil {
 			doc.Expect = rep.Expect
@@ -193,8 +193,8 @@ func printReplay(stdout, stderr io.Writer, o *harness.Outcome, rep *harness.Repr
 	for _, v := range o.Violations {
 		fmt.Fprintf(stdout, "violation: %s\n", v)
 	}
-	for _, v := range o.Expected {
-		fmt.Fprintf(stdout, "expected outside the assumptions: %s\n", v)
+	for _, v := range o.Excused {
+		fmt.Fprintf(stdout, "excused: %s\n", v)
 	}
 	fmt.Fprintf(stdout, "steps: %d\nhash: %s\n", res.Steps, hashString(res.Hash()))
 	return nil

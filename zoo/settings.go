@@ -46,7 +46,7 @@ func (s settings) termLen() time.Duration {
 // of a term and the earliest takeover, less what drift can eat of it.
 func (s settings) assumptions() faults.Assumptions {
 	drift := s.lease * time.Duration(4*s.driftPPM) / 1_000_000
-	return faults.Assumptions{Lease: s.lease, MaxDriftPPM: s.driftPPM, MaxPause: s.lease - s.renewDeadline - drift}
+	return faults.Assumptions{Lease: s.lease, Term: s.termLen(), MaxDriftPPM: s.driftPPM, MaxPause: s.lease - s.renewDeadline - drift}
 }
 
 // livenessBound is how long after faults heal a correct lock has a leader:

@@ -1,0 +1,289 @@
+package harness
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/linearizability"
+	"github.com/s3lease/s3lease/sim"
+)
+
+// Excuse is one way a run left its protocol's assumptions, and the part of
+// the run it may therefore account for. A fault on a node (a clock drifting
+// or offset beyond its bound, a wall-clock step beyond its bound, a pause
+// longer than the bound, a stalled clock, an application that works on
+// after its term) excuses overlaps of leaders involving that node, and
+// writes it sent under a superseded token, from the fault until the
+// node's term can have ended (a term after the fault). A write to the lock
+// object by someone else excuses, from that write on, reused and
+// decreasing tokens, and for a lease and a term overlaps of any nodes. A
+// fault that defeats a node's monotonic clock (a stall, a drift beyond the
+// bound) also excuses a term the node began late on a stale grant, after
+// one with a higher token: the tokens in the lock object still increase,
+// the order in which applications were told them does not.
+// Nothing excuses a stale write the fence accepted (its rule), nor an
+// overlap once faults and the time they can affect are over.
+type Excuse struct {
+	// Fault is what happened.
+	Fault sim.FaultSpan
+	// Node is the node whose violations it excuses, or -1 for every node.
+	Node int
+	// From and To bound the interval it excuses.
+	From, To time.Duration
+	// Tokens: it excuses reused and decreasing tokens (from From on).
+	Tokens bool
+	// Clock: the fault defeats the node's monotonic clock (a stall, a drift
+	// beyond the bound), by which a protocol tells a fresh grant from one
+	// that sat in a buffer; so it also excuses a term the node began late,
+	// on a stale grant, after a term with a higher token.
+	Clock bool
+	// Why says how the fault left the assumptions.
+	Why string
+}
+
+// String describes the excuse: the fault, why it is outside the
+// assumptions, and what it covers.
+func (e Excuse) String() string {
+	who := "every node"
+	if e.Node >= 0 {
+		who = fmt.Sprintf("n%d", e.Node)
+	}
+	what := "overlaps involving " + who
+	if e.Tokens {
+		what = "token reuse"
+	}
+	return fmt.Sprintf("%s; excuses %s from %v to %v", e.Why, what, e.From, e.To)
+}
+
+// Excused is a violation that faults outside the assumptions account for:
+// reported with its excuses (one, or several whose windows together cover
+// an overlap), not counted against the protocol.
+type Excused struct {
+	linearizability.Violation
+	Excuses []Excuse
+}
+
+// String renders the violation and its excuses.
+func (x Excused) String() string {
+	return x.Violation.String() + " [excused: " + x.Why() + "]"
+}
+
+// Why lists the excuses, separated by semicolons.
+func (x Excused) Why() string {
+	var b strings.Builder
+	for i, e := range x.Excuses {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(e.String())
+	}
+	return b.String()
+}
+
+// pauseKinds are the faults during which a node's process does not run.
+var pauseKinds = map[string]bool{
+	string(faults.Pause): true, string(faults.AnswerPause): true,
+	string(faults.PauseBefore): true, string(faults.ClockStall): true,
+}
+
+// excuses lists how run h of protocol p under plan left p's assumptions,
+// from the faults as they happened.
+func excuses(p Protocol, plan *faults.Plan, h *sim.History) []Excuse {
+	a := p.Assumptions
+	term := a.Term
+	if term <= 0 {
+		term = a.Lease
+	}
+	var out []Excuse
+	add := func(f sim.FaultSpan, node int, from, to time.Duration, tokens bool, why string) {
+		out = append(out, Excuse{Fault: f, Node: node, From: from, To: to, Tokens: tokens, Why: why})
+	}
+	clock := func() { out[len(out)-1].Clock = true }
+	for _, c := range plan.Clocks {
+		until := c.DriftUntil.D()
+		if until <= 0 {
+			until = h.End
+		}
+		if abs(c.DriftPPM) > a.MaxDriftPPM {
+			f := sim.FaultSpan{Kind: "clock-drift", Node: c.Node, From: 0, To: until, By: c.DriftPPM}
+			add(f, c.Node, 0, until+term, false, fmt.Sprintf("n%d's clock drifts %d ppm until %v, beyond the assumed %d", c.Node, c.DriftPPM, until, a.MaxDriftPPM))
+			clock()
+		}
+		if a.MaxOffset > 0 && abs(int64(c.Offset)) > int64(a.MaxOffset) {
+			f := sim.FaultSpan{Kind: "clock-offset", Node: c.Node, From: 0, To: h.End, By: int64(c.Offset)}
+			add(f, c.Node, 0, h.End, false, fmt.Sprintf("n%d's wall clock is %v off true time, beyond the assumed %v", c.Node, c.Offset, a.MaxOffset))
+		}
+	}
+	for _, f := range h.Faults {
+		switch f.Kind {
+		case string(faults.ClockJump):
+			if a.MaxWallStep > 0 && abs(f.By) > int64(a.MaxWallStep) {
+				add(f, f.Node, f.From, f.From+a.Lease+term, false, fmt.Sprintf("n%d's wall clock steps by %v at %v, beyond the assumed %v", f.Node, time.Duration(f.By), f.From, a.MaxWallStep))
+			}
+		case string(faults.Linger):
+			if !a.Linger {
+				add(f, f.Node, f.From, f.To+term, false, fmt.Sprintf("n%d's application works on from %v to %v after its term", f.Node, f.From, f.To))
+			}
+		case string(faults.DeleteLock), string(faults.Overwrite):
+			if !a.ForeignWrites {
+				why := fmt.Sprintf("someone else writes the lock object at %v (%s)", f.From, f.Kind)
+				add(f, -1, f.From, h.End, true, why)
+				add(f, -1, f.From, f.From+a.Lease+term, false, why)
+			}
+		}
+	}
+	for _, m := range mergedPauses(h.Faults) {
+		switch {
+		case m.stalled && !a.Stalls:
+			add(m.span, m.span.Node, m.span.From, m.span.To+term, false, fmt.Sprintf("n%d's VM is suspended (its monotonic clock stalls) from %v to %v", m.span.Node, m.span.From, m.span.To))
+			clock()
+		case m.span.To-m.span.From > a.MaxPause:
+			add(m.span, m.span.Node, m.span.From, m.span.To+term, false, fmt.Sprintf("n%d does not run from %v to %v (%v, %s), beyond the assumed pause of %v",
+				m.span.Node, m.span.From, m.span.To, m.span.To-m.span.From, m.causes, a.MaxPause))
+		}
+	}
+	return out
+}
+
+// mergedPause is a maximal interval during which a node did not run,
+// made of one or more pauses that overlap or touch.
+type mergedPause struct {
+	span    sim.FaultSpan
+	causes  string // the kinds that made it, "pause + answer-pause"
+	stalled bool   // a stalled clock is among them
+}
+
+// mergedPauses joins each node's pauses that overlap or touch into one:
+// the simulator runs them as one, and the pause bound is a bound on how
+// long a node does not run.
+func mergedPauses(fs []sim.FaultSpan) []mergedPause {
+	var ps []sim.FaultSpan
+	for _, f := range fs {
+		if pauseKinds[f.Kind] && f.To > f.From {
+			ps = append(ps, f)
+		}
+	}
+	slices.SortStableFunc(ps, func(x, y sim.FaultSpan) int {
+		return cmp.Or(cmp.Compare(x.Node, y.Node), cmp.Compare(x.From, y.From))
+	})
+	var out []mergedPause
+	for _, f := range ps {
+		if n := len(out); n > 0 && out[n-1].span.Node == f.Node && f.From <= out[n-1].span.To {
+			m := &out[n-1]
+			m.span.To = max(m.span.To, f.To)
+			m.stalled = m.stalled || f.Kind == string(faults.ClockStall)
+			m.causes += " + " + f.Kind
+			continue
+		}
+		out = append(out, mergedPause{span: sim.FaultSpan{Kind: "paused", Node: f.Node, From: f.From, To: f.To},
+			causes: f.Kind, stalled: f.Kind == string(faults.ClockStall)})
+	}
+	return out
+}
+
+// healedAt is when the run's faults really ended: the plan's heal, or the
+// end of the last fault that outlasted it (an aimed pause that began just
+// before the heal, a lingering application).
+func healedAt(plan *faults.Plan, h *sim.History) time.Duration {
+	at := plan.HealAt.D()
+	for _, f := range h.Faults {
+		at = max(at, f.To)
+	}
+	return at
+}
+
+// excusesFor returns the excuses that account for violation v, if any.
+// An overlap is matched on its whole interval, which the excuses' windows
+// must cover between them (a foreign write and then a pause of the same
+// node, say): an overlap that lasts beyond the time its faults can affect
+// is counted whole, and so is every overlap once faults and their effects
+// are over (the healed phase). Writes under a superseded token are matched
+// at their send; token violations only by foreign writes before them.
+//
+// staleGrant says that v, a monotonic-tokens violation, is a term begun
+// with a token below one an earlier term had (not a token handed out
+// twice): a fault on the late node's clock can account for that one.
+func excusesFor(v linearizability.Violation, ov *linearizability.Overlap, staleGrant bool, xs []Excuse) []Excuse {
+	involves := func(e Excuse) bool {
+		return e.Node < 0 || slices.Contains(v.Nodes, e.Node)
+	}
+	switch {
+	case v.Checker == "overlap" && ov != nil:
+		var ws []Excuse
+		for _, e := range xs {
+			if !e.Tokens && involves(e) && e.To > ov.From && e.From < ov.To {
+				ws = append(ws, e)
+			}
+		}
+		return covering(ws, ov.From, ov.To)
+	case v.Checker == "fencing" && v.Rule == linearizability.RuleSuperseded:
+		for _, e := range xs {
+			if (e.Tokens && e.From <= v.At) || (!e.Tokens && involves(e) && e.From <= v.At && v.At <= e.To) {
+				return []Excuse{e}
+			}
+		}
+	case v.Checker == "unique-holder" || v.Checker == "monotonic-tokens" ||
+		v.Checker == "fencing" && v.Rule == linearizability.RuleSharedEpoch:
+		for _, e := range xs {
+			if e.Tokens && e.From <= v.At {
+				return []Excuse{e}
+			}
+		}
+		if v.Checker == "monotonic-tokens" && staleGrant {
+			for _, e := range xs {
+				if e.Clock && involves(e) && e.From <= v.At && v.At <= e.To {
+					return []Excuse{e}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// covering returns excuses from ws whose windows together cover [from,
+// to], in order, or nil if they leave a gap.
+func covering(ws []Excuse, from, to time.Duration) []Excuse {
+	slices.SortStableFunc(ws, func(a, b Excuse) int { return cmp.Compare(a.From, b.From) })
+	var out []Excuse
+	at := from
+	for at < to {
+		best := -1
+		for i, e := range ws {
+			if e.From <= at && e.To > at && (best < 0 || e.To > ws[best].To) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return nil
+		}
+		out = append(out, ws[best])
+		at = ws[best].To
+	}
+	return out
+}
+
+func abs(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// staleGrant reports whether a monotonic-tokens violation at v.At is a term
+// begun with a token below one that an earlier term had, rather than a
+// token handed out twice.
+func staleGrant(v linearizability.Violation, h *sim.History) bool {
+	if v.Checker != "monotonic-tokens" {
+		return false
+	}
+	for _, t := range h.Terms {
+		if t.Start < v.At && t.Token > v.Token {
+			return true
+		}
+	}
+	return false
+}
