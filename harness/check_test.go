@@ -1,9 +1,7 @@
 package harness_test
 
 import (
-	"bytes"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,47 +11,6 @@ import (
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/zoo"
 )
-
-// recorder is a harness.TB that records what Check reports instead of
-// failing the test: a test of a checker must see it fail.
-type recorder struct {
-	name     string
-	failed   bool
-	errs     []string
-	logs     bytes.Buffer
-	cleanups []func()
-}
-
-func (r *recorder) Helper()                         {}
-func (r *recorder) Name() string                    { return r.name }
-func (r *recorder) Logf(format string, args ...any) { fmt.Fprintf(&r.logs, format+"\n", args...) }
-func (r *recorder) Log(args ...any)                 { fmt.Fprintln(&r.logs, args...) }
-func (r *recorder) Skipf(format string, args ...any) {
-	r.Errorf("unexpected skip: "+format, args...)
-}
-func (r *recorder) Skip(args ...any) { r.Error(append([]any{"unexpected skip:"}, args...)...) }
-func (r *recorder) SkipNow()         { r.Error("unexpected skip") }
-func (r *recorder) Errorf(format string, args ...any) {
-	r.failed = true
-	r.errs = append(r.errs, fmt.Sprintf(format, args...))
-}
-func (r *recorder) Error(args ...any) {
-	r.failed = true
-	r.errs = append(r.errs, fmt.Sprint(args...))
-}
-func (r *recorder) Fatalf(format string, args ...any) { r.Errorf(format, args...) }
-func (r *recorder) Fatal(args ...any)                 { r.Error(args...) }
-func (r *recorder) FailNow()                          { r.failed = true }
-func (r *recorder) Fail()                             { r.failed = true }
-func (r *recorder) Failed() bool                      { return r.failed }
-func (r *recorder) Cleanup(f func())                  { r.cleanups = append(r.cleanups, f) }
-
-// done runs the cleanups, last registered first, as testing does.
-func (r *recorder) done() {
-	for i := len(r.cleanups) - 1; i >= 0; i-- {
-		r.cleanups[i]()
-	}
-}
 
 // setFlag sets a command-line flag for the rest of the test, unless the
 // command line set it.
@@ -88,15 +45,15 @@ func TestCheckCatchesBrokenProtocol(t *testing.T) {
 	}
 	broken.Name = "check-test-unconditional"
 	dir := t.TempDir()
-	rec := &recorder{name: "TestUser/broken"}
+	rec := &harness.Recorder{TestName: "TestUser/broken"}
 	start := time.Now()
 	harness.Check(rec, broken, harness.WithDir(dir))
-	rec.done()
+	rec.Done()
 	t.Logf("Check caught it in %v", time.Since(start).Round(time.Millisecond))
-	if !rec.failed {
-		t.Fatalf("Check passed a lock that acquires unconditionally:\n%s", rec.logs.String())
+	if !rec.Failed() {
+		t.Fatalf("Check passed a lock that acquires unconditionally:\n%s", rec.Logs())
 	}
-	msg := strings.Join(rec.errs, "\n")
+	msg := rec.Errors()
 	for _, want := range []string{"check-test-unconditional fails: unsafe", "reproducer: " + dir,
 		"go test -run '^TestUser$/^broken$' ./harness -harness.replay="} {
 		if !strings.Contains(msg, want) {
@@ -125,11 +82,11 @@ func TestCheckCatchesBrokenProtocol(t *testing.T) {
 	}
 
 	setFlag(t, "harness.replay", files[0])
-	again := &recorder{name: "TestUser/broken"}
+	again := &harness.Recorder{TestName: "TestUser/broken"}
 	harness.Check(again, broken)
-	again.done()
-	if !again.failed || !strings.Contains(again.logs.String(), "verdict: unsafe") || !strings.Contains(again.logs.String(), "hash: ") {
-		t.Errorf("-harness.replay did not fail with the trace printed:\n%s\n%s", strings.Join(again.errs, "\n"), again.logs.String())
+	again.Done()
+	if !again.Failed() || !strings.Contains(again.Logs(), "verdict: unsafe") || !strings.Contains(again.Logs(), "hash: ") {
+		t.Errorf("-harness.replay did not fail with the trace printed:\n%s\n%s", again.Errors(), again.Logs())
 	}
 }
 
@@ -147,10 +104,10 @@ func TestCheckRefusesIncompleteProtocol(t *testing.T) {
 		"no candidate": {Name: "x", Assumptions: p.Assumptions},
 		"no lease":     {Name: "x", Candidate: p.Candidate},
 	} {
-		rec := &recorder{name: "T"}
+		rec := &harness.Recorder{TestName: "T"}
 		harness.Check(rec, q)
-		rec.done()
-		if !rec.failed {
+		rec.Done()
+		if !rec.Failed() {
 			t.Errorf("%s: Check accepted it", name)
 		}
 	}

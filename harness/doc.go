@@ -60,7 +60,10 @@
 //
 // which runs that one run again, exactly, and prints its trace. Fuzz does
 // the same under go test -fuzz, reading runs from the fuzzer's bytes.
-// rapid's flags (-rapid.checks=N, -rapid.seed=S) apply to Check.
+// rapid's flags (-rapid.checks=N, -rapid.seed=S) apply to Check. A checker
+// that cannot fail is worthless: to show that Check catches a deliberately
+// broken version of a protocol, run it on a Recorder and assert that it
+// failed.
 //
 // The same protocol under the simrun command line (campaigns, replay,
 // shrink, explore, HTML pages) takes a main of a few lines; see package

@@ -86,42 +86,6 @@ func zooProperty(name string, failed func(harness.Draw, *harness.Outcome)) func(
 	}
 }
 
-// recordingTB is a rapid.TB that records what rapid reports instead of
-// failing the test: rapid.Check has no way to expect a failure, and fails
-// the TB it is given once it has found and shrunk one. rapid calls FailNow
-// only as its last act, so recording it is enough.
-type recordingTB struct {
-	name   string
-	failed bool
-	errs   []string
-	logs   bytes.Buffer
-}
-
-func (r *recordingTB) Helper()                         {}
-func (r *recordingTB) Name() string                    { return r.name }
-func (r *recordingTB) Logf(format string, args ...any) { fmt.Fprintf(&r.logs, format+"\n", args...) }
-func (r *recordingTB) Log(args ...any)                 { fmt.Fprintln(&r.logs, args...) }
-func (r *recordingTB) Skipf(format string, args ...any) {
-	r.Errorf("unexpected skip: "+format, args...)
-}
-func (r *recordingTB) Skip(args ...any) { r.Error(append([]any{"unexpected skip:"}, args...)...) }
-func (r *recordingTB) SkipNow()         { r.Error("unexpected skip") }
-func (r *recordingTB) Errorf(format string, args ...any) {
-	r.failed = true
-	r.errs = append(r.errs, fmt.Sprintf(format, args...))
-}
-func (r *recordingTB) Error(args ...any) {
-	r.failed = true
-	r.errs = append(r.errs, fmt.Sprint(args...))
-}
-func (r *recordingTB) Fatalf(format string, args ...any) { r.Errorf(format, args...) }
-func (r *recordingTB) Fatal(args ...any)                 { r.Error(args...) }
-func (r *recordingTB) FailNow()                          { r.failed = true }
-func (r *recordingTB) Fail()                             { r.failed = true }
-func (r *recordingTB) Failed() bool                      { return r.failed }
-
-var _ rapid.TB = (*recordingTB)(nil)
-
 // pinnedRapidSeed is the rapid seed TestPropertyFindsZooBug uses unless
 // -rapid.seed is given, so that the time it takes and the plan it shrinks
 // to are the same on every run.
@@ -180,17 +144,17 @@ func TestPropertyFindsZooBug(t *testing.T) {
 		last, lastOut = r, o
 	})
 	counted := func(t *rapid.T) { runs++; prop(t) }
-	rec := &recordingTB{name: t.Name()}
+	rec := &harness.Recorder{TestName: t.Name()}
 	rapid.Check(rec, counted)
 	total := time.Since(start)
 
-	if !rec.failed || failures == 0 {
+	if !rec.Failed() || failures == 0 {
 		t.Fatalf("rapid found no failure of zoo/%s in %d runs (%v); the harness no longer catches it:\n%s",
-			zooVariantUnderTest, runs, total, rec.logs.String())
+			zooVariantUnderTest, runs, total, rec.Logs())
 	}
-	report := strings.Join(rec.errs, "\n")
+	report := rec.Errors()
 	if !strings.Contains(report, "zoo/"+zooVariantUnderTest) {
-		t.Errorf("rapid failed for another reason than the variant's bug:\n%s\n%s", report, rec.logs.String())
+		t.Errorf("rapid failed for another reason than the variant's bug:\n%s\n%s", report, rec.Logs())
 	}
 	t.Logf("rapid found zoo/%s failing after %v and shrank it in %v more (%d runs, %d of them failing)",
 		zooVariantUnderTest, first.Round(time.Millisecond), (total - first).Round(time.Millisecond), runs, failures)
