@@ -1,5 +1,6 @@
 // Package simrun is the simrun command line as a library: every subcommand
-// (run, replay, shrink, explore, zoo, bench, campaign, merge, list, vet)
+// (run, replay, html, shrink, explore, zoo, bench, campaign, merge, list,
+// vet)
 // for the scenarios registered with the harness. The stories of package
 // scenarios and the zoo's broken locks are always there; a user's own main
 // adds their protocols and scenarios:

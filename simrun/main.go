@@ -25,6 +25,7 @@ usage:
   simrun run    [-scenario NAME] [-seeds N | -seed S] [-start S] [-workers N] [-json]
   simrun replay [-scenario NAME] -seed S [-o FILE] [-html FILE] [-json]
   simrun replay FILE [-html FILE] [-json]
+  simrun html   [-scenario NAME] -seed S -o PAGE | FILE -o PAGE
   simrun shrink FILE [-o OUT] [-budget N]
   simrun explore [-scenario NAME] [-nodes N] [-duration D] [-faults F] [-delays K] [-depth N] [-executions N] [-path P] [-json]
   simrun zoo    [-seeds N] [-workers N] [-shrink N] [-json]
@@ -102,6 +103,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdMerge(args[1:], stdout, stderr)
 	case "vet":
 		code, err = cmdVet(args[1:], stdout, stderr)
+	case "html":
+		code, err = cmdHTML(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -68,45 +68,19 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	var o *harness.Outcome
-	var rep *harness.Reproducer
-	var path string
-	switch {
-	case len(files) > 1:
-		return 0, fmt.Errorf("%w: replay takes one reproducer FILE, got %d arguments", errUsage, len(files))
-	case len(files) == 1:
-		path = files[0]
-		for _, name := range []string{"seed", "scenario", "o"} {
-			if isSet(fs, name) {
-				return 0, fmt.Errorf("%w: replay FILE takes no -%s: the file names the run (and is already a reproducer)", errUsage, name)
-			}
-		}
-		if rep, err = loadReproducerFile(path); err != nil {
-			return 0, err
-		}
-		if o, err = rep.Run(true); err != nil {
-			return 0, err
-		}
-	case !isSet(fs, "seed"):
-		return 0, fmt.Errorf("%w: replay needs -seed or a reproducer FILE", errUsage)
-	default:
-		sc, err := lookup(*scenario)
+	o, rep, path, err := runNamed(fs, "replay", files, *scenario, *seed, "o")
+	if err != nil {
+		return 0, err
+	}
+	if rep == nil && *out != "" {
+		data, err := harness.ReproducerFor(o).Marshal()
 		if err != nil {
 			return 0, err
 		}
-		if o, err = harness.RunSeed(sc, *seed, true); err != nil {
-			return 0, err
+		if err := harness.WriteFileAtomic(*out, data); err != nil {
+			return 0, fmt.Errorf("%w: -o: %v", errUsage, err)
 		}
-		if *out != "" {
-			data, err := harness.ReproducerFor(o).Marshal()
-			if err != nil {
-				return 0, err
-			}
-			if err := harness.WriteFileAtomic(*out, data); err != nil {
-				return 0, fmt.Errorf("%w: -o: %v", errUsage, err)
-			}
-			fmt.Fprintf(stderr, "simrun: wrote the reproducer of %s seed %d (%s) to %s\n", o.Scenario, o.Seed, harness.SignatureOf(o), *out)
-		}
+		fmt.Fprintf(stderr, "simrun: wrote the reproducer of %s seed %d (%s) to %s\n", o.Scenario, o.Seed, harness.SignatureOf(o), *out)
 	}
 	sig := harness.SignatureOf(o)
 	var expect *harness.Signature
@@ -264,4 +238,36 @@ func loadReproducerFile(path string) (*harness.Reproducer, error) {
 		return nil, fmt.Errorf("%w: %s: %v", errUsage, path, err)
 	}
 	return r, nil
+}
+
+// runNamed runs, keeping its trace, the run a command names: the
+// reproducer FILE among files, or -seed of -scenario. The flags in
+// fileless may not be given with a FILE. It returns the outcome, and the
+// reproducer and its path if the run came from a file.
+func runNamed(fs *flag.FlagSet, cmd string, files []string, scenario string, seed uint64, fileless ...string) (*harness.Outcome, *harness.Reproducer, string, error) {
+	switch {
+	case len(files) > 1:
+		return nil, nil, "", fmt.Errorf("%w: %s takes one reproducer FILE, got %d arguments", errUsage, cmd, len(files))
+	case len(files) == 1:
+		path := files[0]
+		for _, name := range append([]string{"seed", "scenario"}, fileless...) {
+			if isSet(fs, name) {
+				return nil, nil, "", fmt.Errorf("%w: %s FILE takes no -%s: the file names the run", errUsage, cmd, name)
+			}
+		}
+		rep, err := loadReproducerFile(path)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		o, err := rep.Run(true)
+		return o, rep, path, err
+	case !isSet(fs, "seed"):
+		return nil, nil, "", fmt.Errorf("%w: %s needs -seed or a reproducer FILE", errUsage, cmd)
+	}
+	sc, err := lookup(scenario)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	o, err := harness.RunSeed(sc, seed, true)
+	return o, nil, "", err
 }

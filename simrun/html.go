@@ -1,0 +1,46 @@
+package simrun
+
+import (
+	"fmt"
+	"io"
+)
+
+const htmlUsage = `usage:
+  simrun html [-scenario NAME] -seed S -o PAGE
+  simrun html FILE -o PAGE
+
+Writes one run as a self-contained HTML page (what 'simrun replay -html'
+writes, without printing the trace): a seed of a scenario, or a reproducer
+file. Exit status: the run's verdict's (0 pass, 1 unsafe, 3 liveness, 4
+crashed, 5 inconclusive, 6 blocked), 2 usage or a bad file.
+
+flags:
+`
+
+// cmdHTML writes the page of one run.
+func cmdHTML(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := newFlags("html", stderr)
+	scenario := scenarioFlag(fs)
+	seed := fs.Uint64("seed", 0, "the seed to draw")
+	out := fs.String("o", "", "write the page to `PAGE` (atomically); required")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), htmlUsage)
+		fs.PrintDefaults()
+	}
+	files, err := parseFiles(fs, args)
+	if err != nil {
+		return 0, err
+	}
+	if *out == "" {
+		return 0, fmt.Errorf("%w: html needs -o PAGE, the file to write", errUsage)
+	}
+	o, _, path, err := runNamed(fs, "html", files, *scenario, *seed)
+	if err != nil {
+		return 0, err
+	}
+	if err := writeReplayPage(*out, o, path); err != nil {
+		return 0, err
+	}
+	fmt.Fprintf(stdout, "wrote the page of %s seed %d (%s) to %s\n", o.Scenario, o.Seed, o.Verdict, *out)
+	return exitFor(o.Verdict), nil
+}
