@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -12,14 +13,21 @@ import (
 	"github.com/s3lease/s3lease/zoo"
 )
 
+// givenFlags are the flags the command line set, read before any test sets
+// one (flag.Set marks a flag as set, so a later look would see the tests'
+// own settings).
+var givenFlags = sync.OnceValue(func() map[string]bool {
+	given := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	return given
+})
+
 // setFlag sets a command-line flag for the rest of the test, unless the
 // command line set it.
 func setFlag(t *testing.T, name, value string) {
 	t.Helper()
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == name })
 	f := flag.Lookup(name)
-	if f == nil || given {
+	if f == nil || givenFlags()[name] {
 		return
 	}
 	old := f.Value.String()
