@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/s3lease/s3lease/harness"
 )
 
 // JUnit XML, in the form CI systems read: one testsuite, one failing
@@ -76,7 +78,7 @@ func WriteJUnit(w io.Writer, r *Report) error {
 		fmt.Fprintf(&body, "replay: %s\n", g.Replay)
 		msg := fmt.Sprintf("%d of %d seeds fail with %s; replay: %s", g.Count, r.SeedsRun, g.Signature, g.Replay)
 		if len(g.Reproducers) > 0 {
-			msg += " (or: simrun replay " + g.Reproducers[0] + ")"
+			msg += " (or: " + harness.Command() + " replay " + g.Reproducers[0] + ")"
 		}
 		s.Cases = append(s.Cases, junitCase{Name: g.Signature, Classname: class, Time: "0",
 			Failure: &junitFailure{Message: msg, Type: g.Verdict, Text: body.String()}})

@@ -88,7 +88,7 @@ func cmdExplore(args []string, stdout, stderr io.Writer) (int, error) {
 			sum.Violations = append(sum.Violations, v.String())
 		}
 		sum.Path = r.Path.String()
-		sum.Replay = fmt.Sprintf("simrun explore -scenario %s -seed %d -nodes %d -duration %v -faults %d -delays %d -depth %d -path '%s'",
+		sum.Replay = fmt.Sprintf(harness.Command()+" explore -scenario %s -seed %d -nodes %d -duration %v -faults %d -delays %d -depth %d -path '%s'",
 			sc.Name, *seed, *nodes, *duration, *maxFaults, *maxDelays, *depth, sum.Path)
 	}
 	if *asJSON {

@@ -395,7 +395,7 @@ func printReport(w io.Writer, r *nightly.Report, dir string) {
 		fmt.Fprintf(w, "    first seeds: %s\n", strings.Join(seeds, ", "))
 		if len(g.Reproducers) > 0 {
 			first := filepath.Join(dir, filepath.FromSlash(g.Reproducers[0]))
-			fmt.Fprintf(w, "    %d reproducers kept, first %s\n    replay: simrun replay %s\n", len(g.Reproducers), first, first)
+			fmt.Fprintf(w, "    %d reproducers kept, first %s\n    replay: %s replay %s\n", len(g.Reproducers), first, harness.Command(), shellQuote(first))
 		} else {
 			fmt.Fprintf(w, "    replay: %s\n", g.Replay)
 		}

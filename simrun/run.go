@@ -170,6 +170,6 @@ func printSummary(w io.Writer, s *runSummary) {
 		fmt.Fprintf(w, "  replay: %s\n", f.Replay)
 	}
 	if len(s.Failures) > 0 {
-		fmt.Fprintf(w, "\nadd -o FILE to a replay for a reproducer file (then 'simrun shrink FILE'), -html FILE for a page\n")
+		fmt.Fprintf(w, "\nadd -o FILE to a replay for a reproducer file (then '%s shrink FILE'), -html FILE for a page\n", harness.Command())
 	}
 }
