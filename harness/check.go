@@ -178,7 +178,7 @@ func report(o options, test string, f *failedRun) string {
 	if err := writeReproducer(path, rep); err != nil {
 		return fmt.Sprintf("%s\n\ncannot write the reproducer: %v\n%s", msg, err, Describe(d, out))
 	}
-	return fmt.Sprintf("%s\n\nreproducer: %s\nreplay it, with its trace:\n\t%s", msg, path, TestReplayCommand(test, path))
+	return fmt.Sprintf("%s\n\nreproducer: %s\nreplay it, with its trace:\n\t%s", msg, path, GoTestReplayCommand(test, path))
 }
 
 // writeReproducer writes rep to path atomically, making its directory.
@@ -232,10 +232,10 @@ func replayFile(tb rapid.TB, p Protocol, path string) {
 	}
 }
 
-// TestReplayCommand is the go test command that replays the reproducer at
+// GoTestReplayCommand is the go test command that replays the reproducer at
 // path (relative to the test's package directory) in test name: run from
 // the module's root, it selects the package, the test and the file.
-func TestReplayCommand(name, path string) string {
+func GoTestReplayCommand(name, path string) string {
 	parts := strings.Split(name, "/")
 	for i, s := range parts {
 		parts[i] = "^" + regexp.QuoteMeta(s) + "$"
