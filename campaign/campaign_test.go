@@ -337,6 +337,20 @@ func TestMergeShards(t *testing.T) {
 	if len(merged.Shards) != 3 || merged.Shards[0] != (Shard{0, 3}) || merged.Shards[2] != (Shard{2, 3}) {
 		t.Fatalf("merged shards %v", merged.Shards)
 	}
+	if len(merged.Missing) != 0 {
+		t.Fatalf("all three shards merged, but %v are missing", merged.Missing)
+	}
+	// Two of three shards: the report knows which one is missing.
+	part, err := Merge(shards[2], shards[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(part.Missing) != 1 || part.Missing[0] != (Shard{1, 3}) {
+		t.Fatalf("shards 0/3 and 2/3 merged: missing %v, want [1/3]", part.Missing)
+	}
+	if got := missingShards([]Shard{{0, 2}, {1, 4}}); len(got) != 1 || got[0] != (Shard{3, 4}) {
+		t.Fatalf("shards 0/2 and 1/4: missing %v, want [3/4]", got)
+	}
 	// Overlaps are refused: a shard twice, or 0/3 with 3/6.
 	other := runCampaign(t, Config{Dir: t.TempDir(), Scenario: sc, Start: 5, Seeds: seeds, Shard: Shard{3, 6}, Workers: 2})
 	disjoint := runCampaign(t, Config{Dir: t.TempDir(), Scenario: sc, Start: 5, Seeds: seeds, Shard: Shard{4, 6}, Workers: 2})

@@ -123,6 +123,10 @@ type Report struct {
 	CheckDeterminism bool   `json:"checkDeterminism,omitempty"`
 	// Complete: every seed of the shards' part of the range has run.
 	Complete bool `json:"complete"`
+	// Missing are the shards of the range that no report covers (a merge
+	// of some of a campaign's shards), in the finest sharding the reports
+	// use; empty when the shards cover the range.
+	Missing []Shard `json:"missing,omitempty"`
 	// SeedsRun is the number of seeds run (over every session of a resumed
 	// campaign), the sum of the verdict counts.
 	SeedsRun uint64 `json:"seedsRun"`
@@ -278,6 +282,7 @@ func Merge(reports ...*Report) (*Report, error) {
 		}
 	}
 	sortShards(m.Shards)
+	m.Missing = missingShards(m.Shards)
 	for _, g := range groups {
 		slices.SortFunc(g.Reproducers, func(x, y string) int {
 			if c := compareUint(reproSeed(x), reproSeed(y)); c != 0 {
@@ -427,4 +432,54 @@ func Slug(verdict string, checkers []string) string {
 		}
 	}
 	return fmt.Sprintf("other-%s-%08x", strings.Trim(b.String(), "-"), h.Sum32())
+}
+
+// missingShards returns the shards of the range that none of shards (which
+// are disjoint) covers, as shards i/L of the least common multiple L of
+// their counts: seeds s with (s - start) % L == i. For an L beyond
+// 1<<16 it returns the residues it can tell are missing only when every
+// count is the same.
+func missingShards(shards []Shard) []Shard {
+	l := uint64(1)
+	for _, s := range shards {
+		l = l / gcd(l, s.Count) * s.Count
+		if l > 1<<16 {
+			return missingSameCount(shards)
+		}
+	}
+	var out []Shard
+	for i := range l {
+		covered := false
+		for _, s := range shards {
+			if i%s.Count == s.Index {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			out = append(out, Shard{Index: i, Count: l})
+		}
+	}
+	return out
+}
+
+// missingSameCount is missingShards for shards of one count too large to
+// enumerate with others: the first thousand missing indices among the
+// first million.
+func missingSameCount(shards []Shard) []Shard {
+	n := shards[0].Count
+	have := map[uint64]bool{}
+	for _, s := range shards {
+		if s.Count != n {
+			return nil
+		}
+		have[s.Index] = true
+	}
+	var out []Shard
+	for i := uint64(0); i < n && i < 1<<20 && len(out) < 1000; i++ {
+		if !have[i] {
+			out = append(out, Shard{Index: i, Count: n})
+		}
+	}
+	return out
 }

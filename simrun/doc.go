@@ -30,6 +30,7 @@
 // once faults healed); 4 a run crashed (a panic in protocol code, a run that
 // stopped advancing); 5 a run was inconclusive (the linearizability check
 // of its S3 history timed out); 6 code under simulation blocked outside the
-// simulator. A command that judges several runs exits with the status of
-// the worst.
+// simulator; 7 a merge that lacks some of a campaign's shards (when no seed
+// it covers failed). A command that judges several runs exits with the
+// status of the worst.
 package simrun

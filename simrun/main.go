@@ -17,6 +17,9 @@ const (
 	exitOK      = 0
 	exitUsage   = harness.ExitUsage
 	exitCrashed = 4
+	// exitIncomplete: a merge that is missing some of the campaign's
+	// shards, when no seed it covers failed.
+	exitIncomplete = 7
 )
 
 const usage = `simrun: deterministic simulation of leader election on S3

@@ -247,7 +247,30 @@ func cmdMerge(args []string, stdout, stderr io.Writer) (int, error) {
 		printReport(stdout, merged, filepath.Dir(*out))
 		fmt.Fprintf(stdout, "merged %d reports into %s\n", len(reports), *out)
 	}
-	return reportCode(merged), nil
+	code := reportCode(merged)
+	if len(merged.Missing) > 0 {
+		fmt.Fprintf(stderr, "simrun: merge: incomplete: no report covers shard(s) %s of the range\n", shardList(merged.Missing))
+		if code == exitOK {
+			code = exitIncomplete
+		}
+	}
+	return code, nil
+}
+
+// shardList writes shards as "1/4, 3/4", eliding past ten.
+func shardList(ss []nightly.Shard) string {
+	var b strings.Builder
+	for i, s := range ss {
+		if i == 10 {
+			fmt.Fprintf(&b, ", and %d more", len(ss)-10)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(s.String())
+	}
+	return b.String()
 }
 
 // rebase makes the path p, relative to the directory from, relative to the
@@ -366,7 +389,10 @@ func printReport(w io.Writer, r *nightly.Report, dir string) {
 		rng = fmt.Sprintf("seeds from %d", r.Start)
 	}
 	state := "incomplete"
-	if r.Complete {
+	switch {
+	case len(r.Missing) > 0:
+		state = "incomplete: shard(s) " + shardList(r.Missing) + " missing"
+	case r.Complete:
 		state = "complete"
 	}
 	fmt.Fprintf(w, "campaign %s shard %s, %s: %d seeds run (%s): %d pass, %d unsafe, %d liveness, %d crashed",

@@ -432,3 +432,22 @@ func TestCampaignCheckDeterminism(t *testing.T) {
 		t.Fatalf("report %+v", r)
 	}
 }
+
+// TestMergeOfSomeShardsIsIncomplete: merging one of a campaign's two
+// shards, all of whose seeds pass, says which shard is missing and exits
+// with the status of an incomplete merge, not success.
+func TestMergeOfSomeShardsIsIncomplete(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "shard0")
+	if code, out, errOut := nightlySimrun("campaign", "-out", dir, "-scenario", "reference", "-seeds", "6", "-shard", "0/2", "-workers", "1"); code != exitOK {
+		t.Fatalf("campaign: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut := nightlySimrun("merge", "-out", filepath.Join(root, "merged.json"), filepath.Join(dir, nightly.ReportFile))
+	if code != exitIncomplete || !strings.Contains(errOut, "incomplete") || !strings.Contains(errOut, "1/2") {
+		t.Fatalf("merge of shard 0/2 alone: exit %d, stderr %q; want %d naming shard 1/2 as missing\n%s", code, errOut, exitIncomplete, out)
+	}
+	r := readReport(t, filepath.Join(root, "merged.json"))
+	if len(r.Missing) != 1 || r.Missing[0] != (nightly.Shard{Index: 1, Count: 2}) {
+		t.Fatalf("merged report: missing %v, want [1/2]", r.Missing)
+	}
+}
