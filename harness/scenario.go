@@ -3,6 +3,7 @@ package harness
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -103,7 +104,11 @@ func Lookup(name string) (Scenario, error) {
 	s, ok := registry.m[name]
 	registry.RUnlock()
 	if !ok {
-		return Scenario{}, fmt.Errorf("unknown scenario %q (see '%s list'; known: %v; a protocol registered with simrun.Protocol in a program of your own is known to that program only)", name, Command(), Names())
+		hint := ""
+		if close := suggest(name, Names()); len(close) > 0 {
+			hint = fmt.Sprintf("; did you mean %s?", strings.Join(close, " or "))
+		}
+		return Scenario{}, fmt.Errorf("unknown scenario %q%s ('%s list' lists them all; a protocol registered with simrun.Protocol in a program of your own is known to that program only)", name, hint, Command())
 	}
 	return s, nil
 }
@@ -139,4 +144,42 @@ func World(seed uint64) sim.Config {
 		WriteInterval: 500 * time.Millisecond,
 		MaxSteps:      2_000_000,
 	}
+}
+
+// suggest returns the names close to name: those within a small edit
+// distance, or that contain it or are contained in it, quoted, at most
+// three.
+func suggest(name string, names []string) []string {
+	var out []string
+	for _, n := range names {
+		d := editDistance(name, n)
+		if d <= max(1, len(name)/4) || len(name) >= 3 && (strings.Contains(n, name) || strings.Contains(name, n)) {
+			out = append(out, fmt.Sprintf("%q", n))
+			if len(out) == 3 {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

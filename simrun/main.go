@@ -37,6 +37,7 @@ usage:
   simrun merge  -out FILE [-junit FILE] [-json] REPORT...
   simrun list
   simrun vet    [PACKAGE...]
+  simrun version
 
 Run 'simrun COMMAND -h' for the flags of a command.
 `
@@ -108,6 +109,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdVet(args[1:], stdout, stderr)
 	case "html":
 		code, err = cmdHTML(args[1:], stdout, stderr)
+	case "version":
+		code, err = cmdVersion(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
