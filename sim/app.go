@@ -51,14 +51,25 @@ func (w *World) lead(ctx context.Context, n *Node, token uint64) {
 		if w.healAt > 0 && w.now < w.healAt {
 			until = min(until, w.healAt) // lingering ends at the heal, like every fault
 		}
+		fi := len(w.history.Faults)
 		w.RecordFault(FaultSpan{Kind: "linger", Node: n.Index, From: w.now, To: until, By: int64(n.linger)})
 		e := n.event(EvFault)
 		e.Token, e.Detail, e.Fault, e.For = token, "application ignores the end of its term for "+n.linger.String(), "linger", until-w.now
 		w.trace.add(e)
-		for w.now < until {
-			w.guardedWrite(context.Background(), t, n, token)
-			_ = t.wait(context.Background(), n.clock.after(w.now, w.cfg.WriteInterval))
+		// It waits for nothing, not even the end of a write it sent (which
+		// a delay may hold up), except the heal: then it stops.
+		lctx := context.Background()
+		if w.healAt > 0 && w.now < w.healAt {
+			c, stop := context.WithCancel(lctx)
+			defer stop()
+			w.At(w.healAt, -1, stop)
+			lctx = c
 		}
+		for w.now < until && lctx.Err() == nil {
+			w.guardedWrite(lctx, t, n, token)
+			_ = t.wait(lctx, n.clock.after(w.now, w.cfg.WriteInterval))
+		}
+		w.history.Faults[fi].To = w.now // as long as it really worked on
 	}
 }
 
