@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -291,8 +292,20 @@ func (r *Reproducer) Marshal() ([]byte, error) {
 // WriteFileAtomic writes data to path so that path holds either its old
 // content or all of data, never a part: a temporary file in the same
 // directory, written and synced, renamed over path, and the directory
-// synced.
-func WriteFileAtomic(path string, data []byte) (err error) {
+// synced. An error names path (not the temporary file) and wraps the
+// cause.
+func WriteFileAtomic(path string, data []byte) error {
+	if err := writeFileAtomic(path, data); err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+func writeFileAtomic(path string, data []byte) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."

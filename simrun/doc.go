@@ -28,7 +28,8 @@
 // Exit status (harness.Verdict.ExitCode): 0 every run passed; 1 a safety
 // violation was found; 2 bad usage; 3 a liveness failure (no stable leader
 // once faults healed); 4 a run crashed (a panic in protocol code, a run that
-// stopped advancing); 5 a run was inconclusive (the linearizability check
+// stopped advancing), or simrun itself could not do its work (a file it
+// could not write); 5 a run was inconclusive (the linearizability check
 // of its S3 history timed out); 6 code under simulation blocked outside the
 // simulator; 7 a merge that lacks some of a campaign's shards (when no seed
 // it covers failed). A command that judges several runs exits with the

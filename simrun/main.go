@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strconv"
+	"strings"
 
 	"github.com/s3lease/s3lease/harness"
 )
@@ -131,23 +133,53 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-// newFlags returns a flag set that reports errors instead of exiting.
+// newFlags returns a flag set that reports errors instead of exiting. It
+// prints nothing itself: a bad flag is reported once, by run, and the
+// usage only when asked for (-h, by parseFlags).
 func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("simrun "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(quiet{stderr})
 	return fs
+}
+
+// quiet is a flag set's output while it parses: it discards what the flag
+// package prints on an error, and keeps where the usage goes for -h.
+type quiet struct{ help io.Writer }
+
+func (quiet) Write(p []byte) (int, error) { return len(p), nil }
+
+// parseFlags parses args, printing the usage for -h.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		if q, ok := fs.Output().(quiet); ok {
+			fs.SetOutput(q.help)
+		}
+		fs.Usage()
+		return err
+	case err != nil:
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return nil
 }
 
 // parse parses args and rejects stray positional arguments.
 func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+		return fmt.Errorf("%w: %s takes no arguments, but was given %s", errUsage, fs.Name(), quoteAll(fs.Args()))
 	}
 	return nil
+}
+
+// quoteAll quotes each argument and joins them with spaces.
+func quoteAll(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = strconv.Quote(a)
+	}
+	return strings.Join(q, " ")
 }

@@ -141,7 +141,7 @@ func cmdCampaign(args []string, stdout, stderr io.Writer) (int, error) {
 			return 0, err
 		}
 		if err := harness.WriteFileAtomic(*junit, buf.Bytes()); err != nil {
-			return 0, fmt.Errorf("-junit: %v", err)
+			return 0, fmt.Errorf("-junit: %w", err)
 		}
 	}
 	if *asJSON {
@@ -200,7 +200,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	outDir, err := filepath.Abs(filepath.Dir(*out))
 	if err != nil {
-		return 0, fmt.Errorf("%w: -out: %v", errUsage, err)
+		return 0, fmt.Errorf("-out: %w", err)
 	}
 	var reports []*nightly.Report
 	for _, path := range files {
@@ -228,7 +228,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, err
 	}
 	if err := harness.WriteFileAtomic(*out, data); err != nil {
-		return 0, fmt.Errorf("%w: -out: %v", errUsage, err)
+		return 0, fmt.Errorf("-out: %w", err)
 	}
 	if *junit != "" {
 		var buf bytes.Buffer
@@ -236,7 +236,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) (int, error) {
 			return 0, err
 		}
 		if err := harness.WriteFileAtomic(*junit, buf.Bytes()); err != nil {
-			return 0, fmt.Errorf("-junit: %v", err)
+			return 0, fmt.Errorf("-junit: %w", err)
 		}
 	}
 	if *asJSON {

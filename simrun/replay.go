@@ -3,7 +3,6 @@ package simrun
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -78,7 +77,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
 			return 0, err
 		}
 		if err := harness.WriteFileAtomic(*out, data); err != nil {
-			return 0, fmt.Errorf("%w: -o: %v", errUsage, err)
+			return 0, fmt.Errorf("-o: %w", err)
 		}
 		fmt.Fprintf(stderr, "simrun: wrote the reproducer of %s seed %d (%s) to %s\n", o.Scenario, o.Seed, harness.SignatureOf(o), *out)
 	}
@@ -189,7 +188,7 @@ func writeReplayPage(file string, o *harness.Outcome, path string) error {
 		return err
 	}
 	if err := harness.WriteFileAtomic(file, buf.Bytes()); err != nil {
-		return fmt.Errorf("%w: -html: %v", errUsage, err)
+		return fmt.Errorf("-html: %w", err)
 	}
 	return nil
 }
@@ -208,11 +207,8 @@ func shellQuote(s string) string {
 func parseFiles(fs *flag.FlagSet, args []string) ([]string, error) {
 	var files []string
 	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		if err := parseFlags(fs, args); err != nil {
+			return nil, err
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {

@@ -134,12 +134,38 @@ func TestReplayBadFiles(t *testing.T) {
 		{[]string{"replay", good, "-o", filepath.Join(dir, "x.json")}, "-o"},
 		{[]string{"replay", good, good}, "one reproducer FILE"},
 		{[]string{"replay", "-o", filepath.Join(dir, "x.json")}, "needs -seed"},
-		{[]string{"replay", "-seed", "1", "-o", filepath.Join(dir, "no-dir", "x.json")}, "-o"},
 	} {
 		code, _, errOut := simrun(c.args...)
 		if code != exitUsage || !strings.Contains(errOut, c.says) {
 			t.Errorf("simrun %q: exit %d (want 2), stderr %q (want %q)", c.args, code, errOut, c.says)
 		}
+	}
+	// A file that cannot be written is no usage error: the message names
+	// the file asked for, not a temporary one.
+	out := filepath.Join(dir, "no-dir", "x.json")
+	code, _, errOut := simrun("replay", "-seed", "1", "-o", out)
+	if code == exitOK || code == exitUsage || !strings.Contains(errOut, "writing "+out+": ") || strings.Contains(errOut, ".tmp") || strings.Contains(errOut, "usage") {
+		t.Errorf("simrun replay -o %s: exit %d, stderr %q; want a write error naming the file, not a usage error", out, code, errOut)
+	}
+}
+
+// TestBadFlagReportedOnce: a bad flag value or a stray argument is
+// reported once, in one line, without the flags' usage.
+func TestBadFlagReportedOnce(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"run", "-seeds", "abc"}, `invalid value "abc" for flag -seeds`},
+		{[]string{"run", "extra", "more"}, `simrun run takes no arguments, but was given "extra" "more"`},
+	} {
+		code, _, errOut := simrun(c.args...)
+		if code != exitUsage || strings.Count(errOut, c.says) != 1 || strings.Contains(errOut, "Usage of") {
+			t.Errorf("simrun %q: exit %d, stderr %q; want %q once and no usage", c.args, code, errOut, c.says)
+		}
+	}
+	if code, _, errOut := simrun("run", "-h"); code != exitOK || !strings.Contains(errOut, "-seeds") {
+		t.Errorf("simrun run -h: exit %d, stderr %q; want the flags", code, errOut)
 	}
 }
 

@@ -72,7 +72,7 @@ func cmdShrink(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, err
 	}
 	if err := harness.WriteFileAtomic(*out, data); err != nil {
-		return 0, fmt.Errorf("%w: -o: %v", errUsage, err)
+		return 0, fmt.Errorf("-o: %w", err)
 	}
 	fmt.Fprintf(stdout, "shrink %s seed %d: %s\n", small.Scenario, small.Seed, small.Expect)
 	fmt.Fprintf(stdout, "before: %s\n", before)
