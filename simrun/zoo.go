@@ -208,7 +208,7 @@ func printZoo(w io.Writer, s *zooSummary, shrunk bool) error {
 		control = "the careful control FAILED (see its row): a variant's failure is not attributable to its mistake"
 	}
 	fmt.Fprintf(w, "\n%d of %d variants caught; %s; wall %.2fs\n", s.Caught, s.Variants, control, s.WallSeconds)
-	fmt.Fprintf(w, "each variant's mistake: %[1]s list; a failure's reproducer: %[1]s replay -scenario zoo/NAME -seed S -o FILE\n", harness.Command())
+	fmt.Fprintf(w, "each variant's mistake: %[1]s list -v; a failure's reproducer: %[1]s replay -scenario zoo/NAME -seed S -o FILE\n", harness.Command())
 	for _, r := range s.Rows {
 		if !r.Control && !r.Caught {
 			fmt.Fprintf(w, "not caught in %d seeds: %s\n", r.Seeds, r.Scenario)
