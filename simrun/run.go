@@ -66,8 +66,17 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	seed := fs.Uint64("seed", 0, "run this one seed (instead of -seeds/-start)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel runs")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	expectFlag := fs.String("expect", "", "for a scenario meant to fail: succeed if some seed is judged `VERDICT` (unsafe, liveness, ...) and every other passes")
 	if err := parse(fs, args); err != nil {
 		return 0, err
+	}
+	var expect harness.Verdict
+	if *expectFlag != "" {
+		v, err := harness.ParseVerdict(*expectFlag)
+		if err != nil || v == harness.Pass {
+			return 0, fmt.Errorf("%w: -expect %q: want a failing verdict: unsafe, liveness, crashed, inconclusive or blocked", errUsage, *expectFlag)
+		}
+		expect = v
 	}
 	if isSet(fs, "seed") {
 		if isSet(fs, "seeds") || isSet(fs, "start") {
@@ -134,7 +143,36 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	for _, r := range results {
 		worst = harness.Worst(worst, r.verdict)
 	}
+	if *expectFlag != "" {
+		return expected(stderr, results, expect), nil
+	}
 	return worst.ExitCode(), nil
+}
+
+// expected judges a run of a scenario meant to fail: success if some seed
+// was judged expect and every other seed passed; else the status of the
+// worst other verdict, or 1 if no seed failed at all.
+func expected(w io.Writer, results []seedResult, expect harness.Verdict) int {
+	shown, other := 0, harness.Pass
+	for _, r := range results {
+		switch r.verdict {
+		case expect:
+			shown++
+		case harness.Pass:
+		default:
+			other = harness.Worst(other, r.verdict)
+		}
+	}
+	switch {
+	case other != harness.Pass:
+		fmt.Fprintf(w, "simrun: expected %s, but some seeds are judged %s\n", expect, other)
+		return other.ExitCode()
+	case shown == 0:
+		fmt.Fprintf(w, "simrun: expected %s, but every seed passed: the harness no longer catches it\n", expect)
+		return harness.Unsafe.ExitCode()
+	}
+	fmt.Fprintf(w, "simrun: as expected, %d of %d seeds are judged %s\n", shown, len(results), expect)
+	return exitOK
 }
 
 func printSummary(w io.Writer, s *runSummary) {
