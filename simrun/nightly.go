@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -36,8 +37,9 @@ Failures are grouped by signature: each group counts all its seeds and
 keeps the first -keep reproducers. Running the same command again on DIR
 resumes a campaign that was stopped or killed: the seeds done are skipped,
 and counted. -duration is the campaign's wall time over all its sessions.
-SIGINT or SIGTERM stop it cleanly: the running seeds finish, the state is
-saved, the summary printed, and the exit status is that of the seeds run.
+SIGINT or SIGTERM stop it cleanly: the running seeds finish, the state and
+the report are saved, the summary printed, and the exit status is 130
+(SIGINT) or 143 (SIGTERM), as shells expect; a second signal kills at once.
 Progress goes to stderr (redrawn twice a second if stdout is a terminal, a
 line every 10 s otherwise); the summary to stdout.
 
@@ -122,17 +124,14 @@ func cmdCampaign(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, fmt.Errorf("%w: -junit: %v", errUsage, err)
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	go func() {
-		<-ctx.Done()
-		stop() // a second signal kills at once
-	}()
+	ctx, caught := stopOnSignal()
+	defer caught.release()
 	stopProgress := showProgress(c, stderr, isTerminal(stdout))
 	before := c.Progress()
 	rep, runErr := c.Run(ctx)
 	stopProgress()
-	interrupted := ctx.Err() != nil
+	sig := caught.signal()
+	interrupted := sig != nil
 	after := c.Progress()
 
 	if *junit != "" {
@@ -167,7 +166,8 @@ func cmdCampaign(args []string, stdout, stderr io.Writer) (int, error) {
 	case runErr != nil:
 		return 0, runErr
 	case interrupted:
-		fmt.Fprintf(stderr, "simrun: interrupted; state saved in %s: run the same command to resume\n", filepath.Join(*out, nightly.StateFile))
+		fmt.Fprintf(stderr, "simrun: interrupted by %v; report written, state saved in %s: run the same command to resume\n", sig, filepath.Join(*out, nightly.StateFile))
+		return signalStatus(sig), nil
 	case !rep.Complete && rep.Seeds > 0:
 		fmt.Fprintf(stderr, "simrun: the duration is spent with %d of %d seeds done; the same command with a longer -duration resumes\n",
 			after.Done, after.Total)
@@ -427,4 +427,55 @@ func printReport(w io.Writer, r *nightly.Report, dir string) {
 		}
 	}
 	fmt.Fprintf(w, "wall %.2fs over all sessions: %.0f seeds/s\n", r.WallSeconds, r.SeedsPerSecond)
+}
+
+// caughtSignal is the signal that stopped a campaign, if any.
+type caughtSignal struct {
+	ch     chan os.Signal
+	cancel context.CancelFunc
+	mu     sync.Mutex
+	got    os.Signal
+}
+
+// stopOnSignal returns a context that SIGINT or SIGTERM cancels, and what
+// caught the signal. After the first, the signals' default action comes
+// back: a second kills at once.
+func stopOnSignal() (context.Context, *caughtSignal) {
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &caughtSignal{ch: make(chan os.Signal, 1), cancel: cancel}
+	signal.Notify(c.ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case s := <-c.ch:
+			signal.Stop(c.ch)
+			c.mu.Lock()
+			c.got = s
+			c.mu.Unlock()
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, c
+}
+
+// signal returns the signal caught, or nil.
+func (c *caughtSignal) signal() os.Signal {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.got
+}
+
+// release stops listening for signals.
+func (c *caughtSignal) release() {
+	signal.Stop(c.ch)
+	c.cancel()
+}
+
+// signalStatus is the exit status shells give a process a signal ended:
+// 128 plus the signal's number (130 for SIGINT, 143 for SIGTERM).
+func signalStatus(s os.Signal) int {
+	if n, ok := s.(syscall.Signal); ok {
+		return 128 + int(n)
+	}
+	return 128 + int(syscall.SIGINT)
 }

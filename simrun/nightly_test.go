@@ -451,3 +451,39 @@ func TestMergeOfSomeShardsIsIncomplete(t *testing.T) {
 		t.Fatalf("merged report: missing %v, want [1/2]", r.Missing)
 	}
 }
+
+// TestCampaignInterruptedExitsAsShellsExpect: a campaign stopped by SIGINT
+// (SIGTERM) before its budget writes its report and state and exits 130
+// (143), as a shell expects of a process a signal ended; the report says
+// it is incomplete and counts the seeds run.
+func TestCampaignInterruptedExitsAsShellsExpect(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("needs Unix signals")
+	}
+	for _, c := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		dir := filepath.Join(t.TempDir(), "out")
+		child := startChild(t, fmt.Sprintf("campaign -out %s -scenario reference -seeds 10000000 -workers 1", dir))
+		child.waitFor(t, func() bool {
+			st, err := nightly.LoadState(dir)
+			return err == nil && st.Done.Count > 0
+		})
+		if err := child.cmd.Process.Signal(c.sig); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-child.exited:
+		case <-time.After(60 * time.Second):
+			t.Fatalf("the campaign did not stop within 60 s of %v", c.sig)
+		}
+		if got := child.cmd.ProcessState.ExitCode(); got != c.code {
+			t.Fatalf("after %v: exit %d, want %d\n%s", c.sig, got, c.code, &child.out)
+		}
+		r := readReport(t, filepath.Join(dir, nightly.ReportFile))
+		if r.Complete || r.SeedsRun == 0 {
+			t.Errorf("after %v: report complete=%v with %d seeds run; want an incomplete report of the seeds run", c.sig, r.Complete, r.SeedsRun)
+		}
+	}
+}
