@@ -1,7 +1,11 @@
 package simrun
 
 import (
+	"cmp"
 	"context"
+	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/s3lease/s3lease/harness"
@@ -25,18 +29,38 @@ type seedResult struct {
 }
 
 // campaign runs count seeds starting at first on workers goroutines
-// (harness.Work). Results come back in seed order.
-func campaign(sc harness.Scenario, first uint64, count, workers int) ([]seedResult, time.Duration, error) {
-	results := make([]seedResult, count)
+// (harness.Work), or, with untilFailure, until a seed fails (the seeds
+// already running finish). Results come back in seed order, one for each
+// seed run.
+func campaign(sc harness.Scenario, first uint64, count uint64, workers int, untilFailure bool) ([]seedResult, time.Duration, error) {
+	var (
+		mu      sync.Mutex
+		results []seedResult
+		failed  atomic.Bool
+	)
+	seeds := harness.Count(count)
+	next := func() (uint64, bool) {
+		if untilFailure && failed.Load() {
+			return 0, false
+		}
+		return seeds()
+	}
 	start := time.Now()
-	err := harness.Work(context.Background(), workers, harness.Count(uint64(count)), func(i uint64) error {
+	err := harness.Work(context.Background(), workers, next, func(i uint64) error {
 		o, err := harness.RunSeed(sc, first+i, false)
 		if err != nil {
 			return err
 		}
-		results[i] = summarize(o)
+		r := summarize(o)
+		if r.verdict != harness.Pass {
+			failed.Store(true)
+		}
+		mu.Lock()
+		results = append(results, r)
+		mu.Unlock()
 		return nil
 	})
+	slices.SortFunc(results, func(a, b seedResult) int { return cmp.Compare(a.Seed, b.Seed) })
 	return results, time.Since(start), err
 }
 

@@ -27,7 +27,7 @@ const (
 const usage = `simrun: deterministic simulation of leader election on S3
 
 usage:
-  simrun run    [-scenario NAME] [-seeds N | -seed S] [-start S] [-workers N] [-expect VERDICT] [-json]
+  simrun run    [-scenario NAME] [-seeds N | -seed S] [-start S] [-workers N] [-until-failure] [-expect VERDICT] [-json]
   simrun replay [-scenario NAME] -seed S [-o FILE] [-html FILE] [-json]
   simrun replay FILE [-html FILE] [-json]
   simrun html   [-scenario NAME] -seed S -o PAGE | FILE -o PAGE

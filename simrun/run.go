@@ -1,6 +1,8 @@
 package simrun
 
 import (
+	"crypto/rand"
+	"encoding/binary"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -67,6 +69,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel runs")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	expectFlag := fs.String("expect", "", "for a scenario meant to fail: succeed if some seed is judged `VERDICT` (unsafe, liveness, ...) and every other passes")
+	untilFailure := fs.Bool("until-failure", false, "run fresh seeds until one fails: from a random -start (printed) unless given, at most -seeds (default 10,000,000)")
 	if err := parse(fs, args); err != nil {
 		return 0, err
 	}
@@ -79,10 +82,19 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		expect = v
 	}
 	if isSet(fs, "seed") {
-		if isSet(fs, "seeds") || isSet(fs, "start") {
-			return 0, fmt.Errorf("%w: -seed runs one seed; do not combine it with -seeds or -start", errUsage)
+		if isSet(fs, "seeds") || isSet(fs, "start") || *untilFailure {
+			return 0, fmt.Errorf("%w: -seed runs one seed; do not combine it with -seeds, -start or -until-failure", errUsage)
 		}
 		*start, *seeds = *seed, 1
+	}
+	if *untilFailure {
+		if !isSet(fs, "seeds") {
+			*seeds = 10_000_000
+		}
+		if !isSet(fs, "start") {
+			*start = randomStart()
+			fmt.Fprintf(stderr, "simrun: running fresh seeds from %d until one fails (-start %d repeats this)\n", *start, *start)
+		}
 	}
 	if *seeds < 1 {
 		return 0, fmt.Errorf("%w: -seeds must be at least 1, got %d", errUsage, *seeds)
@@ -97,12 +109,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	results, wall, err := campaign(sc, *start, *seeds, *workers)
+	results, wall, err := campaign(sc, *start, uint64(*seeds), *workers, *untilFailure)
 	if err != nil {
 		return 0, err
 	}
-	sum := runSummary{Scenario: sc.Name, FirstSeed: *start, Seeds: *seeds, Workers: *workers,
-		WallSeconds: wall.Seconds(), SeedsPerSecond: float64(*seeds) / wall.Seconds(), Failures: []seedResult{}}
+	ran := len(results)
+	sum := runSummary{Scenario: sc.Name, FirstSeed: *start, Seeds: ran, Workers: *workers,
+		WallSeconds: wall.Seconds(), SeedsPerSecond: float64(ran) / wall.Seconds(), Failures: []seedResult{}}
 	for _, r := range results {
 		if r.outside {
 			sum.Outside++
@@ -210,4 +223,13 @@ func printSummary(w io.Writer, s *runSummary) {
 	if len(s.Failures) > 0 {
 		fmt.Fprintf(w, "\nadd -o FILE to a replay for a reproducer file (then '%s shrink FILE'), -html FILE for a page\n", harness.Command())
 	}
+}
+
+// randomStart is a fresh seed to start from: drawn from the operating
+// system, outside any run (every run is still a function of its seed), and
+// small enough that ten million seeds after it do not overflow.
+func randomStart() uint64 {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:])>>2 + 1
 }
