@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -16,7 +15,7 @@ import (
 // the harness's generator (the same one rapid drives), so every input is
 // a valid run and the empty string is the quietest one: two nodes, default
 // settings, no faults. Plain `go test` runs FuzzElector's seed corpus
-// (f.Add and testdata/fuzz/FuzzElector) and skips FuzzZooVariant. To fuzz:
+// (f.Add and testdata/fuzz/FuzzElector) and FuzzZooVariant's. To fuzz:
 //
 //	go test -run '^$' -fuzz '^FuzzElector$' -fuzztime 10m ./scenarios/
 //	go test -run '^$' -fuzz '^FuzzZooVariant$' -fuzztime 30s ./scenarios/
@@ -25,8 +24,10 @@ import (
 // A failure of FuzzElector is a bug: the fuzzer writes the input to
 // testdata/fuzz/FuzzElector/, where plain `go test` replays it until it
 // passes; commit it once fixed. A failure of FuzzZooVariant is the fuzzer
-// doing its job; delete the input it writes to testdata/fuzz/FuzzZooVariant/
-// (a later -fuzz run would start by failing on it).
+// doing its job: it writes the run as a reproducer under
+// testdata/harness/FuzzZooVariant/ (with the command that replays it) and
+// the input to testdata/fuzz/FuzzZooVariant/; delete that input afterwards,
+// or plain `go test` fails on it, as Go's fuzzing does for every target.
 
 // fuzzSeeds are inputs every target starts from: the quietest run, and a
 // few byte strings that switch on different fault families.
@@ -82,39 +83,20 @@ func variantOnInput(name string, seed uint64, choices []byte) (harness.Draw, *ha
 	return r, o, err
 }
 
-// fuzzing reports whether the test binary runs with -test.fuzz, as
-// `go test -fuzz` runs it (its workers included).
-func fuzzing() bool {
-	f := flag.Lookup("test.fuzz")
-	return f != nil && f.Value.String() != ""
-}
-
-// FuzzZooVariant: the property of FuzzElector, run against a zoo variant
-// (no-watchdog unless $S3LEASE_FUZZ_VARIANT names another). It fails when
-// the fuzzer finds an input that shows the variant's bug, which is the
-// point, so it runs only under -fuzz; in plain `go test` it skips, and
-// TestFuzzFindsZooBug runs the same body over a fixed set of inputs. Its
-// seeds pass, so that a -fuzz run shows the fuzzer finding the bug rather
-// than the seeds carrying it.
+// FuzzZooVariant: the property of FuzzElector, run by harness.Fuzz against
+// a zoo variant (no-watchdog unless $S3LEASE_FUZZ_VARIANT names another). It
+// fails when the fuzzer finds an input that shows the variant's bug, which
+// is the point: the failure names the reproducer file it wrote and the go
+// test command that replays it, and Go's own "To re-run" command fails
+// again. Its seeds pass, so plain `go test` passes and a -fuzz run shows
+// the fuzzer finding the bug rather than the seeds carrying it;
+// TestFuzzFindsZooBug runs the same property over a fixed set of inputs.
 func FuzzZooVariant(f *testing.F) {
 	name, err := fuzzVariant()
 	if err != nil {
 		f.Fatal(err)
 	}
-	fuzzSeeds(f)
-	f.Fuzz(func(t *testing.T, seed uint64, choices []byte) {
-		if !fuzzing() {
-			t.Skip("FuzzZooVariant fails by design on the inputs that show the bug; it runs only with -fuzz (TestFuzzFindsZooBug runs its body)")
-		}
-		r, o, err := variantOnInput(name, seed, choices)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if o.Verdict != harness.Pass {
-			b, _ := r.Reproducer("zoo/" + name).Marshal()
-			t.Fatalf("zoo/%s: %s\n%s\nreproducer:\n%s", name, harness.SignatureOf(o), harness.Describe(r, o), b)
-		}
-	})
+	harness.Fuzz(f, zooProtocol(name))
 }
 
 // fuzzInputs are n deterministic inputs in the fuzzer's shape: seed i and
