@@ -116,6 +116,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	ran := len(results)
 	sum := runSummary{Scenario: sc.Name, FirstSeed: *start, Seeds: ran, Workers: *workers,
 		WallSeconds: wall.Seconds(), SeedsPerSecond: float64(ran) / wall.Seconds(), Failures: []seedResult{}}
+	worst := harness.Pass
 	for _, r := range results {
 		if r.outside {
 			sum.Outside++
@@ -123,25 +124,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		sum.Overlaps += r.overlaps
 		sum.Refused += r.refused
 		sum.Excused += r.excused
-		switch r.verdict {
-		case harness.Pass:
-			sum.Pass++
-		case harness.Unsafe:
-			sum.Unsafe++
-			sum.Failures = append(sum.Failures, r)
-		case harness.Stuck:
-			sum.Liveness++
-			sum.Failures = append(sum.Failures, r)
-		case harness.Crashed:
-			sum.Crashed++
-			sum.Failures = append(sum.Failures, r)
-		case harness.Inconclusive:
-			sum.Inconclusive++
-			sum.Failures = append(sum.Failures, r)
-		case harness.Blocked:
-			sum.Blocked++
+		*sum.count(r.verdict)++
+		if r.verdict != harness.Pass {
 			sum.Failures = append(sum.Failures, r)
 		}
+		worst = harness.Worst(worst, r.verdict)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -151,10 +138,6 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 	} else {
 		printSummary(stdout, &sum)
-	}
-	worst := harness.Pass
-	for _, r := range results {
-		worst = harness.Worst(worst, r.verdict)
 	}
 	if *expectFlag != "" {
 		return expected(stderr, results, expect), nil
@@ -186,6 +169,23 @@ func expected(w io.Writer, results []seedResult, expect harness.Verdict) int {
 	}
 	fmt.Fprintf(w, "simrun: as expected, %d of %d seeds are judged %s\n", shown, len(results), expect)
 	return exitOK
+}
+
+// count is the tally of seeds judged v.
+func (s *runSummary) count(v harness.Verdict) *int {
+	switch v {
+	case harness.Pass:
+		return &s.Pass
+	case harness.Unsafe:
+		return &s.Unsafe
+	case harness.Stuck:
+		return &s.Liveness
+	case harness.Inconclusive:
+		return &s.Inconclusive
+	case harness.Blocked:
+		return &s.Blocked
+	}
+	return &s.Crashed
 }
 
 func printSummary(w io.Writer, s *runSummary) {
