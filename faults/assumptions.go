@@ -1,10 +1,10 @@
 package faults
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 	"time"
+
+	"github.com/s3lease/s3lease/sim"
 )
 
 // Assumptions are what a protocol needs of the world to keep two leaders
@@ -54,8 +54,8 @@ func (p *Plan) Outside(a Assumptions) []string {
 		}
 	}
 	for _, m := range timedPauses(p.Events) {
-		if m.to-m.from > a.MaxPause {
-			why = append(why, fmt.Sprintf("n%d does not run from %v to %v (%v of pauses), beyond the assumed %v", m.node, m.from, m.to, m.to-m.from, a.MaxPause))
+		if m.To-m.From > a.MaxPause {
+			why = append(why, fmt.Sprintf("n%d does not run from %v to %v (%v of pauses), beyond the assumed %v", m.Node, m.From, m.To, m.To-m.From, a.MaxPause))
 		}
 	}
 	for _, e := range p.Events {
@@ -88,29 +88,14 @@ func (p *Plan) Outside(a Assumptions) []string {
 	return why
 }
 
-// pauseSpan is an interval during which a node does not run.
-type pauseSpan struct {
-	node     int
-	from, to time.Duration
-}
-
 // timedPauses merges each node's timed pauses and stalls that overlap or
-// touch.
-func timedPauses(evs []Event) []pauseSpan {
-	var ps []pauseSpan
+// touch (sim.MergeSpans).
+func timedPauses(evs []Event) []sim.FaultSpan {
+	var ps []sim.FaultSpan
 	for _, e := range evs {
-		if (e.Kind == Pause || e.Kind == ClockStall) && e.For > 0 {
-			ps = append(ps, pauseSpan{node: e.Node, from: e.At.D(), to: e.At.D() + e.For.D()})
+		if e.Kind == Pause || e.Kind == ClockStall {
+			ps = append(ps, sim.FaultSpan{Kind: string(e.Kind), Node: e.Node, From: e.At.D(), To: e.At.D() + e.For.D()})
 		}
 	}
-	slices.SortFunc(ps, func(x, y pauseSpan) int { return cmp.Or(cmp.Compare(x.node, y.node), cmp.Compare(x.from, y.from)) })
-	var out []pauseSpan
-	for _, q := range ps {
-		if n := len(out); n > 0 && out[n-1].node == q.node && q.from <= out[n-1].to {
-			out[n-1].to = max(out[n-1].to, q.to)
-			continue
-		}
-		out = append(out, q)
-	}
-	return out
+	return sim.MergeSpans(ps)
 }

@@ -137,52 +137,31 @@ func excuses(p Protocol, plan *faults.Plan, h *sim.History) []Excuse {
 		}
 	}
 	for _, m := range mergedPauses(h.Faults) {
+		causes := m.Kind // "pause + answer-pause"
+		m.Kind = "paused"
 		switch {
-		case m.stalled && !a.Stalls:
-			add(m.span, m.span.Node, m.span.From, m.span.To+term, false, fmt.Sprintf("n%d's VM is suspended (its monotonic clock stalls) from %v to %v", m.span.Node, m.span.From, m.span.To))
+		case strings.Contains(causes, string(faults.ClockStall)) && !a.Stalls:
+			add(m, m.Node, m.From, m.To+term, false, fmt.Sprintf("n%d's VM is suspended (its monotonic clock stalls) from %v to %v", m.Node, m.From, m.To))
 			clock()
-		case m.span.To-m.span.From > a.MaxPause:
-			add(m.span, m.span.Node, m.span.From, m.span.To+term, false, fmt.Sprintf("n%d does not run from %v to %v (%v, %s), beyond the assumed pause of %v",
-				m.span.Node, m.span.From, m.span.To, m.span.To-m.span.From, m.causes, a.MaxPause))
+		case m.To-m.From > a.MaxPause:
+			add(m, m.Node, m.From, m.To+term, false, fmt.Sprintf("n%d does not run from %v to %v (%v, %s), beyond the assumed pause of %v",
+				m.Node, m.From, m.To, m.To-m.From, causes, a.MaxPause))
 		}
 	}
 	return out
 }
 
-// mergedPause is a maximal interval during which a node did not run,
-// made of one or more pauses that overlap or touch.
-type mergedPause struct {
-	span    sim.FaultSpan
-	causes  string // the kinds that made it, "pause + answer-pause"
-	stalled bool   // a stalled clock is among them
-}
-
-// mergedPauses joins each node's pauses that overlap or touch into one:
-// the simulator runs them as one, and the pause bound is a bound on how
-// long a node does not run.
-func mergedPauses(fs []sim.FaultSpan) []mergedPause {
+// mergedPauses joins each node's pauses (whatever caused them) that
+// overlap or touch into one: the simulator runs them as one, and the pause
+// bound is a bound on how long a node does not run.
+func mergedPauses(fs []sim.FaultSpan) []sim.FaultSpan {
 	var ps []sim.FaultSpan
 	for _, f := range fs {
-		if pauseKinds[f.Kind] && f.To > f.From {
+		if pauseKinds[f.Kind] {
 			ps = append(ps, f)
 		}
 	}
-	slices.SortStableFunc(ps, func(x, y sim.FaultSpan) int {
-		return cmp.Or(cmp.Compare(x.Node, y.Node), cmp.Compare(x.From, y.From))
-	})
-	var out []mergedPause
-	for _, f := range ps {
-		if n := len(out); n > 0 && out[n-1].span.Node == f.Node && f.From <= out[n-1].span.To {
-			m := &out[n-1]
-			m.span.To = max(m.span.To, f.To)
-			m.stalled = m.stalled || f.Kind == string(faults.ClockStall)
-			m.causes += " + " + f.Kind
-			continue
-		}
-		out = append(out, mergedPause{span: sim.FaultSpan{Kind: "paused", Node: f.Node, From: f.From, To: f.To},
-			causes: f.Kind, stalled: f.Kind == string(faults.ClockStall)})
-	}
-	return out
+	return sim.MergeSpans(ps)
 }
 
 // healedAt is when the run's faults really ended: the plan's heal, or the

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/sim"
 	"pgregory.net/rapid"
 )
 
@@ -438,30 +439,26 @@ func Describe(r Draw, o *Outcome) string {
 }
 
 // withinPauseBound drops the timed pauses that would make a node's pauses,
-// merged where they overlap or touch, longer than bound: a plan drawn to
-// stay inside the assumptions then does, as the simulator runs it.
+// merged where they overlap or touch (sim.MergeSpans), longer than bound: a
+// plan drawn to stay inside the assumptions then does, as the simulator
+// runs it.
 func withinPauseBound(evs []faults.Event, bound time.Duration) []faults.Event {
-	type span struct{ from, to time.Duration }
-	kept := map[int][]span{}
+	var kept []sim.FaultSpan
 	out := evs[:0:0]
 	for _, e := range evs {
 		if e.Kind != faults.Pause {
 			out = append(out, e)
 			continue
 		}
-		from, to := e.At.D(), e.At.D()+e.For.D()
-		for grew := true; grew; {
-			grew = false
-			for _, q := range kept[e.Node] {
-				if q.from <= to && from <= q.to && (q.from < from || q.to > to) { // overlaps or touches: merged
-					from, to, grew = min(from, q.from), max(to, q.to), true
-				}
-			}
+		span := sim.FaultSpan{Kind: string(e.Kind), Node: e.Node, From: e.At.D(), To: e.At.D() + e.For.D()}
+		fits := true
+		for _, m := range sim.MergeSpans(append(kept[:len(kept):len(kept)], span)) {
+			fits = fits && m.To-m.From <= bound
 		}
-		if to-from > bound {
+		if !fits {
 			continue
 		}
-		kept[e.Node] = append(kept[e.Node], span{e.At.D(), e.At.D() + e.For.D()})
+		kept = append(kept, span)
 		out = append(out, e)
 	}
 	return out

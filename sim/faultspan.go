@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"sort"
 	"time"
 )
 
@@ -75,4 +76,35 @@ func (w *World) untilHeal(d time.Duration) time.Duration {
 		return min(d, w.healAt-w.now)
 	}
 	return d
+}
+
+// MergeSpans joins the spans of each node that overlap or touch into one,
+// as the simulator runs overlapping pauses: the result is sorted by node
+// and start, a joined span's Kind lists its parts' kinds ("pause +
+// answer-pause"), and spans of no length are dropped. fs is not modified.
+func MergeSpans(fs []FaultSpan) []FaultSpan {
+	var ps []FaultSpan
+	for _, f := range fs {
+		if f.To > f.From {
+			ps = append(ps, f)
+		}
+	}
+	sort.SliceStable(ps, func(i, j int) bool {
+		if ps[i].Node != ps[j].Node {
+			return ps[i].Node < ps[j].Node
+		}
+		return ps[i].From < ps[j].From
+	})
+	var out []FaultSpan
+	for _, f := range ps {
+		if n := len(out); n > 0 && out[n-1].Node == f.Node && f.From <= out[n-1].To {
+			m := &out[n-1]
+			m.To = max(m.To, f.To)
+			m.Kind += " + " + f.Kind
+			continue
+		}
+		f.By = 0
+		out = append(out, f)
+	}
+	return out
 }
