@@ -143,14 +143,27 @@ func startChild(t *testing.T, args string) *childProc {
 	return c
 }
 
+// waitExit waits for the child to exit, for a minute at most.
+func (c *childProc) waitExit(t *testing.T) {
+	t.Helper()
+	select {
+	case <-c.exited:
+	case <-time.After(time.Minute):
+		t.Fatalf("the campaign did not exit within a minute:\n%s", &c.out)
+	}
+}
+
 // waitFor polls the file system until ok holds; the child must not exit
-// meanwhile.
+// meanwhile, and it must hold within a minute.
 func (c *childProc) waitFor(t *testing.T, ok func() bool) {
 	t.Helper()
+	deadline := time.After(time.Minute)
 	for !ok() {
 		select {
 		case <-c.exited:
 			t.Fatalf("the campaign ended (%v) before the test could stop it:\n%s", c.err, &c.out)
+		case <-deadline:
+			t.Fatalf("the campaign recorded nothing in a minute:\n%s", &c.out)
 		case <-time.After(5 * time.Millisecond):
 		}
 	}
@@ -178,7 +191,7 @@ func TestCampaignSurvivesSIGKILL(t *testing.T) {
 	if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	<-c.exited
+	c.waitExit(t)
 	if ws, ok := c.cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
 		t.Fatalf("the campaign was not killed: %v\n%s", c.err, &c.out)
 	}
@@ -257,7 +270,7 @@ func TestCampaignStopsCleanlyOnSIGTERM(t *testing.T) {
 	if err := c.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	<-c.exited
+	c.waitExit(t)
 	if code := c.cmd.ProcessState.ExitCode(); code != 143 {
 		t.Fatalf("exit %d after SIGTERM:\n%s", code, &c.out)
 	}
@@ -474,11 +487,7 @@ func TestCampaignInterruptedExitsAsShellsExpect(t *testing.T) {
 		if err := child.cmd.Process.Signal(c.sig); err != nil {
 			t.Fatal(err)
 		}
-		select {
-		case <-child.exited:
-		case <-time.After(60 * time.Second):
-			t.Fatalf("the campaign did not stop within 60 s of %v", c.sig)
-		}
+		child.waitExit(t)
 		if got := child.cmd.ProcessState.ExitCode(); got != c.code {
 			t.Fatalf("after %v: exit %d, want %d\n%s", c.sig, got, c.code, &child.out)
 		}
