@@ -1,12 +1,14 @@
 package harness_test
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // replayLine is the replay command Check prints on a failure.
@@ -32,8 +34,12 @@ func TestExampleModule(t *testing.T) {
 	for _, d := range []string{"testdata/harness", "testdata/rapid"} {
 		t.Cleanup(func() { _ = os.RemoveAll(filepath.Join(dir, d)) })
 	}
+	// Every command gets three minutes: a hang fails the test, it does
+	// not stall it.
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
 	run := func(args ...string) (string, error) {
-		cmd := exec.Command(gobin, args...)
+		cmd := exec.CommandContext(ctx, gobin, args...)
 		cmd.Dir = dir
 		out, err := cmd.CombinedOutput()
 		return string(out), err
@@ -50,7 +56,7 @@ func TestExampleModule(t *testing.T) {
 		t.Fatalf("the broken lock's failure names no violation or prints no replay command:\n%s", out)
 	}
 	t.Logf("printed: %s", m[1])
-	sh := exec.Command("sh", "-c", m[1])
+	sh := exec.CommandContext(ctx, "sh", "-c", m[1])
 	sh.Dir = dir
 	replayed, err := sh.CombinedOutput()
 	if err == nil {
