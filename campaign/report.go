@@ -59,7 +59,7 @@ func (c *Counts) of(v harness.Verdict) *uint64 {
 		return &c.Pass
 	case harness.Unsafe:
 		return &c.Unsafe
-	case harness.Stuck:
+	case harness.Liveness:
 		return &c.Liveness
 	case harness.Inconclusive:
 		return &c.Inconclusive

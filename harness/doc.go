@@ -71,7 +71,7 @@
 //
 // # Verdicts
 //
-// A run's Verdict is Pass, Unsafe (a safety property broke), Stuck (no
+// A run's Verdict is Pass, Unsafe (a safety property broke), Liveness (no
 // stable leader once faults healed), Crashed (a panic in protocol code, a
 // run that stopped advancing), Blocked (code under simulation blocked
 // outside the simulator) or Inconclusive (the linearizability check of the

@@ -82,7 +82,7 @@ func SignatureOf(o *Outcome) Signature {
 		if o.Result != nil && o.Result.Failure != nil {
 			s.Checkers = []string{o.Result.Failure.Kind.String()}
 		}
-	case Unsafe, Stuck:
+	case Unsafe, Liveness:
 		for _, v := range o.Violations {
 			c := v.Checker
 			if v.Rule != "" {

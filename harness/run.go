@@ -16,7 +16,7 @@ type Outcome struct {
 	Scenario string
 	Seed     uint64
 	Verdict  Verdict
-	// Violations are what decided an Unsafe or Stuck verdict: every
+	// Violations are what decided an Unsafe or Liveness verdict: every
 	// violation no fault outside the assumptions accounts for.
 	Violations []linearizability.Violation
 	// Outside lists how the run left the protocol's assumptions (the Why
@@ -137,7 +137,7 @@ func judge(o *Outcome, p Protocol, plan *faults.Plan) {
 	}
 	if v := linearizability.CheckLiveness(h, heal, p.LivenessBound); len(v) > 0 {
 		o.Violations = v
-		o.Verdict = Stuck
+		o.Verdict = Liveness
 		return
 	}
 	if o.S3.Result == porcupine.Unknown {

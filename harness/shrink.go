@@ -324,7 +324,7 @@ func (sh *shrinker) knobs() bool {
 // decided it, a liveness failure by bringing healAt forward and ending soon
 // after healAt plus the liveness bound.
 func (sh *shrinker) shorter() bool {
-	if sh.target.Verdict == Stuck.String() {
+	if sh.target.Verdict == Liveness.String() {
 		return sh.shorterLiveness()
 	}
 	// The instant by which every checker of the signature has spoken: the

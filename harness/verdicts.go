@@ -17,8 +17,8 @@ const (
 	// any checker or an overlap of leaders; outside them, a stale write
 	// accepted or a current one refused by the fenced resource.
 	Unsafe
-	// Stuck: no leader, or no stable leader, once faults healed.
-	Stuck
+	// Liveness: no leader, or no stable leader, once faults healed.
+	Liveness
 	// Crashed: the run could not finish (a panic in protocol code, the step
 	// budget exceeded).
 	Crashed
@@ -42,7 +42,7 @@ var verdictInfo = [numVerdicts]struct {
 }{
 	Pass:         {"pass", 0, 0},
 	Inconclusive: {"inconclusive", 5, 1},
-	Stuck:        {"liveness", 3, 2},
+	Liveness:     {"liveness", 3, 2},
 	Blocked:      {"blocked", 6, 3},
 	Crashed:      {"crashed", 4, 4},
 	Unsafe:       {"unsafe", 1, 5},

@@ -131,7 +131,7 @@ func newPage(title string, o *harness.Outcome, opt Options) (*page, error) {
 		p.Headline = "The run could not finish: " + p.Failure
 	case o.Verdict == harness.Unsafe:
 		p.Headline = fmt.Sprintf("Safety broke: %d violation(s); the red lines on the timeline mark when.", len(o.Violations))
-	case o.Verdict == harness.Stuck:
+	case o.Verdict == harness.Liveness:
 		p.Headline = "No stable leader once the faults healed."
 	case o.Verdict == harness.Inconclusive:
 		p.Headline = "Every property that could be judged held, but the S3 history's check timed out."

@@ -174,7 +174,7 @@ func TestShrinkLiveness(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Verdict != harness.Stuck {
+	if o.Verdict != harness.Liveness {
 		t.Fatalf("%s seed 1: verdict %v, want liveness", naiveLiveness.Name, o.Verdict)
 	}
 	r := harness.ReproducerFor(o)

@@ -44,7 +44,7 @@ func TestPanicAndLivelockAreCrashes(t *testing.T) {
 }
 
 // TestLivenessFailureIsItsOwnVerdict: a protocol that never leads again
-// after the heal is judged Stuck, not Unsafe or Pass.
+// after the heal is judged Liveness, not Unsafe or Pass.
 func TestLivenessFailureIsItsOwnVerdict(t *testing.T) {
 	lazy := harness.Protocol{Name: "lazy", LivenessBound: 5 * time.Second,
 		Candidate: func(ctx context.Context, env sim.Env) error { return env.Clock.Sleep(ctx, time.Hour) }}
@@ -52,7 +52,7 @@ func TestLivenessFailureIsItsOwnVerdict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Verdict != harness.Stuck || len(o.Violations) != 1 || o.Violations[0].Checker != "liveness" {
+	if o.Verdict != harness.Liveness || len(o.Violations) != 1 || o.Violations[0].Checker != "liveness" {
 		t.Fatalf("verdict %v, violations %v", o.Verdict, o.Violations)
 	}
 }

@@ -178,7 +178,7 @@ func (s *runSummary) count(v harness.Verdict) *int {
 		return &s.Pass
 	case harness.Unsafe:
 		return &s.Unsafe
-	case harness.Stuck:
+	case harness.Liveness:
 		return &s.Liveness
 	case harness.Inconclusive:
 		return &s.Inconclusive

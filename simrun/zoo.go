@@ -21,7 +21,7 @@ type zooRow struct {
 	// Control marks the careful lock, which must pass every seed; the
 	// variants must each fail one.
 	Control bool `json:"control,omitempty"`
-	// Caught: a seed failed (Unsafe, Stuck or Crashed).
+	// Caught: a seed failed (Unsafe, Liveness or Crashed).
 	Caught bool `json:"caught"`
 	// Seeds is how many seeds ran: up to and including the first failing
 	// one, or the whole budget.
