@@ -23,6 +23,7 @@ import (
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/htmlreport"
+	"github.com/s3lease/s3lease/schema"
 )
 
 // Errors of Open and Merge.
@@ -362,7 +363,7 @@ func (c *Campaign) runIndex(k uint64) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.done.add(k) {
-		c.counts.add(r.counts)
+		c.counts.Add(r.counts)
 		c.session++
 		if g != nil {
 			g.Count++
@@ -401,7 +402,7 @@ func (c *Campaign) runSeed(seed uint64) (r seedRun, err error) {
 		r.counts.Nondeterministic = 1
 		r.sig = harness.Signature{Verdict: Nondeterministic}
 	default:
-		*r.counts.of(o.Verdict) = 1
+		*r.counts.Of(o.Verdict) = 1
 	}
 	r.fail = r.counts.Pass == 0
 	r.verdict, r.key = r.sig.Verdict, r.sig.String()
@@ -542,11 +543,11 @@ func (c *Campaign) Report() *Report {
 }
 
 func (c *Campaign) reportLocked() *Report {
-	r := &Report{Version: ReportVersion, Scenario: c.cfg.Scenario.Name, Shards: []Shard{c.cfg.Shard}, Start: c.cfg.Start,
+	r := &Report{Header: schema.NewHeader(schema.CommandCampaign), Scenario: c.cfg.Scenario.Name, Shards: []Shard{c.cfg.Shard}, Start: c.cfg.Start,
 		Seeds: c.cfg.Seeds, CheckDeterminism: c.cfg.CheckDeterminism, Complete: c.cfg.Seeds > 0 && c.done.count() == c.total,
 		SeedsRun: c.counts.Seeds(), Counts: c.counts, Groups: []Group{}}
 	if wall := c.elapsedLocked(); wall > 0 {
-		r.WallSeconds = wall.Seconds()
+		r.Wall = faults.Duration(wall)
 		r.SeedsPerSecond = float64(r.SeedsRun) / wall.Seconds()
 	}
 	for _, g := range c.groups {

@@ -59,7 +59,7 @@ func WriteJUnit(w io.Writer, r *Report) error {
 	class := "simrun." + r.Scenario
 	s := junitSuite{
 		Name: fmt.Sprintf("simrun campaign %s shard %s", r.Scenario, strings.Join(shards, ",")),
-		Time: fmt.Sprintf("%.3f", r.WallSeconds),
+		Time: fmt.Sprintf("%.3f", r.Wall.D().Seconds()),
 		Properties: []junitProperty{
 			{Name: "scenario", Value: r.Scenario},
 			{Name: "shards", Value: strings.Join(shards, ",")},

@@ -12,12 +12,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/schema"
 )
 
 // ReportVersion is the version of the report format (report.json) this
-// package writes and reads.
-const ReportVersion = 1
+// package writes and reads: the schema version of every document.
+const ReportVersion = schema.Version
 
 // FirstSeeds is how many of a group's seeds, the lowest, a report lists.
 const FirstSeeds = 20
@@ -26,65 +28,9 @@ const FirstSeeds = 20
 // (with CheckDeterminism) gave different trace hashes.
 const Nondeterministic = "nondeterministic"
 
-// Counts are the tallies of a campaign. Every seed run is counted once in
-// exactly one of Pass, Unsafe, Liveness, Crashed, Inconclusive, Blocked and
-// Nondeterministic; the other three count, over all seeds run, the runs outside the protocol's
-// assumptions, the overlaps of leaders and the stale writes refused by the
-// fenced resource.
-type Counts struct {
-	Pass             uint64 `json:"pass"`
-	Unsafe           uint64 `json:"unsafe"`
-	Liveness         uint64 `json:"liveness"`
-	Crashed          uint64 `json:"crashed"`
-	Inconclusive     uint64 `json:"inconclusive"`
-	Blocked          uint64 `json:"blocked"`
-	Nondeterministic uint64 `json:"nondeterministic"`
-	Outside          uint64 `json:"outsideAssumptions"`
-	Overlaps         uint64 `json:"overlaps"`
-	Refused          uint64 `json:"refusedWrites"`
-	// Excused counts the violations that faults outside the assumptions
-	// account for, reported and not counted against the protocol.
-	Excused uint64 `json:"excusedViolations"`
-}
-
-// Seeds is the number of seeds counted.
-func (c Counts) Seeds() uint64 {
-	return c.Pass + c.Unsafe + c.Liveness + c.Crashed + c.Inconclusive + c.Blocked + c.Nondeterministic
-}
-
-// of returns the count of seeds judged v.
-func (c *Counts) of(v harness.Verdict) *uint64 {
-	switch v {
-	case harness.Pass:
-		return &c.Pass
-	case harness.Unsafe:
-		return &c.Unsafe
-	case harness.Liveness:
-		return &c.Liveness
-	case harness.Inconclusive:
-		return &c.Inconclusive
-	case harness.Blocked:
-		return &c.Blocked
-	}
-	return &c.Crashed
-}
-
-// Failures is the number of seeds that did not pass.
-func (c Counts) Failures() uint64 { return c.Seeds() - c.Pass }
-
-func (c *Counts) add(o Counts) {
-	c.Pass += o.Pass
-	c.Unsafe += o.Unsafe
-	c.Liveness += o.Liveness
-	c.Crashed += o.Crashed
-	c.Inconclusive += o.Inconclusive
-	c.Blocked += o.Blocked
-	c.Nondeterministic += o.Nondeterministic
-	c.Outside += o.Outside
-	c.Overlaps += o.Overlaps
-	c.Refused += o.Refused
-	c.Excused += o.Excused
-}
+// Counts are the tallies of a campaign: schema.Counts, the same as
+// `simrun run -json` prints.
+type Counts = schema.Counts
 
 // Group is the seeds that failed with one signature.
 type Group struct {
@@ -112,7 +58,9 @@ type Group struct {
 // Report is the machine-readable result of a campaign (DIR/report.json), or
 // of several shards' campaigns merged.
 type Report struct {
-	Version  int    `json:"version"`
+	// Header names the schema version and the command: campaign, or merge
+	// for a merged report.
+	schema.Header
 	Scenario string `json:"scenario"`
 	// Shards are the shards the report covers: one for a campaign's, sorted.
 	Shards []Shard `json:"shards"`
@@ -133,27 +81,17 @@ type Report struct {
 	Counts
 	// Groups are the failures by signature, most seeds first.
 	Groups []Group `json:"groups"`
-	// WallSeconds is the campaign's wall time over all its sessions (of a
-	// merged report: the longest shard's); SeedsPerSecond its throughput
-	// (merged: the sum of the shards').
-	WallSeconds    float64 `json:"wallSeconds"`
-	SeedsPerSecond float64 `json:"seedsPerSecond"`
+	// Wall is the campaign's wall time over all its sessions (of a merged
+	// report: the longest shard's); SeedsPerSecond its throughput (merged:
+	// the sum of the shards').
+	Wall           faults.Duration `json:"wall"`
+	SeedsPerSecond float64         `json:"seedsPerSecond"`
 }
 
 // Worst returns the most serious verdict in the report, in the harness's
 // order of severity (harness.Verdict.Worse); a nondeterministic seed
 // counts as crashed. Pass if every seed passed.
-func (r *Report) Worst() harness.Verdict {
-	c := r.Counts
-	c.Crashed += c.Nondeterministic
-	worst := harness.Pass
-	for _, v := range harness.Verdicts() {
-		if *c.of(v) > 0 {
-			worst = v
-		}
-	}
-	return worst
-}
+func (r *Report) Worst() harness.Verdict { return r.Counts.Worst() }
 
 // Marshal writes the report as indented JSON ending in a newline.
 func (r *Report) Marshal() ([]byte, error) { return marshal(r) }
@@ -198,8 +136,11 @@ func ReadReport(rd io.Reader) (*Report, error) {
 	if err := dec.Decode(&r); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrBadReport, err)
 	}
-	if r.Version != ReportVersion {
-		return nil, fmt.Errorf("%w: version %d; this harness reads version %d", ErrBadReport, r.Version, ReportVersion)
+	if r.Schema != ReportVersion {
+		return nil, fmt.Errorf("%w: version %d; this harness reads version %d", ErrBadReport, r.Schema, ReportVersion)
+	}
+	if r.Command != schema.CommandCampaign && r.Command != schema.CommandMerge {
+		return nil, fmt.Errorf("%w: a %q document, not a campaign's report", ErrBadReport, r.Command)
 	}
 	if r.Scenario == "" || len(r.Shards) == 0 {
 		return nil, fmt.Errorf("%w: no scenario or no shards", ErrBadReport)
@@ -242,7 +183,7 @@ func Merge(reports ...*Report) (*Report, error) {
 		return nil, fmt.Errorf("%w: no reports to merge", ErrIncompatible)
 	}
 	a := reports[0]
-	m := &Report{Version: ReportVersion, Scenario: a.Scenario, Start: a.Start, Seeds: a.Seeds,
+	m := &Report{Header: schema.NewHeader(schema.CommandMerge), Scenario: a.Scenario, Start: a.Start, Seeds: a.Seeds,
 		CheckDeterminism: a.CheckDeterminism, Complete: true}
 	groups := map[string]*Group{}
 	for i, r := range reports {
@@ -267,8 +208,8 @@ func Merge(reports ...*Report) (*Report, error) {
 		}
 		m.Complete = m.Complete && r.Complete
 		m.SeedsRun += r.SeedsRun
-		m.Counts.add(r.Counts)
-		m.WallSeconds = max(m.WallSeconds, r.WallSeconds)
+		m.Counts.Add(r.Counts)
+		m.Wall = max(m.Wall, r.Wall)
 		m.SeedsPerSecond += r.SeedsPerSecond
 		for _, g := range r.Groups {
 			mg := groups[g.Signature]

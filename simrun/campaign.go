@@ -9,30 +9,25 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/harness"
-	"github.com/s3lease/s3lease/linearizability"
+	"github.com/s3lease/s3lease/schema"
 )
 
 // seedResult is what a campaign keeps of one run.
 type seedResult struct {
-	Seed       uint64                      `json:"seed"`
-	Verdict    string                      `json:"verdict"`
-	Hash       string                      `json:"hash"`
-	Violations []linearizability.Violation `json:"violations,omitempty"`
-	Failure    string                      `json:"failure,omitempty"`
-	Replay     string                      `json:"replay"`
-	verdict    harness.Verdict
-	steps      int
-	outside    bool
-	overlaps   int
-	refused    int
-	excused    int
+	schema.SeedResult
+	verdict  harness.Verdict
+	steps    int
+	outside  bool
+	overlaps int
+	refused  int
+	excused  int
 }
 
 // campaign runs count seeds starting at first on workers goroutines
-// (harness.Work), or, with untilFailure, until a seed fails (the seeds
-// already running finish). Results come back in seed order, one for each
-// seed run.
-func campaign(sc harness.Scenario, first uint64, count uint64, workers int, untilFailure bool) ([]seedResult, time.Duration, error) {
+// (harness.Work), or, with untilFailure, until a seed fails, or until ctx
+// ends (the seeds already running finish). Results come back in seed
+// order, one for each seed run; prog, if not nil, counts them as they come.
+func campaign(ctx context.Context, sc harness.Scenario, first uint64, count uint64, workers int, untilFailure bool, prog *runProgress) ([]seedResult, time.Duration, error) {
 	var (
 		mu      sync.Mutex
 		results []seedResult
@@ -46,7 +41,7 @@ func campaign(sc harness.Scenario, first uint64, count uint64, workers int, unti
 		return seeds()
 	}
 	start := time.Now()
-	err := harness.Work(context.Background(), workers, next, func(i uint64) error {
+	err := harness.Work(ctx, workers, next, func(i uint64) error {
 		o, err := harness.RunSeed(sc, first+i, false)
 		if err != nil {
 			return err
@@ -55,6 +50,7 @@ func campaign(sc harness.Scenario, first uint64, count uint64, workers int, unti
 		if r.verdict != harness.Pass {
 			failed.Store(true)
 		}
+		prog.add(r.verdict != harness.Pass)
 		mu.Lock()
 		results = append(results, r)
 		mu.Unlock()
@@ -66,13 +62,15 @@ func campaign(sc harness.Scenario, first uint64, count uint64, workers int, unti
 
 func summarize(o *harness.Outcome) seedResult {
 	r := seedResult{
-		Seed:       o.Seed,
-		Verdict:    o.Verdict.String(),
-		Hash:       hashString(o.Result.Hash()),
-		Violations: o.Violations,
-		Replay:     harness.ReplayCommand(o.Scenario, o.Seed),
-		verdict:    o.Verdict,
-		steps:      o.Result.Steps,
+		SeedResult: schema.SeedResult{
+			Seed:       o.Seed,
+			Verdict:    o.Verdict.String(),
+			Hash:       hashString(o.Result.Hash()),
+			Violations: o.Violations,
+			Replay:     harness.ReplayCommand(o.Scenario, o.Seed),
+		},
+		verdict: o.Verdict,
+		steps:   o.Result.Steps,
 	}
 	if o.Result.Failure != nil {
 		r.Failure = o.Result.Failure.Error()

@@ -42,5 +42,5 @@ func cmdHTML(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, err
 	}
 	fmt.Fprintf(stdout, "wrote the page of %s seed %d (%s) to %s\n", o.Scenario, o.Seed, o.Verdict, *out)
-	return exitFor(o.Verdict), nil
+	return o.Verdict.ExitCode(), nil
 }

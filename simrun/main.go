@@ -1,6 +1,7 @@
 package simrun
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -182,4 +183,11 @@ func quoteAll(args []string) string {
 		q[i] = strconv.Quote(a)
 	}
 	return strings.Join(q, " ")
+}
+
+// writeJSON prints a document (package schema) as indented JSON.
+func writeJSON(w io.Writer, doc any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
 }

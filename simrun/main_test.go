@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/s3lease/s3lease/schema"
 )
 
 // TestMain lets the test binary act as simrun itself, so that tests can run
@@ -58,7 +60,7 @@ func TestReplayIsByteIdenticalAcrossProcesses(t *testing.T) {
 func TestDifferentSeedsGiveDifferentRuns(t *testing.T) {
 	hashes := map[string]uint64{}
 	for seed := uint64(1); seed <= 20; seed++ {
-		var doc replayDoc
+		var doc schema.Replay
 		var out, errOut bytes.Buffer
 		if code := run([]string{"replay", "-json", "-seed", itoa(seed)}, &out, &errOut); code != exitOK {
 			t.Fatalf("seed %d: exit %d: %s", seed, code, errOut.String())
@@ -116,7 +118,7 @@ func TestRunReportsSummary(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s%s", code, out.String(), errOut.String())
 	}
-	var sum runSummary
+	var sum schema.Run
 	if err := json.Unmarshal(out.Bytes(), &sum); err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +135,7 @@ func TestExploreExhaustsSmallElector(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s%s", code, out.String(), errOut.String())
 	}
-	var sum exploreSummary
+	var sum schema.Explore
 	if err := json.Unmarshal(out.Bytes(), &sum); err != nil {
 		t.Fatal(err)
 	}

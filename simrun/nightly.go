@@ -126,7 +126,7 @@ func cmdCampaign(args []string, stdout, stderr io.Writer) (int, error) {
 
 	ctx, caught := stopOnSignal()
 	defer caught.release()
-	stopProgress := showProgress(c, stderr, isTerminal(stdout))
+	stopProgress := showProgress(func() string { return progressLine(c.Progress()) }, stderr, isTerminal(stdout))
 	before := c.Progress()
 	rep, runErr := c.Run(ctx)
 	stopProgress()
@@ -320,7 +320,7 @@ func isTerminal(w io.Writer) bool {
 // showProgress shows the campaign's progress on w until the returned
 // function is called: on a terminal one line redrawn in place twice a
 // second, otherwise a line every 10 s.
-func showProgress(c *nightly.Campaign, w io.Writer, tty bool) (stop func()) {
+func showProgress(line func() string, w io.Writer, tty bool) (stop func()) {
 	interval := 10 * time.Second
 	if tty {
 		interval = 500 * time.Millisecond
@@ -332,7 +332,7 @@ func showProgress(c *nightly.Campaign, w io.Writer, tty bool) (stop func()) {
 		defer tick.Stop()
 		width := 0
 		draw := func() {
-			line := progressLine(c.Progress())
+			line := line()
 			if tty {
 				fmt.Fprintf(w, "\r%-*s", width, line)
 				width = max(width, len(line))
@@ -426,7 +426,7 @@ func printReport(w io.Writer, r *nightly.Report, dir string) {
 			fmt.Fprintf(w, "    replay: %s\n", g.Replay)
 		}
 	}
-	fmt.Fprintf(w, "wall %.2fs over all sessions: %.0f seeds/s\n", r.WallSeconds, r.SeedsPerSecond)
+	fmt.Fprintf(w, "wall %.2fs over all sessions: %.0f seeds/s\n", r.Wall.D().Seconds(), r.SeedsPerSecond)
 }
 
 // caughtSignal is the signal that stopped a campaign, if any.

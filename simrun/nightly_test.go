@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -113,10 +114,32 @@ func reproducers(t *testing.T, dir string) map[string][]byte {
 // childProc is simrun running in a child process.
 type childProc struct {
 	cmd    *exec.Cmd
-	out    bytes.Buffer  // stdout and stderr
+	out    lockedBuffer  // stdout and stderr
 	exited chan struct{} // closed once the process has exited and out is complete
 	err    error         // Wait's error, once exited is closed
 }
+
+// lockedBuffer is a bytes.Buffer that the child's output goroutine can
+// write while the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// output is what the child has written so far.
+func (c *childProc) output() string { return c.out.String() }
 
 // startChild starts simrun args in a child process, killed at the end of
 // the test if still running.

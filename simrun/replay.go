@@ -9,30 +9,11 @@ import (
 	"os"
 	"strings"
 
-	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/htmlreport"
 	"github.com/s3lease/s3lease/linearizability"
-	"github.com/s3lease/s3lease/sim"
+	"github.com/s3lease/s3lease/schema"
 )
-
-// replayDoc is the JSON form of a replay.
-type replayDoc struct {
-	Scenario   string                      `json:"scenario"`
-	Seed       uint64                      `json:"seed"`
-	Verdict    string                      `json:"verdict"`
-	Signature  harness.Signature           `json:"signature"`
-	Expect     *harness.Signature          `json:"expect,omitempty"`
-	Hash       string                      `json:"hash"`
-	Steps      int                         `json:"steps"`
-	Failure    string                      `json:"failure,omitempty"`
-	Violations []linearizability.Violation `json:"violations"`
-	Outside    []string                    `json:"outside,omitempty"`
-	Excused    []harness.Excused           `json:"excused,omitempty"`
-	Plan       *faults.Plan                `json:"plan"`
-	Terms      []sim.Term                  `json:"terms"`
-	Events     []sim.Event                 `json:"events"`
-}
 
 const replayUsage = `usage:
   simrun replay [-scenario NAME] -seed S [-o FILE] [-html FILE] [-json]
@@ -95,7 +76,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
 	if err := printReplay(stdout, stderr, o, rep, path, *asJSON); err != nil {
 		return 0, err
 	}
-	code := exitFor(o.Verdict)
+	code := o.Verdict.ExitCode()
 	if expect != nil && !expect.Equal(sig) {
 		fmt.Fprintf(stderr, "simrun: %s: expected %s, got %s\n", path, expect, sig)
 		if code == exitOK {
@@ -112,7 +93,7 @@ func printReplay(stdout, stderr io.Writer, o *harness.Outcome, rep *harness.Repr
 	res := o.Result
 	sig := harness.SignatureOf(o)
 	if asJSON {
-		doc := replayDoc{Scenario: o.Scenario, Seed: o.Seed, Verdict: o.Verdict.String(), Signature: sig, Hash: hashString(res.Hash()),
+		doc := schema.Replay{Header: schema.NewHeader(schema.CommandReplay), Scenario: o.Scenario, Seed: o.Seed, Verdict: o.Verdict.String(), Signature: sig, Hash: hashString(res.Hash()),
 			Steps: res.Steps, Violations: o.Violations, Outside: o.Outside, Excused: o.Excused, Plan: o.Plan,
 			Terms: res.History.Terms, Events: res.Trace.Events}
 		if rep != nil {
@@ -124,7 +105,7 @@ func printReplay(stdout, stderr io.Writer, o *harness.Outcome, rep *harness.Repr
 		if res.Failure != nil {
 			doc.Failure = res.Failure.Error()
 		}
-		return json.NewEncoder(stdout).Encode(doc)
+		return writeJSON(stdout, doc)
 	}
 	fmt.Fprintf(stdout, "# %s seed %d\n", o.Scenario, o.Seed)
 	if rep != nil {
@@ -177,11 +158,20 @@ func printReplay(stdout, stderr io.Writer, o *harness.Outcome, rep *harness.Repr
 // atomically. path is the reproducer file the run came from, if any: the
 // page's replay command names it.
 func writeReplayPage(file string, o *harness.Outcome, path string) error {
-	opt := htmlreport.Options{}
-	title := fmt.Sprintf("%s seed %d: %s", o.Scenario, o.Seed, o.Verdict)
-	if path != "" {
-		opt.Replay = harness.Command() + " replay " + shellQuote(path)
-		title = fmt.Sprintf("%s (%s seed %d): %s", path, o.Scenario, o.Seed, o.Verdict)
+	if path == "" {
+		return writePage(file, "", o, "")
+	}
+	return writePage(file, fmt.Sprintf("%s (%s seed %d): %s", path, o.Scenario, o.Seed, o.Verdict), o,
+		harness.Command()+" replay "+shellQuote(path))
+}
+
+// writePage writes the HTML page of a run to file, atomically, with its
+// title (empty: the scenario, seed and verdict) and the command that
+// replays it (empty: the scenario's seed).
+func writePage(file, title string, o *harness.Outcome, replay string) error {
+	opt := htmlreport.Options{Replay: replay}
+	if title == "" {
+		title = fmt.Sprintf("%s seed %d: %s", o.Scenario, o.Seed, o.Verdict)
 	}
 	var buf bytes.Buffer
 	if err := htmlreport.WriteOptions(&buf, title, o, opt); err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/schema"
 )
 
 // simrun runs the command line in this process and returns its exit status,
@@ -62,7 +63,7 @@ func TestReplayWritesAndReadsReproducer(t *testing.T) {
 	// Flags may follow the file.
 	_, seedJSON, _ := simrun("replay", "-scenario", "naive-skew", "-seed", "1", "-json")
 	code, fileJSON, _ := simrun("replay", file, "-json")
-	var a, b replayDoc
+	var a, b schema.Replay
 	if err := json.Unmarshal([]byte(seedJSON), &a); err != nil {
 		t.Fatal(err)
 	}

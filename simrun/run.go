@@ -3,40 +3,16 @@ package simrun
 import (
 	"crypto/rand"
 	"encoding/binary"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"runtime"
+	"time"
 
+	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/schema"
 )
-
-// runSummary is the machine-readable result of `simrun run -json`.
-type runSummary struct {
-	Scenario     string `json:"scenario"`
-	FirstSeed    uint64 `json:"firstSeed"`
-	Seeds        int    `json:"seeds"`
-	Pass         int    `json:"pass"`
-	Unsafe       int    `json:"unsafe"`
-	Liveness     int    `json:"liveness"`
-	Crashed      int    `json:"crashed"`
-	Inconclusive int    `json:"inconclusive"`
-	Blocked      int    `json:"blocked"`
-	// Outside counts runs that left the protocol's assumptions; Overlaps the
-	// intervals in which two nodes led at once; Refused the stale writes the
-	// fenced resource refused; Excused the violations that faults outside
-	// the assumptions account for (each by a fault on a node involved,
-	// within the time it can affect), reported and not counted.
-	Outside        int          `json:"outsideAssumptions"`
-	Overlaps       int          `json:"overlaps"`
-	Refused        int          `json:"refusedWrites"`
-	Excused        int          `json:"excusedViolations"`
-	Workers        int          `json:"workers"`
-	WallSeconds    float64      `json:"wallSeconds"`
-	SeedsPerSecond float64      `json:"seedsPerSecond"`
-	Failures       []seedResult `json:"failures"`
-}
 
 func hashString(h uint64) string { return fmt.Sprintf("%016x", h) }
 
@@ -87,6 +63,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		*start, *seeds = *seed, 1
 	}
+	ctx, caught := stopOnSignal()
+	defer caught.release()
 	if *untilFailure {
 		if !isSet(fs, "seeds") {
 			*seeds = 10_000_000
@@ -109,35 +87,45 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	results, wall, err := campaign(sc, *start, uint64(*seeds), *workers, *untilFailure)
+	prog := &runProgress{scenario: sc.Name, total: uint64(*seeds), start: time.Now()}
+	stopProgress := func() {}
+	if isTerminal(stderr) && !*untilFailure {
+		stopProgress = showProgress(prog.line, stderr, true)
+	}
+	results, wall, err := campaign(ctx, sc, *start, uint64(*seeds), *workers, *untilFailure, prog)
+	stopProgress()
 	if err != nil {
 		return 0, err
 	}
+	sig := caught.signal()
 	ran := len(results)
-	sum := runSummary{Scenario: sc.Name, FirstSeed: *start, Seeds: ran, Workers: *workers,
-		WallSeconds: wall.Seconds(), SeedsPerSecond: float64(ran) / wall.Seconds(), Failures: []seedResult{}}
+	sum := schema.Run{Header: schema.NewHeader(schema.CommandRun), Scenario: sc.Name, FirstSeed: *start,
+		Seeds: uint64(ran), Workers: *workers, Wall: faults.Duration(wall),
+		SeedsPerSecond: float64(ran) / wall.Seconds(), Failures: []schema.SeedResult{}, Interrupted: sig != nil}
 	worst := harness.Pass
 	for _, r := range results {
 		if r.outside {
 			sum.Outside++
 		}
-		sum.Overlaps += r.overlaps
-		sum.Refused += r.refused
-		sum.Excused += r.excused
-		*sum.count(r.verdict)++
+		sum.Overlaps += uint64(r.overlaps)
+		sum.Refused += uint64(r.refused)
+		sum.Excused += uint64(r.excused)
+		*sum.Of(r.verdict)++
 		if r.verdict != harness.Pass {
-			sum.Failures = append(sum.Failures, r)
+			sum.Failures = append(sum.Failures, r.SeedResult)
 		}
 		worst = harness.Worst(worst, r.verdict)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(sum); err != nil {
+		if err := writeJSON(stdout, sum); err != nil {
 			return 0, err
 		}
 	} else {
 		printSummary(stdout, &sum)
+	}
+	if sig != nil {
+		fmt.Fprintf(stderr, "simrun: interrupted by %v after %d of %d seeds\n", sig, ran, *seeds)
+		return signalStatus(sig), nil
 	}
 	if *expectFlag != "" {
 		return expected(stderr, results, expect), nil
@@ -171,26 +159,13 @@ func expected(w io.Writer, results []seedResult, expect harness.Verdict) int {
 	return exitOK
 }
 
-// count is the tally of seeds judged v.
-func (s *runSummary) count(v harness.Verdict) *int {
-	switch v {
-	case harness.Pass:
-		return &s.Pass
-	case harness.Unsafe:
-		return &s.Unsafe
-	case harness.Liveness:
-		return &s.Liveness
-	case harness.Inconclusive:
-		return &s.Inconclusive
-	case harness.Blocked:
-		return &s.Blocked
+func printSummary(w io.Writer, s *schema.Run) {
+	seeds := fmt.Sprintf("%d seeds (%d..%d)", s.Seeds, s.FirstSeed, s.FirstSeed+s.Seeds-1)
+	if s.Interrupted {
+		seeds = fmt.Sprintf("%d seeds from %d (interrupted)", s.Seeds, s.FirstSeed)
 	}
-	return &s.Crashed
-}
-
-func printSummary(w io.Writer, s *runSummary) {
-	fmt.Fprintf(w, "scenario %s: %d seeds (%d..%d): %d pass, %d unsafe, %d liveness, %d crashed",
-		s.Scenario, s.Seeds, s.FirstSeed, s.FirstSeed+uint64(s.Seeds)-1, s.Pass, s.Unsafe, s.Liveness, s.Crashed)
+	fmt.Fprintf(w, "scenario %s: %s: %d pass, %d unsafe, %d liveness, %d crashed",
+		s.Scenario, seeds, s.Pass, s.Unsafe, s.Liveness, s.Crashed)
 	if s.Inconclusive > 0 {
 		fmt.Fprintf(w, ", %d inconclusive", s.Inconclusive)
 	}
@@ -200,7 +175,7 @@ func printSummary(w io.Writer, s *runSummary) {
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "%d runs (%.1f%%) outside the protocol's assumptions; %d overlaps of leaders; %d violations excused by the faults that left them; %d stale writes refused by the fence\n",
 		s.Outside, 100*float64(s.Outside)/float64(max(s.Seeds, 1)), s.Overlaps, s.Excused, s.Refused)
-	fmt.Fprintf(w, "wall %.2fs with %d workers: %.0f seeds/s\n", s.WallSeconds, s.Workers, s.SeedsPerSecond)
+	fmt.Fprintf(w, "wall %.2fs with %d workers: %.0f seeds/s\n", s.Wall.D().Seconds(), s.Workers, s.SeedsPerSecond)
 	const show = 10
 	for i, f := range s.Failures {
 		if i == show {

@@ -1,0 +1,78 @@
+package schema
+
+import "github.com/s3lease/s3lease/harness"
+
+// Counts are the tallies of a set of runs (run, campaign, merge). Every
+// seed is counted once in exactly one of Pass, Unsafe, Liveness, Crashed,
+// Inconclusive, Blocked and Nondeterministic; the other four count, over
+// all seeds, the runs outside the protocol's assumptions, the overlaps of
+// leaders, the stale writes refused by the fenced resource, and the
+// violations that faults outside the assumptions account for (reported
+// and not counted against the protocol).
+type Counts struct {
+	Pass             uint64 `json:"pass"`
+	Unsafe           uint64 `json:"unsafe"`
+	Liveness         uint64 `json:"liveness"`
+	Crashed          uint64 `json:"crashed"`
+	Inconclusive     uint64 `json:"inconclusive"`
+	Blocked          uint64 `json:"blocked"`
+	Nondeterministic uint64 `json:"nondeterministic"`
+	Outside          uint64 `json:"outsideAssumptions"`
+	Overlaps         uint64 `json:"overlaps"`
+	Refused          uint64 `json:"refusedWrites"`
+	Excused          uint64 `json:"excusedViolations"`
+}
+
+// Seeds is the number of seeds counted.
+func (c Counts) Seeds() uint64 {
+	return c.Pass + c.Unsafe + c.Liveness + c.Crashed + c.Inconclusive + c.Blocked + c.Nondeterministic
+}
+
+// Failures is the number of seeds that did not pass.
+func (c Counts) Failures() uint64 { return c.Seeds() - c.Pass }
+
+// Of returns the tally of seeds judged v.
+func (c *Counts) Of(v harness.Verdict) *uint64 {
+	switch v {
+	case harness.Pass:
+		return &c.Pass
+	case harness.Unsafe:
+		return &c.Unsafe
+	case harness.Liveness:
+		return &c.Liveness
+	case harness.Inconclusive:
+		return &c.Inconclusive
+	case harness.Blocked:
+		return &c.Blocked
+	}
+	return &c.Crashed
+}
+
+// Add adds o's tallies to c's.
+func (c *Counts) Add(o Counts) {
+	c.Pass += o.Pass
+	c.Unsafe += o.Unsafe
+	c.Liveness += o.Liveness
+	c.Crashed += o.Crashed
+	c.Inconclusive += o.Inconclusive
+	c.Blocked += o.Blocked
+	c.Nondeterministic += o.Nondeterministic
+	c.Outside += o.Outside
+	c.Overlaps += o.Overlaps
+	c.Refused += o.Refused
+	c.Excused += o.Excused
+}
+
+// Worst returns the most serious verdict counted, in the harness's order
+// of severity; a nondeterministic seed counts as crashed. Pass if every
+// seed passed.
+func (c Counts) Worst() harness.Verdict {
+	c.Crashed += c.Nondeterministic
+	worst := harness.Pass
+	for _, v := range harness.Verdicts() {
+		if *c.Of(v) > 0 {
+			worst = v
+		}
+	}
+	return worst
+}

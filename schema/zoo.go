@@ -1,0 +1,49 @@
+package schema
+
+import (
+	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/linearizability"
+)
+
+// Zoo is what `simrun zoo -json` prints: for each lock of the zoo, the
+// first seed that caught it.
+type Zoo struct {
+	Header
+	// Budget is the most seeds run per scenario.
+	Budget   int `json:"budget"`
+	Workers  int `json:"workers"`
+	Variants int `json:"variants"`
+	Caught   int `json:"caught"`
+	// ControlPassed: the careful lock passed its whole budget.
+	ControlPassed bool            `json:"controlPassed"`
+	Wall          faults.Duration `json:"wall"`
+	Rows          []ZooRow        `json:"rows"`
+}
+
+// ZooRow is one lock of the zoo: its first failing seed, or that there was
+// none within the budget.
+type ZooRow struct {
+	Scenario string `json:"scenario"`
+	// Control marks the careful lock, which must pass every seed; the
+	// variants must each fail one.
+	Control bool `json:"control,omitempty"`
+	// Caught: a seed failed.
+	Caught bool `json:"caught"`
+	// Seeds is how many seeds ran: up to and including the first failing
+	// one, or the whole budget; Wall the time they took.
+	Seeds int             `json:"seeds"`
+	Wall  faults.Duration `json:"wall"`
+	// Of the first failing seed: its number and verdict, its first
+	// violation (or, for a crash, Failure), the number of events in its
+	// fault plan, with -shrink the events left after shrinking and the
+	// runs it took, and the command that replays it.
+	Seed          uint64                     `json:"seed,omitempty"`
+	Verdict       string                     `json:"verdict,omitempty"`
+	Violation     *linearizability.Violation `json:"violation,omitempty"`
+	Failure       string                     `json:"failure,omitempty"`
+	PlanEvents    int                        `json:"planEvents,omitempty"`
+	ShrunkEvents  *int                       `json:"shrunkEvents,omitempty"`
+	ShrinkRuns    int                        `json:"shrinkRuns,omitempty"`
+	Replay        string                     `json:"replay,omitempty"`
+	ShrinkFailure string                     `json:"shrinkFailure,omitempty"`
+}

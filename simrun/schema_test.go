@@ -1,0 +1,136 @@
+package simrun
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"testing"
+	"time"
+
+	nightly "github.com/s3lease/s3lease/campaign"
+	"github.com/s3lease/s3lease/schema"
+	"github.com/s3lease/s3lease/sim"
+)
+
+// TestEveryCommandSpeaksOneSchema runs every command that prints JSON and
+// decodes each document with the types of package schema (campaign.Report
+// for campaign and merge), refusing unknown fields. Each document names
+// the schema version and its command; names are camelCase, durations text,
+// violations objects; and the types lose nothing: the decoded document
+// written again is the document read.
+func TestEveryCommandSpeaksOneSchema(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		args []string
+		doc  any
+	}{
+		// zoo/no-watchdog fails within a few seeds: the run has failures,
+		// violations and a replay command to encode.
+		{[]string{"run", "-scenario", "zoo/no-watchdog", "-seeds", "20", "-json"}, &schema.Run{}},
+		{[]string{"replay", "-scenario", "zoo/no-watchdog", "-seed", "3", "-json"}, &schema.Replay{}},
+		{[]string{"replay", "-scenario", "drift-beyond-bound", "-seed", "1", "-json"}, &schema.Replay{}},
+		{[]string{"explore", "-scenario", "naive-skew", "-faults", "1", "-json", "-o", filepath.Join(dir, "e.json")}, &schema.Explore{}},
+		{[]string{"zoo", "-seeds", "30", "-json"}, &schema.Zoo{}},
+		{[]string{"bench", "-seeds", "5", "-json"}, &schema.Bench{}},
+		{[]string{"campaign", "-out", filepath.Join(dir, "c"), "-scenario", "zoo/no-watchdog", "-seeds", "20", "-json"}, &nightly.Report{}},
+		{[]string{"merge", "-out", filepath.Join(dir, "m.json"), "-json", filepath.Join(dir, "c", "report.json")}, &nightly.Report{}},
+	}
+	commands := map[string]bool{}
+	for _, c := range cases {
+		var out, errOut bytes.Buffer
+		code := run(c.args, &out, &errOut)
+		if code == exitUsage {
+			t.Fatalf("simrun %v: usage error\n%s", c.args, errOut.String())
+		}
+		data := out.Bytes()
+		h, err := schema.ReadHeader(data)
+		if err != nil || h.Command != c.args[0] {
+			t.Fatalf("simrun %v: header %+v, %v; want schema %d, command %q\n%s", c.args, h, err, schema.Version, c.args[0], data)
+		}
+		commands[h.Command] = true
+		if err := sim.StrictUnmarshal(data, c.doc); err != nil {
+			t.Fatalf("simrun %v: does not decode as %T: %v\n%s", c.args, c.doc, err, data)
+		}
+		again, err := json.Marshal(c.doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want, got any
+		if err := json.Unmarshal(data, &want); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(again, &got); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(want, got) {
+			t.Fatalf("simrun %v: %T loses or changes fields:\nread  %s\nwrote %s", c.args, c.doc, data, again)
+		}
+		checkConventions(t, c.args[0], "", want)
+	}
+	for _, c := range []string{schema.CommandRun, schema.CommandReplay, schema.CommandExplore, schema.CommandZoo,
+		schema.CommandBench, schema.CommandCampaign, schema.CommandMerge} {
+		if !commands[c] {
+			t.Errorf("no document of %q was checked", c)
+		}
+	}
+}
+
+var camelCase = regexp.MustCompile(`^[a-z][a-zA-Z0-9]*$`)
+
+// durationKeys are the names under which documents hold durations.
+var durationKeys = map[string]bool{
+	"at": true, "local": true, "for": true, "from": true, "to": true, "end": true,
+	"wall": true, "duration": true, "healAt": true, "offset": true, "driftUntil": true,
+	"perSeed": true, "s3Check": true, "simulated": true, "slowMax": true,
+}
+
+// checkConventions walks a decoded document: camelCase names, durations as
+// text, violations as objects with nodes as lists.
+func checkConventions(t *testing.T, cmd, key string, v any) {
+	t.Helper()
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if !camelCase.MatchString(k) {
+				t.Errorf("%s: field %q is not camelCase", cmd, k)
+			}
+			if durationKeys[k] {
+				s, ok := e.(string)
+				if _, err := time.ParseDuration(s); !ok || err != nil {
+					t.Errorf("%s: %q is %v, not a duration as text", cmd, k, e)
+				}
+			}
+			switch k {
+			case "violation":
+				checkViolation(t, cmd, e)
+			case "violations":
+				list, ok := e.([]any)
+				if !ok {
+					t.Errorf("%s: violations are %T, not a list", cmd, e)
+				}
+				for _, x := range list {
+					checkViolation(t, cmd, x)
+				}
+			}
+			checkConventions(t, cmd, k, e)
+		}
+	case []any:
+		for _, e := range v {
+			checkConventions(t, cmd, key, e)
+		}
+	}
+}
+
+func checkViolation(t *testing.T, cmd string, v any) {
+	t.Helper()
+	m, ok := v.(map[string]any)
+	if !ok {
+		t.Errorf("%s: a violation is %T (%v), not an object", cmd, v, v)
+		return
+	}
+	if _, ok := m["nodes"].([]any); !ok || m["checker"] == nil || m["message"] == nil {
+		t.Errorf("%s: violation %v lacks a checker, a message or a list of nodes", cmd, m)
+	}
+}
