@@ -62,6 +62,11 @@ type Reproducer struct {
 	Plan *faults.Plan `json:"plan,omitempty"`
 	// Expect, if set, is what the run is expected to show.
 	Expect *Signature `json:"expect,omitempty"`
+	// Explore, if set, makes the run one execution of an exploration
+	// (simrun explore): the scenario's run cut to Nodes and Duration as
+	// exploration cuts it (Small), its schedule the path's choices within
+	// the bounds. Nodes and Duration are then required.
+	Explore *ExploreChoice `json:"explore,omitempty"`
 }
 
 // Signature identifies a failure so that many seeds hitting one bug read as
@@ -206,6 +211,9 @@ func (r *Reproducer) Setup() (Setup, error) {
 		if slices.Contains(e.Checkers, "") {
 			return Setup{}, badRepro("an expected checker is empty")
 		}
+	}
+	if r.Explore != nil {
+		return r.exploreSetup(sc)
 	}
 	s := sc.Build(r.Seed)
 	if r.Plan != nil {

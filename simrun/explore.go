@@ -1,30 +1,16 @@
 package simrun
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"time"
 
+	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/scenarios"
+	"github.com/s3lease/s3lease/schema"
 	"github.com/s3lease/s3lease/sim"
 )
-
-// exploreSummary is the JSON form of an exploration.
-type exploreSummary struct {
-	Scenario   string   `json:"scenario"`
-	Seed       uint64   `json:"seed"`
-	Nodes      int      `json:"nodes"`
-	Duration   string   `json:"duration"`
-	Executions int      `json:"executions"`
-	Distinct   int      `json:"distinctTraces"`
-	Exhausted  bool     `json:"exhausted"`
-	Verdict    string   `json:"verdict"`
-	Violations []string `json:"violations,omitempty"`
-	Path       string   `json:"path,omitempty"`
-	Replay     string   `json:"replay,omitempty"`
-}
 
 // cmdExplore enumerates a small configuration's schedules depth first.
 func cmdExplore(args []string, stdout, stderr io.Writer) (int, error) {
@@ -38,6 +24,8 @@ func cmdExplore(args []string, stdout, stderr io.Writer) (int, error) {
 	depth := fs.Int("depth", 60, "choice points explored per execution (0: all)")
 	executions := fs.Int("executions", 100_000, "stop after this many executions")
 	path := fs.String("path", "", "replay the one execution this path names and print its trace")
+	out := fs.String("o", "", "write the failing execution's reproducer to `FILE` (atomically), for 'simrun replay FILE'")
+	page := fs.String("html", "", "write the failing execution's page to `FILE` (atomically)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	if err := parse(fs, args); err != nil {
 		return 0, err
@@ -50,18 +38,25 @@ func cmdExplore(args []string, stdout, stderr io.Writer) (int, error) {
 	case *maxFaults < 0 || *maxDelays < 0 || *depth < 0 || *executions < 1:
 		return 0, fmt.Errorf("%w: -faults, -delays and -depth must not be negative, -executions at least 1", errUsage)
 	}
+	if err := checkOutputDir(*out); err != nil {
+		return 0, fmt.Errorf("%w: -o: %v", errUsage, err)
+	}
+	if err := checkOutputDir(*page); err != nil {
+		return 0, fmt.Errorf("%w: -html: %v", errUsage, err)
+	}
 	sc, err := lookup(*scenario)
 	if err != nil {
 		return 0, err
 	}
 	bounds := sim.ExploreBounds{MaxFaults: *maxFaults, MaxDelays: *maxDelays, MaxDepth: *depth}
 	setup := harness.Small(sc.Build(*seed), *nodes, *duration)
+	ex := explored{sc: sc, seed: *seed, nodes: *nodes, duration: *duration, bounds: bounds, setup: setup}
 	if isSet(fs, "path") {
 		p, err := harness.ParsePath(*path)
 		if err != nil {
 			return 0, fmt.Errorf("%w: -path: %v", errUsage, err)
 		}
-		o, err := harness.ReplayPath(setup, *seed, bounds, p, true)
+		o, err := ex.replay(p)
 		if err != nil {
 			return 0, err
 		}
@@ -73,55 +68,125 @@ func cmdExplore(args []string, stdout, stderr io.Writer) (int, error) {
 			fmt.Fprintf(stdout, "violation: %s\n", v)
 		}
 		fmt.Fprintf(stdout, "hash: %s\n", hashString(o.Result.Hash()))
-		return exitFor(o.Verdict), nil
+		if err := ex.write(stdout, o, p, *out, *page); err != nil {
+			return 0, err
+		}
+		return o.Verdict.ExitCode(), nil
 	}
 	start := time.Now()
 	r, err := harness.Explore(setup, *seed, bounds, *executions)
 	if err != nil {
 		return 0, err
 	}
-	sum := exploreSummary{Scenario: sc.Name, Seed: *seed, Nodes: *nodes, Duration: duration.String(),
-		Executions: r.Executions, Distinct: r.Distinct, Exhausted: r.Exhausted, Verdict: harness.Pass.String()}
+	sum := schema.Explore{Header: schema.NewHeader(schema.CommandExplore), Scenario: sc.Name, Seed: *seed,
+		Nodes: *nodes, Duration: faults.Duration(*duration), Executions: r.Executions, Distinct: r.Distinct,
+		Exhausted: r.Exhausted, Verdict: harness.Pass.String(), Wall: faults.Duration(time.Since(start))}
 	if r.Found != nil {
 		sum.Verdict = r.Found.Verdict.String()
-		for _, v := range r.Found.Violations {
-			sum.Violations = append(sum.Violations, v.String())
-		}
+		sum.Violations = r.Found.Violations
 		sum.Path = r.Path.String()
-		sum.Replay = fmt.Sprintf(harness.Command()+" explore -scenario %s -seed %d -nodes %d -duration %v -faults %d -delays %d -depth %d -path '%s'",
-			sc.Name, *seed, *nodes, *duration, *maxFaults, *maxDelays, *depth, sum.Path)
+		sum.Replay = ex.command(r.Path)
+		if *out != "" || *page != "" {
+			o, err := ex.replay(r.Path)
+			if err != nil {
+				return 0, err
+			}
+			if err := ex.write(io.Discard, o, r.Path, *out, *page); err != nil {
+				return 0, err
+			}
+			sum.Reproducer, sum.Page = *out, *page
+		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(sum); err != nil {
+		if err := writeJSON(stdout, sum); err != nil {
 			return 0, err
 		}
 	} else {
-		state := "stopped at the execution limit"
-		switch {
-		case r.Found != nil:
-			state = "stopped at the first failure"
-		case r.Exhausted:
-			state = "every schedule within the bounds"
-		}
-		fmt.Fprintf(stdout, "explored %s with %d nodes for %v: %d executions (%d distinct traces), %s, in %.2fs\n",
-			sc.Name, *nodes, *duration, r.Executions, r.Distinct, state, time.Since(start).Seconds())
-		if r.Found == nil {
-			fmt.Fprintln(stdout, "no violation")
-		} else {
-			fmt.Fprintf(stdout, "%s after %d executions\n", sum.Verdict, r.Executions)
-			for _, v := range sum.Violations {
-				fmt.Fprintf(stdout, "  %s\n", v)
-			}
-			fmt.Fprintf(stdout, "  replay: %s\n", sum.Replay)
-		}
+		printExplore(stdout, &sum)
 	}
 	if r.Found != nil {
-		return exitFor(r.Found.Verdict), nil
+		return r.Found.Verdict.ExitCode(), nil
 	}
 	return exitOK, nil
 }
 
-// exitFor is the exit status of a verdict.
-func exitFor(v harness.Verdict) int { return v.ExitCode() }
+// printExplore prints an exploration's result in words.
+func printExplore(w io.Writer, sum *schema.Explore) {
+	state := "stopped at the execution limit"
+	switch {
+	case sum.Path != "" || sum.Verdict != harness.Pass.String():
+		state = "stopped at the first failure"
+	case sum.Exhausted:
+		state = "every schedule within the bounds"
+	}
+	fmt.Fprintf(w, "explored %s with %d nodes for %v: %d executions (%d distinct traces), %s, in %.2fs\n",
+		sum.Scenario, sum.Nodes, sum.Duration, sum.Executions, sum.Distinct, state, sum.Wall.D().Seconds())
+	if sum.Verdict == harness.Pass.String() {
+		fmt.Fprintln(w, "no violation")
+		return
+	}
+	fmt.Fprintf(w, "%s after %d executions\n", sum.Verdict, sum.Executions)
+	for _, v := range sum.Violations {
+		fmt.Fprintf(w, "  %s\n", v)
+	}
+	fmt.Fprintf(w, "  replay: %s\n", sum.Replay)
+	if sum.Reproducer != "" {
+		fmt.Fprintf(w, "  reproducer: %s (replay: %s replay %s)\n", sum.Reproducer, harness.Command(), shellQuote(sum.Reproducer))
+	}
+	if sum.Page != "" {
+		fmt.Fprintf(w, "  page: %s\n", sum.Page)
+	}
+}
+
+// explored is one exploration's configuration: what a path is a path of.
+type explored struct {
+	sc       harness.Scenario
+	seed     uint64
+	nodes    int
+	duration time.Duration
+	bounds   sim.ExploreBounds
+	setup    harness.Setup
+}
+
+// replay runs the execution p names, keeping its trace.
+func (e *explored) replay(p harness.Path) (*harness.Outcome, error) {
+	o, err := harness.ReplayPath(e.setup, e.seed, e.bounds, p, true)
+	if o != nil {
+		o.Scenario, o.Seed = e.sc.Name, e.seed
+	}
+	return o, err
+}
+
+// command is the explore command that replays the execution p names.
+func (e *explored) command(p harness.Path) string {
+	return fmt.Sprintf("%s explore -scenario %s -seed %d -nodes %d -duration %v -faults %d -delays %d -depth %d -path '%s'",
+		harness.Command(), e.sc.Name, e.seed, e.nodes, e.duration, e.bounds.MaxFaults, e.bounds.MaxDelays, e.bounds.MaxDepth, p)
+}
+
+// write writes the execution's reproducer to out and its page to page,
+// each if named, and says so on w.
+func (e *explored) write(w io.Writer, o *harness.Outcome, p harness.Path, out, page string) error {
+	if out != "" {
+		rep := harness.ExploreReproducer(o, e.nodes, faults.Duration(e.duration), e.bounds, p)
+		data, err := rep.Marshal()
+		if err != nil {
+			return err
+		}
+		if err := harness.WriteFileAtomic(out, data); err != nil {
+			return fmt.Errorf("-o: %w", err)
+		}
+		fmt.Fprintf(w, "wrote the reproducer to %s ('%s replay %s')\n", out, harness.Command(), shellQuote(out))
+	}
+	if page != "" {
+		replay := e.command(p)
+		if out != "" {
+			replay = harness.Command() + " replay " + shellQuote(out)
+		}
+		title := fmt.Sprintf("explored %s seed %d, %d nodes, path %q: %s", o.Scenario, o.Seed, e.nodes, p.String(), o.Verdict)
+		if err := writePage(page, title, o, replay); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "wrote the page to %s\n", page)
+	}
+	return nil
+}

@@ -81,7 +81,7 @@ func cmdShrink(args []string, stdout, stderr io.Writer) (int, error) {
 	if runs >= *budget {
 		fmt.Fprintf(stdout, " (the whole budget: shrinking %s again may find more)", *out)
 	}
-	fmt.Fprintf(stdout, "; wrote %s\nreplay: simrun replay %s\n", *out, *out)
+	fmt.Fprintf(stdout, "; wrote %s\nreplay: %s replay %s\n", *out, harness.Command(), shellQuote(*out))
 	return exitOK, nil
 }
 
