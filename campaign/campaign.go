@@ -128,6 +128,7 @@ type Campaign struct {
 	ended   time.Duration              // this session's length, once Run returns
 	stopped bool
 	session uint64 // seeds done by this session
+	memory  schema.Memory
 
 	saveMu sync.Mutex
 }
@@ -297,6 +298,9 @@ func (c *Campaign) Run(ctx context.Context) (*Report, error) {
 			case <-stopSaver:
 				return
 			case <-tick.C:
+				c.mu.Lock()
+				sampleMemory(&c.memory, c.session)
+				c.mu.Unlock()
 				if err := c.save(); err != nil {
 					fail(fmt.Errorf("campaign: saving the state: %w", err))
 					return
@@ -311,6 +315,7 @@ func (c *Campaign) Run(ctx context.Context) (*Report, error) {
 	<-saverDone
 	c.mu.Lock()
 	c.ended, c.stopped = time.Since(c.began), true
+	sampleMemory(&c.memory, c.session)
 	c.mu.Unlock()
 	if err := c.save(); err != nil && firstErr == nil {
 		firstErr = fmt.Errorf("campaign: saving the state: %w", err)
@@ -549,6 +554,10 @@ func (c *Campaign) reportLocked() *Report {
 	if wall := c.elapsedLocked(); wall > 0 {
 		r.Wall = faults.Duration(wall)
 		r.SeedsPerSecond = float64(r.SeedsRun) / wall.Seconds()
+	}
+	if c.memory.Samples > 0 {
+		m := c.memory
+		r.Memory = &m
 	}
 	for _, g := range c.groups {
 		if g.Count == 0 {

@@ -86,6 +86,9 @@ type Report struct {
 	// the sum of the shards').
 	Wall           faults.Duration `json:"wall"`
 	SeedsPerSecond float64         `json:"seedsPerSecond"`
+	// Memory is what the campaign's process held during its last session
+	// (a merged report has none).
+	Memory *schema.Memory `json:"memory,omitempty"`
 }
 
 // Worst returns the most serious verdict in the report, in the harness's

@@ -427,6 +427,10 @@ func printReport(w io.Writer, r *nightly.Report, dir string) {
 		}
 	}
 	fmt.Fprintf(w, "wall %.2fs over all sessions: %.0f seeds/s\n", r.Wall.D().Seconds(), r.SeedsPerSecond)
+	if m := r.Memory; m != nil {
+		fmt.Fprintf(w, "memory: live heap %.1f MiB after %d seeds, %.1f MiB after %d (peak %.1f MiB); %.1f MiB from the system at most\n",
+			mib(m.FirstLiveHeap), m.FirstSeeds, mib(m.LastLiveHeap), m.LastSeeds, mib(m.PeakLiveHeap), mib(m.PeakTotal))
+	}
 }
 
 // caughtSignal is the signal that stopped a campaign, if any.
@@ -479,3 +483,6 @@ func signalStatus(s os.Signal) int {
 	}
 	return 128 + int(syscall.SIGINT)
 }
+
+// mib is bytes in mebibytes.
+func mib(b uint64) float64 { return float64(b) / (1 << 20) }
