@@ -2,23 +2,33 @@ package schema
 
 import "github.com/s3lease/s3lease/faults"
 
-// Bench is what `simrun bench -json` prints: the speed of one scenario on
-// one goroutine, all checkers on.
+// Bench is what `simrun bench -json` prints: the speed of one scenario,
+// all checkers on; with -scale, one cell per size of the scaling table
+// instead.
 type Bench struct {
 	Header
 	Scenario string `json:"scenario"`
-	Seeds    int    `json:"seeds"`
-	// Simulated is the simulated length of one run.
-	Simulated      faults.Duration `json:"simulated"`
-	Wall           faults.Duration `json:"wall"`
-	SeedsPerSecond float64         `json:"seedsPerSecond"`
-	PerSeed        faults.Duration `json:"perSeed"`
-	StepsPerSeed   int             `json:"stepsPerSeed"`
-	NsPerStep      float64         `json:"nsPerStep"`
-	AllocsPerSeed  uint64          `json:"allocsPerSeed"`
-	BytesPerSeed   uint64          `json:"bytesPerSeed"`
+	BenchCell
+	Scale []BenchCell `json:"scale,omitempty"`
+}
+
+// BenchCell is one measurement: Seeds seeds of Nodes nodes for Simulated
+// each, on Workers goroutines.
+type BenchCell struct {
+	Nodes          int             `json:"nodes,omitempty"`
+	Simulated      faults.Duration `json:"simulated,omitempty"`
+	Seeds          int             `json:"seeds,omitempty"`
+	Workers        int             `json:"workers,omitempty"`
+	Wall           faults.Duration `json:"wall,omitempty"`
+	SeedsPerSecond float64         `json:"seedsPerSecond,omitempty"`
+	PerSeed        faults.Duration `json:"perSeed,omitempty"`
+	StepsPerSeed   int             `json:"stepsPerSeed,omitempty"`
+	// NsPerStep is CPU time (wall time × workers) per simulated step.
+	NsPerStep     float64 `json:"nsPerStep,omitempty"`
+	AllocsPerSeed uint64  `json:"allocsPerSeed,omitempty"`
+	BytesPerSeed  uint64  `json:"bytesPerSeed,omitempty"`
 	// S3Check is the time the linearizability check of the S3 history
-	// took per seed, and S3CheckShare its share of the wall time (0..1).
-	S3Check      faults.Duration `json:"s3Check"`
-	S3CheckShare float64         `json:"s3CheckShare"`
+	// took per seed, and S3CheckShare its share of the CPU time (0..1).
+	S3Check      faults.Duration `json:"s3Check,omitempty"`
+	S3CheckShare float64         `json:"s3CheckShare,omitempty"`
 }

@@ -1,11 +1,14 @@
 package simrun
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"sync/atomic"
+	"text/tabwriter"
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
@@ -13,21 +16,56 @@ import (
 	"github.com/s3lease/s3lease/schema"
 )
 
-// cmdBench measures the simulator: seeds per second and simulated seconds
-// per wall second on one goroutine (one core), all checkers on.
+const benchUsage = `usage:
+  simrun bench [-scenario NAME] [-seeds N] [-workers N] [-json] [-cpuprofile FILE]
+  simrun bench -scale [-scenario NAME] [-seeds N] [-json]
+
+Measures the simulator with every checker on: seeds per second, time and
+allocations per seed and per step, and the share of the linearizability
+check of the S3 history. One goroutine by default (one core); -workers N
+runs N at once, to measure how the harness scales across cores.
+
+-scale runs the scenario's world without faults at 3, 5, 15 and 50 nodes
+for 15, 60 and 600 simulated seconds and prints the cost per node and
+simulated second of each: constant if the cost grows linearly. -seeds is
+then the number of seeds of the 5-node, 60-second cell; the others run as
+many node-seconds in all.
+
+flags:
+`
+
+// cmdBench measures the simulator.
 func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlags("bench", stderr)
 	scenario := scenarioFlag(fs)
 	seeds := fs.Int("seeds", 2000, "number of seeds to run")
-	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the runs to this file")
+	workers := fs.Int("workers", 1, "runs at once")
+	scale := fs.Bool("scale", false, "the scaling table over nodes and simulated duration")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the runs to `FILE`")
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), benchUsage)
+		fs.PrintDefaults()
+	}
 	if err := parse(fs, args); err != nil {
+		return 0, err
+	}
+	switch {
+	case *seeds < 1:
+		return 0, fmt.Errorf("%w: -seeds must be at least 1, got %d", errUsage, *seeds)
+	case *workers < 1:
+		return 0, fmt.Errorf("%w: -workers must be at least 1, got %d", errUsage, *workers)
+	case *scale && *workers != 1:
+		return 0, fmt.Errorf("%w: -scale measures one goroutine; do not combine it with -workers", errUsage)
+	}
+	sc, err := lookup(*scenario)
+	if err != nil {
 		return 0, err
 	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
 		if err != nil {
-			return 0, fmt.Errorf("%w: %v", errUsage, err)
+			return 0, fmt.Errorf("-cpuprofile: %w", err)
 		}
 		defer f.Close()
 		if err := pprof.StartCPUProfile(f); err != nil {
@@ -35,46 +73,107 @@ func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	if *seeds < 1 {
-		return 0, fmt.Errorf("%w: -seeds must be at least 1, got %d", errUsage, *seeds)
-	}
-	sc, err := lookup(*scenario)
-	if err != nil {
-		return 0, err
-	}
-	simulated := sc.Build(1).Config.Duration
-	steps := 0
-	var s3check time.Duration
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	start := time.Now()
-	for i := range *seeds {
-		o, err := harness.RunSeed(sc, uint64(i+1), false)
+	b := schema.Bench{Header: schema.NewHeader(schema.CommandBench), Scenario: sc.Name}
+	if *scale {
+		b.Scale, err = benchScale(sc, *seeds)
 		if err != nil {
 			return 0, err
 		}
-		steps += o.Result.Steps
-		s3check += o.S3.Duration
+		if *asJSON {
+			return exitOK, writeJSON(stdout, b)
+		}
+		return exitOK, printScale(stdout, &b)
 	}
-	wall := time.Since(start)
-	runtime.ReadMemStats(&after)
-	n := time.Duration(*seeds)
-	b := schema.Bench{Header: schema.NewHeader(schema.CommandBench), Scenario: sc.Name, Seeds: *seeds,
-		Simulated: faults.Duration(simulated), Wall: faults.Duration(wall),
-		SeedsPerSecond: float64(*seeds) / wall.Seconds(), PerSeed: faults.Duration(wall / n),
-		StepsPerSeed: steps / *seeds, NsPerStep: float64(wall.Nanoseconds()) / float64(max(steps, 1)),
-		AllocsPerSeed: (after.Mallocs - before.Mallocs) / uint64(*seeds),
-		BytesPerSeed:  (after.TotalAlloc - before.TotalAlloc) / uint64(*seeds),
-		S3Check:       faults.Duration(s3check / n), S3CheckShare: s3check.Seconds() / wall.Seconds()}
+	b.BenchCell, err = benchCell(sc.Build, sc.Build(1).Config.Nodes, sc.Build(1).Config.Duration, *seeds, *workers)
+	if err != nil {
+		return 0, err
+	}
 	if *asJSON {
 		return exitOK, writeJSON(stdout, b)
 	}
-	fmt.Fprintf(stdout, "scenario %s, %d seeds on one goroutine, all checkers on\n", b.Scenario, b.Seeds)
+	c := &b.BenchCell
+	fmt.Fprintf(stdout, "scenario %s, %d seeds on %d goroutine(s), all checkers on\n", b.Scenario, c.Seeds, c.Workers)
 	fmt.Fprintf(stdout, "%.0f seeds/s, %v per seed, %.0f simulated s per wall s, %d steps per seed, %.0f ns per step\n",
-		b.SeedsPerSecond, b.PerSeed.D().Round(time.Microsecond), b.SeedsPerSecond*simulated.Seconds(), b.StepsPerSeed, b.NsPerStep)
+		c.SeedsPerSecond, c.PerSeed.D().Round(time.Microsecond), c.SeedsPerSecond*c.Simulated.D().Seconds(), c.StepsPerSeed, c.NsPerStep)
 	fmt.Fprintf(stdout, "%d allocations and %d KiB allocated per seed (%.1f allocations per step)\n",
-		b.AllocsPerSeed, b.BytesPerSeed>>10, float64(b.AllocsPerSeed)/float64(max(b.StepsPerSeed, 1)))
+		c.AllocsPerSeed, c.BytesPerSeed>>10, float64(c.AllocsPerSeed)/float64(max(c.StepsPerSeed, 1)))
 	fmt.Fprintf(stdout, "the linearizability check of the S3 history took %.1f%% of the time (%v per seed)\n",
-		100*b.S3CheckShare, b.S3Check.D().Round(time.Microsecond))
+		100*c.S3CheckShare, c.S3Check.D().Round(time.Microsecond))
 	return exitOK, nil
+}
+
+// benchCell runs seeds 1..seeds of build on workers goroutines and
+// measures them.
+func benchCell(build func(uint64) harness.Setup, nodes int, simulated time.Duration, seeds, workers int) (schema.BenchCell, error) {
+	var steps, s3check atomic.Int64
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	err := harness.Work(context.Background(), workers, harness.Count(uint64(seeds)), func(i uint64) error {
+		o, err := harness.RunSetup(build(i+1), false)
+		if err != nil {
+			return err
+		}
+		steps.Add(int64(o.Result.Steps))
+		s3check.Add(int64(o.S3.Duration))
+		return nil
+	})
+	wall := time.Since(start)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		return schema.BenchCell{}, err
+	}
+	n := time.Duration(seeds)
+	st := steps.Load()
+	return schema.BenchCell{Nodes: nodes, Simulated: faults.Duration(simulated), Seeds: seeds, Workers: workers,
+		Wall: faults.Duration(wall), SeedsPerSecond: float64(seeds) / wall.Seconds(), PerSeed: faults.Duration(wall / n),
+		StepsPerSeed: int(st / int64(seeds)), NsPerStep: float64(wall.Nanoseconds()*int64(workers)) / float64(max(st, 1)),
+		AllocsPerSeed: (after.Mallocs - before.Mallocs) / uint64(seeds),
+		BytesPerSeed:  (after.TotalAlloc - before.TotalAlloc) / uint64(seeds),
+		S3Check:       faults.Duration(time.Duration(s3check.Load()) / n),
+		S3CheckShare:  time.Duration(s3check.Load()).Seconds() / (wall.Seconds() * float64(workers))}, nil
+}
+
+// The scaling table's nodes and simulated durations.
+var (
+	scaleNodes     = []int{3, 5, 15, 50}
+	scaleDurations = []time.Duration{15 * time.Second, time.Minute, 10 * time.Minute}
+)
+
+// benchScale measures sc's world without faults at every size of the
+// scaling table, each cell as many node-seconds as base seeds of 5 nodes
+// for 60 s.
+func benchScale(sc harness.Scenario, base int) ([]schema.BenchCell, error) {
+	var cells []schema.BenchCell
+	for _, n := range scaleNodes {
+		for _, d := range scaleDurations {
+			seeds := max(2, int(float64(base)*5*60/(float64(n)*d.Seconds())))
+			build := func(seed uint64) harness.Setup {
+				s := harness.Small(sc.Build(seed), n, d)
+				s.Plan = &faults.Plan{}
+				return s
+			}
+			c, err := benchCell(build, n, d, seeds, 1)
+			if err != nil {
+				return nil, fmt.Errorf("%d nodes, %v: %w", n, d, err)
+			}
+			cells = append(cells, c)
+		}
+	}
+	return cells, nil
+}
+
+// printScale prints the scaling table: the cost of each cell per node and
+// simulated second, which is constant where the cost grows linearly.
+func printScale(w io.Writer, b *schema.Bench) error {
+	fmt.Fprintf(w, "scenario %s without faults, one goroutine, all checkers on: cost per node and simulated second\n\n", b.Scenario)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "NODES\tSIMULATED\tSEEDS\tPER SEED\tSTEPS/NODE-S\tNS/NODE-S\tALLOCS/NODE-S\tS3 CHECK\t")
+	for _, c := range b.Scale {
+		ns := float64(c.Nodes) * c.Simulated.D().Seconds()
+		fmt.Fprintf(tw, "%d\t%v\t%d\t%v\t%.1f\t%.0f\t%.1f\t%.1f%%\t\n", c.Nodes, c.Simulated, c.Seeds, c.PerSeed.D().Round(time.Microsecond),
+			float64(c.StepsPerSeed)/ns, float64(c.PerSeed.D().Nanoseconds())/ns, float64(c.AllocsPerSeed)/ns, 100*c.S3CheckShare)
+	}
+	return tw.Flush()
 }
