@@ -1,19 +1,20 @@
 // Package faults is the harness's fault model: everything that can go wrong
 // in a run, as data.
 //
-// A Plan lists timed events (a pause, a crash and restart, a wall-clock
-// step, a VM suspend that stops the monotonic clock, a partition between a
-// node and S3, a slow S3, someone else deleting or overwriting the lock
-// object, an application that ignores the end of its term), aimed events
-// (the Nth PutObject of a node is applied but its answer is lost, replaced
-// by a 500, refused with a 409, delayed, or followed by a pause before the
-// node can act on it; the Nth fenced write is preceded by a pause between
-// lease check and write, or arrives late), per-node clock offsets and
-// drifts, and probability knobs that give every S3 request of the run a
-// chance of a 409, a 500 or 503 before or after applying, a lost answer or
-// a long-tail delay. Chances are integers in parts per million, so that a
-// plan means the same on every machine. Plans are JSON: they can be written
-// by hand, printed with a run and replayed.
+// A Plan lists timed events (a pause, a crash or a stop and a restart, a
+// wall-clock step, a VM suspend that stops the monotonic clock, a partition
+// between a node and S3, a slow S3, someone else deleting or overwriting the
+// lock object, an application that ignores the end of its term), aimed
+// events (a node's Nth request of one operation, say its Nth PutObject, is
+// applied but its answer is lost or replaced by a 500 or 503, is refused
+// with a 409, 500 or 503 without being applied, is answered late, or is
+// followed by a pause before the node can act on it; the Nth fenced write is
+// preceded by a pause between lease check and write, or arrives late),
+// per-node clock offsets and drifts, and probability knobs that give every
+// S3 request of the run a chance of a 409, a 500 or 503 before or after
+// applying, a lost answer or a long-tail delay. Chances are integers in
+// parts per million, so that a plan means the same on every machine. Plans
+// are JSON: they can be written by hand, printed with a run and replayed.
 //
 // # Phases
 //
@@ -26,12 +27,15 @@
 // # Assumptions
 //
 // A protocol states what it needs of the world in Assumptions: a bound on
-// clock drift and on pauses, and whether it tolerates stalled monotonic
-// clocks, foreign writes to the lock object and applications that go on
-// after their term. Plan.Outside says, before the run, how a plan leaves
-// them. Inside them two leaders must never overlap in true time; outside
-// them an overlap is expected and reported, and fencing must still refuse
-// every stale write.
+// clock drift and on pauses, optionally on wall-clock offsets and steps
+// (for a protocol that compares wall clocks), and whether it tolerates
+// stalled monotonic clocks, foreign writes to the lock object and
+// applications that go on after their term. Plan.Outside says, before the
+// run, how a plan leaves them. Inside them two leaders must never overlap in
+// true time; outside them an overlap may happen, and fencing must still
+// refuse every stale write. Package harness judges a run by the faults as
+// they happened: a violation counts unless a fault that left the
+// assumptions accounts for it.
 //
 // # Swarm testing
 //

@@ -15,9 +15,11 @@
 //
 // Two nodes believing they lead at the same instant cannot be ruled out
 // without assumptions about pauses, clocks and latency (see
-// FAILURE-MODES.md, "What safe means here"), so overlap of terms is not a
-// violation here. What must hold unconditionally is that the fencing tokens
-// make overlap harmless. That is what the election checkers state:
+// docs/failure-modes.md#what-safe-means-here), so overlap of terms is not
+// one of the election checkers: [Overlaps] and [OverlapViolations] report
+// it, and the harness counts it only while a run stays inside the
+// protocol's assumptions. What must hold unconditionally is that the fencing
+// tokens make overlap harmless. That is what the election checkers state:
 //
 //   - unique-holder: at most one node incarnation is ever handed a given
 //     token. A token is the name of an epoch; if two holders share one, the
@@ -49,7 +51,9 @@
 //
 // [ElectionCheckers] lists these checkers and [CheckElection] runs them all.
 // Each returns [Violation]s carrying the true time at which the violation is
-// witnessed, the nodes involved and one sentence of evidence.
+// witnessed, the nodes involved and one sentence of evidence. [CheckLiveness]
+// judges the other side, as a Violation too: once faults healed, a leader
+// within the protocol's bound, still leading at the end of the run.
 //
 // # Cost
 //
@@ -76,7 +80,7 @@
 // request the nodes made, as their clients saw it. It asks porcupine
 // (github.com/anishathalye/porcupine) whether the requests are
 // linearizable with respect to one object per key with AWS's
-// conditional-request semantics (S3-SEMANTICS.md, sim.DialectAWS):
+// conditional-request semantics (docs/s3-semantics.md, sim.DialectAWS):
 // PutObject with If-None-Match: * or If-Match, GetObject and HeadObject
 // with either, DeleteObject with If-Match; each answer must match the
 // store's in status, error code and ETag. An Illegal verdict is a bug in

@@ -122,9 +122,10 @@
 //
 // Mutual exclusion in true time holds if every node's monotonic clock runs
 // within ClockDriftPPM of true time and does not stop while the node runs
-// (a suspended VM whose monotonic clock stops is failure mode 8), if S3 is
-// strongly consistent with atomic conditional writes, and if only electors
-// write the object. Token monotonicity holds across releases, expiries,
+// (a suspended VM whose monotonic clock stops breaks this:
+// docs/failure-modes.md#8-monotonic-clock-stops), if S3 is strongly
+// consistent with atomic conditional writes, and if only electors write the
+// object. Token monotonicity holds across releases, expiries,
 // crashes and restarts as long as the object is not deleted or overwritten
 // by others; after a deletion, tokens stay monotonic within each elector
 // that saw the earlier ones. Liveness: once S3 answers within RequestTimeout

@@ -1,13 +1,15 @@
-// Package scenarios holds the stories: one named run per known failure mode
-// of leader election on S3 (FAILURE-MODES.md), each a function from a seed
-// to a world, a fault plan and a protocol, with the outcome it expects of
-// the production elector (survives inside its assumptions, fenced outside
-// them) or of a deliberately broken lock (caught).
+// Package scenarios holds the stories: named runs of the known failure
+// modes of leader election on S3 (docs/failure-modes.md; the stories of
+// failure mode NN are in modeNN_*.go), each a function from a seed to a
+// world, a fault plan and a protocol, with the outcome it expects of the
+// production elector (survives inside its assumptions, fenced outside them)
+// or of a deliberately broken lock (caught).
 //
 // Each story registers itself with the harness at init, so that `simrun
 // run -scenario NAME` runs it and reproducer files name it. The engine
-// that runs and judges them (verdicts, shrinking, reproducers, campaigns)
-// is package harness; the broken locks are package zoo.
+// that runs and judges them (verdicts, shrinking, reproducers, exploration)
+// is package harness; resumable, sharded campaigns are package campaign;
+// the broken locks are package zoo.
 //
 // Two scenarios are campaigns rather than stories: Swarm, the production
 // elector under random fault plans (harness.Swarm), the default of `simrun

@@ -8,9 +8,10 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-// PausePastLease is failure mode 1: the leader's application checks that it
-// still leads, then its process stops for longer than the lease before it
-// sends the guarded write.
+// PausePastLease is a pause longer than the lease
+// (docs/failure-modes.md#1-pause-longer-than-the-lease): the leader's
+// application checks that it still leads, then its process stops for longer
+// than the lease before it sends the guarded write.
 var PausePastLease = register(harness.Scenario{
 	Name: "pause-past-lease",
 	Doc: "Every leader, at its k-th fenced write, checks its lease and then stalls for 8-12 s, far longer than " +

@@ -8,8 +8,9 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-// LateWrite is failure mode 2: a fenced write sent under a valid lease
-// reaches the resource long after that lease expired.
+// LateWrite is a late write (docs/failure-modes.md#2-late-write): a fenced
+// write sent under a valid lease reaches the resource long after that lease
+// expired.
 //
 // A delayed fenced write is not a process fault, so the plan stays inside
 // the elector's assumptions and the scenario expects Survives: the overlap

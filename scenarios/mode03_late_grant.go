@@ -8,8 +8,9 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-// LateGrant is failure mode 3: the answer granting the lease arrives, or is
-// learnt, only after the lease it grants has expired.
+// LateGrant is a late grant (docs/failure-modes.md#3-late-grant): the answer
+// granting the lease arrives, or is learnt, only after the lease it grants
+// has expired.
 var LateGrant = register(harness.Scenario{
 	Name: "late-grant",
 	Doc: "Every node's first PutObject (for most, the race to create the lock) is answered 7-10 s late, longer than the " +

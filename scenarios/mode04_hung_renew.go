@@ -8,8 +8,9 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-// HungRenew is failure mode 4: the leader's renewal hangs for longer than
-// the lease, as it would under an HTTP timeout longer than the lease.
+// HungRenew is a hung renewal (docs/failure-modes.md#4-hung-renewal): the
+// leader's renewal hangs for longer than the lease, as it would under an
+// HTTP timeout longer than the lease.
 var HungRenew = register(harness.Scenario{
 	Name: "hung-renew",
 	Doc: "While a node leads, S3 becomes so slow that every request would take 7-10 s to answer, longer than the " +

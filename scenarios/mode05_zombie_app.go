@@ -8,8 +8,9 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-// ZombieApp is failure mode 5: the application goes on working after its
-// leadership ended, ignoring its cancelled context.
+// ZombieApp is a zombie application
+// (docs/failure-modes.md#5-zombie-application): the application goes on
+// working after its leadership ended, ignoring its cancelled context.
 var ZombieApp = register(harness.Scenario{
 	Name: "zombie-app",
 	Doc: "Every node's application ignores the end of its term and keeps writing for 5-9 s. The leader is cut " +

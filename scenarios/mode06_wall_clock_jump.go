@@ -8,9 +8,10 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-// WallClockJump is failure mode 6: wall clocks step (an NTP step, a manual
-// change) forwards and backwards by minutes to hours, on the leader and on
-// the followers.
+// WallClockJump is a wall-clock jump
+// (docs/failure-modes.md#6-wall-clock-jump): wall clocks step (an NTP step,
+// a manual change) forwards and backwards by minutes to hours, on the leader
+// and on the followers.
 var WallClockJump = register(harness.Scenario{
 	Name: "wall-clock-jump",
 	Doc: "While one node leads, every node's wall clock steps by one minute to six hours, forwards or backwards; " +

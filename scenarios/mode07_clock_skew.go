@@ -8,9 +8,10 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-// ClockSkew is failure mode 7 inside the elector's assumptions: wall clocks
-// minutes apart and clock rates up to the assumed 1000 ppm apart, in the
-// worst direction for a handover.
+// ClockSkew is clock offset and drift
+// (docs/failure-modes.md#7-clock-offset-and-drift) inside the elector's
+// assumptions: wall clocks minutes apart and clock rates up to the assumed
+// 1000 ppm apart, in the worst direction for a handover.
 var ClockSkew = register(harness.Scenario{
 	Name: "clock-skew",
 	Doc: "Wall clocks are up to five minutes apart and clock rates differ by up to the assumed 1000 ppm: the " +

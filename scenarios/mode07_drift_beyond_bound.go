@@ -2,8 +2,9 @@ package scenarios
 
 import "github.com/s3lease/s3lease/harness"
 
-// DriftBeyondBound is failure mode 7 outside the elector's assumptions:
-// clock rates 5% to 40% off, far beyond the assumed 1000 ppm.
+// DriftBeyondBound is clock drift
+// (docs/failure-modes.md#7-clock-offset-and-drift) outside the elector's
+// assumptions: clock rates 5% to 40% off, far beyond the assumed 1000 ppm.
 //
 // With the default settings a term lasts 4 s on the leader's clock and a
 // follower waits a 6 s lease on its own, so two leaders overlap only once a

@@ -9,10 +9,12 @@ import (
 	"github.com/s3lease/s3lease/zoo"
 )
 
-// NaiveSkew is the naive form of the seed 001 algorithm (expiry judged by
-// comparing the stored expiry with the local wall clock) under clock
-// offsets between nodes: the harness must report the double leadership.
-// ElectorSkew is the production elector under the same plan.
+// NaiveSkew is the naive form of the single-object If-Match lock
+// (docs/sources.md#quanttype-one-lock-object-with-if-match; expiry judged by
+// comparing the stored expiry with the local wall clock) under clock offsets
+// between nodes (docs/failure-modes.md#7-clock-offset-and-drift): the
+// harness must report the double leadership. ElectorSkew is the production
+// elector under the same plan.
 var NaiveSkew = register(harness.Scenario{
 	Name: "naive-skew",
 	Doc: "Five nodes run the naive lock (4 s lease; a record is expired when its stored expiry is before the reader's wall clock) " +

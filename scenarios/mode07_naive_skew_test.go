@@ -9,12 +9,13 @@ import (
 )
 
 // TestNaiveSkewVsElectorSkew is the evidence for the naive form of the
-// seed 001 algorithm (expiry judged by comparing the stored expiry with
-// the local clock) under clock offset: the harness reports the double
-// leadership (Unsafe, overlap) on most seeds, and in every overlap the node
-// that took over has the wall clock further ahead; the production elector
-// under the same plans has no overlap, and after every node crashed the
-// next leader waited a full lease.
+// single-object If-Match lock
+// (docs/sources.md#quanttype-one-lock-object-with-if-match; expiry judged by
+// comparing the stored expiry with the local clock) under clock offset: the
+// harness reports the double leadership (Unsafe, overlap) on most seeds, and
+// in every overlap the node that took over has the wall clock further ahead;
+// the production elector under the same plans has no overlap, and after
+// every node crashed the next leader waited a full lease.
 func TestNaiveSkewVsElectorSkew(t *testing.T) {
 	const seeds = 20
 	caught, refused := 0, 0

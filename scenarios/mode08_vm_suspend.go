@@ -8,8 +8,10 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-// VMSuspend is failure mode 8: a node's VM is suspended, so its process and
-// its monotonic clock both stop, for longer than the lease.
+// VMSuspend is a stopped monotonic clock
+// (docs/failure-modes.md#8-monotonic-clock-stops): a node's VM is suspended,
+// so its process and its monotonic clock both stop, for longer than the
+// lease.
 var VMSuspend = register(harness.Scenario{
 	Name: "vm-suspend",
 	Doc: "Each node's VM is suspended once, at its own random instant, for 7-12 s: its process and its monotonic " +

@@ -28,8 +28,9 @@ var (
 	modeAMixedSettings = []harness.ElectorSettings{modeAShortLease, modeALongLease, harness.DefaultElectorSettings}
 )
 
-// MixedLeases is failure mode 9: candidates configured with different lease
-// durations.
+// MixedLeases is mixed lease durations
+// (docs/failure-modes.md#9-mixed-lease-durations): candidates configured
+// with different lease durations.
 var MixedLeases = register(harness.Scenario{
 	Name: "mixed-leases",
 	Doc: "Nodes run three different configurations (leases of 4 s, 12 s and 6 s, with matching renew deadlines, " +

@@ -8,10 +8,11 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-// AmbiguousWrite is failure mode 10, the ambiguous conditional write: the
-// acquiring PutObject is applied but its answer is replaced by a 500, the
-// SDK's retryer sends it again and the retry is answered 412 against the
-// node's own write.
+// AmbiguousWrite is the ambiguous conditional write
+// (docs/failure-modes.md#10-ambiguous-conditional-write): the acquiring
+// PutObject is applied but its answer is replaced by a 500, the SDK's
+// retryer sends it again and the retry is answered 412 against the node's
+// own write.
 var AmbiguousWrite = register(harness.Scenario{
 	Name: "ambiguous-write",
 	Doc: "Every node's first PutObject is applied but answered 500 InternalError, and so is one later one (a renewal, for the leader); " +

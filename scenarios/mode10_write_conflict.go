@@ -9,10 +9,11 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-// WriteConflict is failure mode 10's other face: S3 answers conditional
-// writes 409 ConditionalRequestConflict without applying them: every node's
-// first, and, by chance, those sent while another conditional write on the
-// key is in flight.
+// WriteConflict is the other face of the ambiguous conditional write
+// (docs/failure-modes.md#10-ambiguous-conditional-write): S3 answers
+// conditional writes 409 ConditionalRequestConflict without applying them:
+// every node's first, and, by chance, those sent while another conditional
+// write on the key is in flight.
 var WriteConflict = register(harness.Scenario{
 	Name: "write-conflict",
 	Doc: "S3 answers 409 ConditionalRequestConflict to every node's first PutObject and to most conditional writes " +

@@ -7,8 +7,10 @@ import (
 	"github.com/s3lease/s3lease/zoo"
 )
 
-// UnconditionalWrite is failure mode 11 in the broken design that has it:
-// the naive lock acquiring by a read followed by an unconditional write.
+// UnconditionalWrite is a read then unconditional write
+// (docs/failure-modes.md#11-read-then-unconditional-write) in the broken
+// design that has it: the naive lock acquiring by a read followed by an
+// unconditional write.
 // The harness must catch it; CreateRace is the production elector in the
 // same contention.
 var UnconditionalWrite = register(harness.Scenario{

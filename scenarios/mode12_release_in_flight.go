@@ -9,9 +9,11 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-// ReleaseInFlight is failure mode 12: the leader is asked to stop while a
-// renewal is in flight, and releases its lease; the release must neither
-// lose the race with the renewal nor come before the application stopped.
+// ReleaseInFlight is a release racing a renewal
+// (docs/failure-modes.md#12-release-racing-a-renewal): the leader is asked
+// to stop while a renewal is in flight, and releases its lease; the release
+// must neither lose the race with the renewal nor come before the
+// application stopped.
 var ReleaseInFlight = register(harness.Scenario{
 	Name: "release-in-flight",
 	Doc: "Twice, while S3 is slow (every leg 250-450 ms longer and a third of them up to 600 ms more, so renewals spend most of their time in flight), " +

@@ -8,9 +8,10 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-// RenewConflict is failure mode 13: S3 answers the leader's renewals 409
-// ConditionalRequestConflict, and the leader must not go on believing it
-// leads past its deadline.
+// RenewConflict is a renewal conflict
+// (docs/failure-modes.md#13-renewal-conflict): S3 answers the leader's
+// renewals 409 ConditionalRequestConflict, and the leader must not go on
+// believing it leads past its deadline.
 var RenewConflict = register(harness.Scenario{
 	Name: "renew-conflict",
 	Doc: "S3 answers 409 ConditionalRequestConflict to a run of each node's PutObjects from its second on, its renewals if it leads: " +

@@ -9,8 +9,10 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-// LeaderCrash is failure mode 14: the holder crashes without releasing, and
-// the candidates that come back are strangers to its record. The lease must
+// LeaderCrash is liveness after crashes
+// (docs/failure-modes.md#14-liveness-after-crashes): the holder crashes
+// without releasing, and the candidates that come back are strangers to its
+// record. The lease must
 // expire (no wedge), and no candidate may take it before a full lease.
 var LeaderCrash = register(harness.Scenario{
 	Name: "leader-crash",

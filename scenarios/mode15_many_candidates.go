@@ -21,8 +21,9 @@ var modeBManyCandidatesSettings = harness.ElectorSettings{
 	ReleaseOnCancel: true,
 }
 
-// ManyCandidates is failure mode 15: many candidates contending at once
-// must not produce overlapping terms.
+// ManyCandidates is many candidates
+// (docs/failure-modes.md#15-many-candidates): many candidates contending at
+// once must not produce overlapping terms.
 var ManyCandidates = register(harness.Scenario{
 	Name: "many-candidates",
 	Doc: "Fifteen nodes polling every 300 ms race for the lock; S3 answers 409 to most conditional writes that overlap " +

@@ -12,8 +12,9 @@ import (
 // valid-looking record of n0's first term, as a backup would hold it.
 const modeBRestoredRecord = `{"holder":"n0","token":1,"leaseDurationMs":6000,"acquireTime":"2000-01-01T00:00:00Z","renewTime":"2000-01-01T00:00:00Z","nonce":"0123456789abcdef"}`
 
-// RestoredRecord is failure mode 16, ABA on If-Match: S3's ETag is the MD5
-// of the body, so writing the same bytes twice gives the same ETag twice.
+// RestoredRecord is ABA on If-Match (docs/failure-modes.md#16-aba-on-if-match):
+// S3's ETag is the MD5 of the body, so writing the same bytes twice gives the
+// same ETag twice.
 // The electors' own records never repeat (each carries a fresh nonce); an
 // outside writer that restores one body twice does make an ETag come back.
 var RestoredRecord = register(harness.Scenario{

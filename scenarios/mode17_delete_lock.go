@@ -9,8 +9,10 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-// DeleteLock is failure mode 17: someone else deletes the lock object, and
-// with it the token sequence the object kept.
+// DeleteLock is a deleted lock object
+// (docs/failure-modes.md#17-lock-object-deleted-or-overwritten): someone
+// else deletes the lock object, and with it the token sequence the object
+// kept.
 var DeleteLock = register(harness.Scenario{
 	Name: "delete-lock",
 	Doc: "After two hand-overs (token 3), someone deletes the lock object while a node leads. A follower recreates it at once while the old leader still leads " +

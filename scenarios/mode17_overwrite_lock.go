@@ -13,9 +13,10 @@ import (
 // OverwriteLock: not a lock record at all.
 const modeBGarbageRecord = "# lifecycle-rule placeholder: this key is managed by ops\n"
 
-// OverwriteLock is failure mode 17's other half: someone overwrites the
-// lock object with something that is not a lock record, and with it the
-// token sequence the object kept.
+// OverwriteLock is the other half of
+// docs/failure-modes.md#17-lock-object-deleted-or-overwritten: someone
+// overwrites the lock object with something that is not a lock record, and
+// with it the token sequence the object kept.
 var OverwriteLock = register(harness.Scenario{
 	Name: "overwrite-lock",
 	Doc: "After two hand-overs (token 3), another tool overwrites the lock object with a text that is no lock record. " +

@@ -10,7 +10,7 @@ import (
 type Dialect int
 
 const (
-	// DialectAWS follows Amazon S3 as described in S3-SEMANTICS.md.
+	// DialectAWS follows Amazon S3 as described in docs/s3-semantics.md.
 	DialectAWS Dialect = iota
 
 	// DialectGoFakeS3 follows github.com/johannesboyne/gofakes3 v1.2.0 with

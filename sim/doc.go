@@ -85,9 +85,9 @@
 // http.Client.Timeout), measured on the node's clock from the send; when it
 // passes first, the call returns the SDK's client timeout error, with the
 // same unknown outcome. The
-// Store answers with AWS's semantics (or a named Dialect) and returns errors
-// shaped exactly as aws-sdk-go-v2 shapes them, so the protocol's real error
-// handling is what runs.
+// Store answers with AWS's semantics (or a named Dialect; docs/s3-semantics.md
+// describes both) and returns errors shaped exactly as aws-sdk-go-v2 shapes
+// them, so the protocol's real error handling is what runs.
 //
 // # Faults
 //

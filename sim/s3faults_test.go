@@ -86,9 +86,9 @@ func TestFates(t *testing.T) {
 }
 
 // TestRetryAfterAppliedWriteAnswers412 reproduces the trap of
-// S3-SEMANTICS.md: the conditional create is applied, its answer is replaced
-// by a 500, the SDK retries, and the retry is answered 412 against the
-// object the first attempt wrote.
+// docs/s3-semantics.md#ambiguous-outcomes: the conditional create is
+// applied, its answer is replaced by a 500, the SDK retries, and the retry
+// is answered 412 against the object the first attempt wrote.
 func TestRetryAfterAppliedWriteAnswers412(t *testing.T) {
 	err, applied, res := putOnce(t, 3, RequestFault{Fate: FailedAfter, Err: InternalError})
 	if code(err) != "PreconditionFailed" || !applied {

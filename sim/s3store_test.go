@@ -126,7 +126,7 @@ type condWant struct {
 }
 
 type condRow struct {
-	// name is the row of S3-SEMANTICS.md the case checks.
+	// name is the row of docs/s3-semantics.md the case checks.
 	name  string
 	setup func(f *storeFixture)
 	run   func(f *storeFixture) []s3Answer

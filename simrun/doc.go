@@ -1,7 +1,6 @@
 // Package simrun is the simrun command line as a library: every subcommand
 // (run, replay, html, shrink, explore, zoo, bench, campaign, merge, list,
-// vet)
-// for the scenarios registered with the harness. The stories of package
+// vet, version) for the scenarios registered with the harness. The stories of package
 // scenarios and the zoo's broken locks are always there; a user's own main
 // adds their protocols and scenarios:
 //
@@ -32,6 +31,7 @@
 // could not write); 5 a run was inconclusive (the linearizability check
 // of its S3 history timed out); 6 code under simulation blocked outside the
 // simulator; 7 a merge that lacks some of a campaign's shards (when no seed
-// it covers failed). A command that judges several runs exits with the
-// status of the worst.
+// it covers failed); 130 or 143 a campaign stopped by SIGINT or SIGTERM,
+// its state and report saved. A command that judges several runs exits
+// with the status of the worst.
 package simrun

@@ -93,13 +93,14 @@
 //	simrun vet [packages]
 //
 // checks the packages, go list patterns relative to the current directory
-// ("./..." if none are given), and prints one line per finding. It exits 0
+// ("." if none are given), and prints one line per finding. It exits 0
 // when there are none, 1 when there are findings, and 2 when the packages
 // could not be loaded (a pattern matching no package, a syntax or type
 // error).
 //
-// From Go, [Main] does the same with a directory and a writer and returns the
-// count and the error for the command to map to its exit status; [Check]
+// From Go, [Main] does the same with a directory and a writer ("./..." if
+// no pattern is given) and returns the count and the error for the command
+// to map to its exit status; [Check]
 // returns the findings as values. [Analyzer] is an ordinary
 // golang.org/x/tools/go/analysis analyzer: analysistest drives it in this
 // package's tests, and a main that calls singlechecker.Main(simvet.Analyzer)

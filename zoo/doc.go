@@ -40,9 +40,10 @@
 //
 // A variant is the careful lock with exactly one switch on: one real
 // mistake, named in Variant.Mistake with where it was seen (the failure
-// modes of FAILURE-MODES.md, the seed articles, public issues). Variants
-// returns them in a fixed order. They claim what the careful lock claims,
-// so the harness judges them by the same assumptions and liveness bound.
+// modes of docs/failure-modes.md, the public designs of docs/sources.md,
+// public issues). Variants returns them in a fixed order. They claim what
+// the careful lock claims, so the harness judges them by the same
+// assumptions and liveness bound.
 //
 // # What the zoo shows
 //
@@ -59,9 +60,11 @@
 //
 // # The naive lock and the zoo's scenarios
 //
-// NaiveLock is the simplest form of the public S3 lock designs (seeds 001
-// and 002), with switches for their classic mistakes; the stories of
-// package scenarios run it (naive-skew). Scenarios registers one swarm
-// scenario per lock, "zoo/careful" and "zoo/<name>", which `simrun zoo` and
-// the campaign run.
+// NaiveLock is the simplest form of the public S3 lock designs
+// (docs/sources.md#quanttype-one-lock-object-with-if-match and
+// docs/sources.md#a-client-go-style-elector-in-java), with switches for
+// their classic mistakes; the stories of package scenarios run it
+// (naive-skew, unconditional-write). Scenarios registers one swarm scenario
+// per lock, "zoo/careful" and "zoo/<name>" for each of Variants (the masked
+// ones have none), which `simrun zoo` and campaigns run.
 package zoo

@@ -15,11 +15,12 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-// NaiveLock is the lock of the public S3 lock designs (seeds 001 and 002)
-// in its simplest form, with switches for the classic mistakes: read the
-// lock; if it is absent, released, or its stored expiry has passed on the
-// local wall clock, write it conditionally with token+1; lead for most of
-// the lease; release. Even unswitched it compares a timestamp written by one
+// NaiveLock is the lock of the public S3 lock designs
+// (docs/sources.md#quanttype-one-lock-object-with-if-match and
+// docs/sources.md#a-client-go-style-elector-in-java) in its simplest form,
+// with switches for the classic mistakes: read the lock; if it is absent,
+// released, or its stored expiry has passed on the local wall clock, write
+// it conditionally with token+1; lead for most of the lease; release. Even unswitched it compares a timestamp written by one
 // node with another node's clock, so clock offsets make two leaders overlap.
 type NaiveLock struct {
 	// Lease is how long a holder's record claims the lock.
