@@ -247,8 +247,8 @@ func TestFailingRunPage(t *testing.T) {
 	if got := len(tl.withClass("term")); got != len(o.Result.History.Terms) {
 		t.Errorf("%d term bars, want %d", got, len(o.Result.History.Terms))
 	}
-	if len(tl.withClass("s3")) == 0 || len(tl.withClass("wall")) == 0 {
-		t.Errorf("no S3 requests or no wall-clock readings on the timeline")
+	if len(tl.withClass("s3")) == 0 || len(tl.withClass("clock-offset")) == 0 {
+		t.Errorf("no S3 requests or no clock offsets on the timeline")
 	}
 	// Every mark explains itself on hover.
 	for _, cls := range []string{"term", "s3", "fence-refused", "overlap", "vline", "note"} {
@@ -260,14 +260,22 @@ func TestFailingRunPage(t *testing.T) {
 		}
 	}
 	// The zoom around the first violation.
-	if zoom := doc.byID("zoom-svg"); zoom == nil || zoom.byID("zoom-v1") == nil {
+	if zoom := doc.byID("z-v1-svg"); zoom == nil || zoom.byID("z-v1-v1") == nil {
 		t.Errorf("no zoomed strip around the first violation")
 	}
 
-	// Porcupine's page, whole, in the srcdoc of a sandboxed iframe.
+	// Porcupine's pages, whole, in the srcdoc of sandboxed iframes: the
+	// election history and the S3 history.
 	frames := doc.all(func(e *elem) bool { return e.name == "iframe" })
-	if len(frames) != 1 || !strings.Contains(frames[0].attrs["srcdoc"], "render(data)") || !strings.Contains(frames[0].attrs["srcdoc"], "<html") {
-		t.Errorf("no iframe holding porcupine's visualisation")
+	if len(frames) != 2 {
+		t.Errorf("%d iframes, want 2 (the election history and the S3 history)", len(frames))
+	}
+	for _, id := range []string{"election-history-frame", "s3-history-frame"} {
+		f := doc.byID(id)
+		if f == nil || f.name != "iframe" || f.attrs["sandbox"] != "allow-scripts" ||
+			!strings.Contains(f.attrs["srcdoc"], "render(data)") || !strings.Contains(f.attrs["srcdoc"], "<html") {
+			t.Errorf("no sandboxed iframe %s holding porcupine's visualisation", id)
+		}
 	}
 	if strings.Count(s, "<script") != 0 {
 		t.Errorf("the page has a script of its own outside the iframe")
@@ -300,7 +308,7 @@ func TestPassingRunPage(t *testing.T) {
 	if got := doc.withClass("violation"); len(got) != 0 {
 		t.Errorf("a passing run's page has %d violation marks", len(got))
 	}
-	if doc.byID("violations") != nil || doc.byID("zoom-svg") != nil {
+	if doc.byID("violations") != nil || len(doc.withClass("zoom")) != 0 {
 		t.Errorf("a passing run's page lists violations or zooms on one")
 	}
 	tl := doc.byID("tl-svg")
@@ -371,10 +379,10 @@ func TestCrashedRunPage(t *testing.T) {
 	if !strings.Contains(string(page), template.HTMLEscapeString(res.Failure.Error())) {
 		t.Errorf("the failure is not shown")
 	}
-	if doc.byID("tl-svg").byID("tl-failure") == nil || doc.byID("zoom-svg") == nil {
+	if doc.byID("tl-svg").byID("tl-failure") == nil || doc.byID("z-failure-svg").byID("z-failure-failure") == nil {
 		t.Errorf("no line, or no zoom, at the failure")
 	}
-	if len(doc.all(func(e *elem) bool { return e.name == "iframe" })) != 0 {
+	if doc.byID("s3-history-frame") != nil {
 		t.Errorf("an unchecked S3 history is drawn")
 	}
 }

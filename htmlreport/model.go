@@ -100,6 +100,9 @@ type model struct {
 	outside  bool // the run left the protocol's assumptions: overlaps are allowed
 	lines    []vline
 	hasTrace bool
+	// zooms maps the id of a line to the anchor of its zoomed strip, for
+	// links from its label.
+	zooms map[string]string
 }
 
 // violationID is the anchor of the i-th violation (from 0).
@@ -187,14 +190,14 @@ func buildModel(o *harness.Outcome) *model {
 			}
 			if e.At > 0 {
 				lanes[n].marks = append(lanes[n].marks, mark{e.At, markStart,
-					fmt.Sprintf("%s: n%d starts a fresh process (incarnation %d) as identity %q; its clock reads %s",
-						secs(e.At), n, len(identities[n]), e.Detail, wall(e.Local))})
+					fmt.Sprintf("%s: n%d starts a fresh process (incarnation %d) as identity %q; %s",
+						secs(e.At), n, len(identities[n]), e.Detail, clockReads(e.Local, e.At))})
 			}
 		case sim.EvCrash:
 			n := e.Node
 			isDown[n], downFrom[n] = true, e.At
 			lanes[n].marks = append(lanes[n].marks, mark{e.At, markCrash,
-				fmt.Sprintf("%s: n%d's process crashes; its clock reads %s", secs(e.At), n, wall(e.Local))})
+				fmt.Sprintf("%s: n%d's process crashes; %s", secs(e.At), n, clockReads(e.Local, e.At))})
 		case sim.EvStop:
 			if e.At >= h.End && h.End > 0 {
 				continue // the end of the run stops everyone
@@ -204,7 +207,7 @@ func buildModel(o *harness.Outcome) *model {
 				why = e.Detail
 			}
 			lanes[e.Node].marks = append(lanes[e.Node].marks, mark{e.At, markStop,
-				fmt.Sprintf("%s: n%d stops: %s; its clock reads %s", secs(e.At), e.Node, why, wall(e.Local))})
+				fmt.Sprintf("%s: n%d stops: %s; %s", secs(e.At), e.Node, why, clockReads(e.Local, e.At))})
 		case sim.EvPanic:
 			lane(e.Node).marks = append(lane(e.Node).marks, mark{e.At, markPanic,
 				fmt.Sprintf("%s: protocol code panics on n%d: %s", secs(e.At), e.Node, e.Detail)})
@@ -223,7 +226,7 @@ func buildModel(o *harness.Outcome) *model {
 			l := lane(e.Node)
 			where := "S3 and the outside world"
 			if e.Node >= 0 {
-				where = fmt.Sprintf("n%d (its clock reads %s)", e.Node, wall(e.Local))
+				where = fmt.Sprintf("n%d (%s)", e.Node, clockReads(e.Local, e.At))
 				if strings.HasPrefix(e.Detail, "VM suspended") {
 					suspendAt[e.Node] = e.At
 				}
@@ -360,12 +363,11 @@ func buildModel(o *harness.Outcome) *model {
 			}
 		}
 		c, ok := clocks[n]
-		clockLine := "clock exact"
-		if ok {
-			clockLine = fmt.Sprintf("clock %s, %+d ppm", signed(c.Offset.D()), c.DriftPPM)
+		if !ok {
+			c = faults.ClockSetting{Node: n}
 		}
-		l.sub = append(l.sub, clockLine)
-		l.title = fmt.Sprintf("node %d; identities by incarnation: %s; %s", n, strings.Join(quoteAll(ids), ", "), clockLine)
+		l.sub = append(l.sub, clockLine(c))
+		l.title = fmt.Sprintf("node %d; identities by incarnation: %s; %s", n, strings.Join(quoteAll(ids), ", "), clockTitle(c))
 		sort.SliceStable(l.marks, func(i, j int) bool { return l.marks[i].at < l.marks[j].at })
 	}
 	m.lanes = lanes
@@ -419,39 +421,6 @@ func nodeList(nodes []int) string {
 // secs prints a true time as seconds with millisecond precision.
 func secs(d time.Duration) string {
 	return fmt.Sprintf("%.3f s", d.Seconds())
-}
-
-// signed prints a clock offset with its sign.
-func signed(d time.Duration) string {
-	if d >= 0 {
-		return "+" + d.Round(time.Millisecond).String()
-	}
-	return d.Round(time.Millisecond).String()
-}
-
-// wall prints a wall-clock reading (an offset from sim.Epoch) as the time
-// of day it shows, with the date if it is not the epoch's.
-func wall(local time.Duration) string {
-	t := sim.Epoch.Add(local)
-	if y, mo, d := t.Date(); y != sim.Epoch.Year() || mo != sim.Epoch.Month() || d != sim.Epoch.Day() {
-		return t.Format("Jan 2 15:04:05.000")
-	}
-	return t.Format("15:04:05.000")
-}
-
-// wallAt estimates a node's wall clock at true time t from the nearest
-// reading before it (or the first after): good to the drift between two
-// events, which is what a label needs.
-func wallAt(pts []clockPoint, t time.Duration) (time.Duration, bool) {
-	if len(pts) == 0 {
-		return 0, false
-	}
-	i := sort.Search(len(pts), func(i int) bool { return pts[i].at > t })
-	if i == 0 {
-		return pts[0].local - (pts[0].at - t), true
-	}
-	p := pts[i-1]
-	return p.local + (t - p.at), true
 }
 
 func uniq(ss []string) []string {

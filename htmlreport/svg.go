@@ -10,13 +10,17 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-// The timeline's geometry, in pixels.
+// The timeline's geometry, in the units of the SVG's viewBox. The page
+// scales each SVG to the width of its box (CSS width 100%), so that a
+// drawing gutter+plotWidth+rightPad = 1360 units wide is a little smaller
+// than life in a window 1280 pixels wide and larger in wider ones.
 const (
 	gutter    = 236  // the lane labels, left of the plot
-	plotWidth = 1364 // at least; long runs get more, and scroll
+	plotWidth = 1104 // the plot of a zoom, and of a whole run that fits
 	// pxPerSecond is the least scale of the whole run's timeline: a run
-	// longer than plotWidth/pxPerSecond seconds is drawn wider.
-	pxPerSecond = 16
+	// longer than plotWidth/pxPerSecond seconds is drawn wider, at least
+	// life size, and scrolls inside its box.
+	pxPerSecond = 12
 	maxWidth    = 24000
 	rightPad    = 20
 	labelRows   = 3  // rows of line labels above the axis
@@ -97,8 +101,15 @@ func renderSVG(m *model, id string, from, to time.Duration, plotW int, caption s
 	bottom := laneY(len(lanes))
 	width := gutter + v.w + rightPad
 	height := int(bottom) + bottomPad
-	v.printf(`<svg xmlns="http://www.w3.org/2000/svg" id="%ssvg" class="timeline" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`,
-		id, width, height, width, height, esc(caption))
+	// Scaled to the width of its box; a plot wider than a zoom's is a long
+	// run, kept at least life size (min-width) so that it scrolls in its box
+	// instead of shrinking out of sight.
+	style := ""
+	if plotW > plotWidth {
+		style = fmt.Sprintf(` style="min-width: %dpx"`, width)
+	}
+	v.printf(`<svg xmlns="http://www.w3.org/2000/svg" id="%ssvg" class="timeline" width="100%%" viewBox="0 0 %d %d"%s role="img" aria-label="%s">`,
+		id, width, height, style, esc(caption))
 	v.printf(`<defs>`)
 	v.printf(`<pattern id="%shatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="8" height="8" fill="rgba(224,49,49,0.16)"/><line x1="0" y1="0" x2="0" y2="8" stroke="#e03131" stroke-width="3"/></pattern>`, id)
 	v.printf(`<pattern id="%shatch-allowed" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="8" height="8" fill="rgba(240,140,0,0.14)"/><line x1="0" y1="0" x2="0" y2="8" stroke="#f08c00" stroke-width="2.5"/></pattern>`, id)
@@ -127,8 +138,8 @@ func renderSVG(m *model, id string, from, to time.Duration, plotW int, caption s
 				break
 			}
 			short := s
-			if len([]rune(short)) > 28 {
-				short = string([]rune(short)[:27]) + "…"
+			if len([]rune(short)) > 32 {
+				short = string([]rune(short)[:31]) + "…"
 			}
 			v.printf(`<text class="lane-sub" x="10" y="%s">%s</text>`, f1(y+40+float64(j)*13), esc(short))
 		}
@@ -260,21 +271,21 @@ func (v *view) lane(y float64, l *laneData, step time.Duration) {
 			v.mark(y, mk)
 		}
 	}
-	// The node's own wall clock, at every few ticks.
+	// How far the node's own wall clock is from true time, at every few
+	// ticks.
 	if len(l.clock) > 0 {
 		every := step
 		for float64(every)*v.scale < 150 {
 			every += step
 		}
 		for t := (v.from + every - 1) / every * every; t <= v.to; t += every {
-			local, ok := wallAt(l.clock, t)
+			off, ok := offsetAt(l.clock, t)
 			if !ok {
 				continue
 			}
-			w := sim.Epoch.Add(local)
-			v.printf(`<text class="wall" x="%s" y="%s">%s<title>n%d's own wall clock at true time %s reads about %s</title></text>`,
-				f1(v.x(t)+2), f1(y+rowClockY), w.Format("15:04:05.0"), l.node, secs(t), wall(local))
-			v.printf(`<line class="wall-tick" x1="%s" y1="%s" x2="%s" y2="%s"/>`, f1(v.x(t)), f1(y+rowClockY-8), f1(v.x(t)), f1(y+rowClockY+2))
+			v.printf(`<text class="clock-offset" x="%s" y="%s">%s<title>at true time %s, n%d's own wall clock reads true time %s</title></text>`,
+				f1(v.x(t)+2), f1(y+rowClockY), esc(clockOffset(off)), secs(t), l.node, esc(clockOffset(off)))
+			v.printf(`<line class="clock-tick" x1="%s" y1="%s" x2="%s" y2="%s"/>`, f1(v.x(t)), f1(y+rowClockY-8), f1(v.x(t)), f1(y+rowClockY+2))
 		}
 	}
 	v.printf(`</g>`)
@@ -290,13 +301,17 @@ func (v *view) termLabels(y float64, l *laneData) {
 		if !v.visible(t.Start, end) {
 			continue
 		}
-		label := fmt.Sprintf("token %d", t.Token)
-		if t.Open {
-			label += " →"
-		}
 		lx0, lx1 := max(v.xc(t.Start), gutter), min(v.xc(end), v.right())
-		if lx1-lx0 > float64(len(label))*7+8 {
-			v.printf(`<text class="term-label" x="%s" y="%s">%s</text>`, f1(lx0+5), f1(y+rowTermY+15), esc(label))
+		// "token 12 →", or just "12" on a short bar.
+		long, short := fmt.Sprintf("token %d", t.Token), strconv.FormatUint(t.Token, 10)
+		if t.Open {
+			long += " →"
+		}
+		for _, label := range []string{long, short} {
+			if lx1-lx0 > float64(len([]rune(label)))*7+8 {
+				v.printf(`<text class="term-label" x="%s" y="%s">%s</text>`, f1(lx0+5), f1(y+rowTermY+15), esc(label))
+				break
+			}
 		}
 	}
 }
@@ -343,7 +358,7 @@ func (v *view) request(y float64, l *laneData, r *request) {
 	}
 	fmt.Fprintf(&t, " by %s\nsent at %s", who, secs(r.send))
 	if r.hasLocal {
-		fmt.Fprintf(&t, " (%s's clock reads %s)", who, wall(r.sendLocal))
+		fmt.Fprintf(&t, " (%s's clock reads true time %s)", who, clockOffset(r.sendLocal-r.send))
 	}
 	if r.detail != "" {
 		t.WriteString("\n" + r.detail)
@@ -534,8 +549,16 @@ func (v *view) lines(bottom float64) {
 		if p := where[i]; p.row >= 0 {
 			ly := float64(2 + p.row*labelRowH)
 			v.printf(`<line class="vl-lead" x1="%s" y1="%s" x2="%s" y2="%d"/>`, f1(x), f1(ly+labelRowH-2), f1(x), axisY-2)
+			// The label leads to the line's zoomed strip, if it has one.
+			href, zoomed := v.m.zooms[l.id]
+			if zoomed {
+				v.printf(`<a href="#%s">`, esc(href))
+			}
 			v.printf(`<rect class="vl-box" x="%s" y="%s" width="%s" height="%d" rx="3"/>`, f1(p.lx), f1(ly), f1(labelWidth(l.label)), labelRowH-2)
 			v.printf(`<text class="vl-text" x="%s" y="%s">%s</text>`, f1(p.lx+5), f1(ly+11), esc(l.label))
+			if zoomed {
+				v.printf(`</a>`)
+			}
 		}
 		v.printf(`</g>`)
 	}

@@ -5,7 +5,22 @@ import "html/template"
 // The page is written as well-formed XML as well as HTML (void elements
 // closed, boolean attributes with values, no script of its own), so that
 // an XML parser can check it.
-var pageTemplate = template.Must(template.New("page").Parse(pageHTML))
+//
+// It fits the width of the window: the timelines are SVGs scaled to the
+// width of their box (width 100%, by their viewBox), and long text (the
+// title, commands, violations, the plan and the trace) wraps, or scrolls
+// inside its own box, rather than widening the page.
+var pageTemplate = func() *template.Template {
+	t := template.Must(template.New("page").Parse(pageHTML))
+	template.Must(t.New("item").Parse(itemHTML))
+	return t
+}()
+
+// itemHTML is a violation in a list: its link to its line on the whole
+// timeline, its link to its zoomed strip if it has one, its checker and its
+// message.
+const itemHTML = `<a class="vref{{if .Excused}} expected{{end}}" href="#{{.ID}}">{{.Label}} at {{.At}}</a>
+{{- if .Zoom}} <a class="zoom-link" href="#{{.Zoom}}">zoom</a>{{end}} <span class="checker">{{.Checker}}</span> {{.Message}}`
 
 const pageHTML = `<!DOCTYPE html>
 <html lang="en">
@@ -16,7 +31,8 @@ const pageHTML = `<!DOCTYPE html>
 <style>
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: #1f2328; margin: 0; background: #fff; }
 main { padding: 14px 22px 40px; }
-h1 { font-size: 20px; margin: 0 0 6px; }
+h1 { font-size: 20px; margin: 0 0 6px; overflow-wrap: anywhere; }
+h3 { font-size: 14.5px; margin: 16px 0 4px; }
 h2 { font-size: 16px; margin: 26px 0 6px; border-bottom: 1px solid #d8dee4; padding-bottom: 3px; }
 code, pre { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 12.5px; }
 pre { background: #f6f8fa; border: 1px solid #d8dee4; padding: 8px 10px; overflow: auto; max-height: 640px; }
@@ -29,26 +45,37 @@ pre { background: #f6f8fa; border: 1px solid #d8dee4; padding: 8px 10px; overflo
 .badge.crashed { background: #9c36b5; }
 .badge.blocked { background: #5f3dc4; }
 .badge.inconclusive { background: #868e96; }
-.story { color: #3d444d; margin: 6px 0; max-width: 1200px; }
+.story { color: #3d444d; margin: 6px 0; max-width: 1200px; overflow-wrap: anywhere; }
+.expectation { font-size: 15px; font-weight: 700; margin: 8px 0; padding: 6px 12px; border-left: 5px solid #2b9a3e; background: #ebfbee; color: #1b5e20; overflow-wrap: anywhere; }
+.expectation.missed { border-color: #d00000; background: #fff5f5; color: #a00000; }
 .story .expect { color: #6e7781; }
-.headline { font-size: 15px; font-weight: 600; margin: 6px 0; }
-.box { border-left: 5px solid #d00000; background: #fff5f5; padding: 6px 12px; margin: 8px 0; }
+.headline { font-size: 15px; font-weight: 600; margin: 6px 0; overflow-wrap: anywhere; }
+.box { border-left: 5px solid #d00000; background: #fff5f5; padding: 6px 12px; margin: 8px 0; overflow-wrap: anywhere; }
 .box.outside { border-color: #f08c00; background: #fff8ec; }
 .box.failure { border-color: #9c36b5; background: #f8f0fc; }
 .box ul { margin: 2px 0; padding-left: 18px; }
 .box li { margin: 2px 0; }
 .vref { font-weight: 700; color: #d00000; text-decoration: none; white-space: nowrap; }
 .vref.expected { color: #b35c00; }
-.vref:hover { text-decoration: underline; }
+.vref:hover, .zoom-link:hover { text-decoration: underline; }
+.zoom-link { font-size: 12px; color: #1c5fb8; text-decoration: none; border: 1px solid #a5c4ea; border-radius: 3px; padding: 0 4px; white-space: nowrap; }
 .checker { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 12.5px; background: #f1f3f5; padding: 0 4px; border-radius: 3px; }
 .facts { display: flex; flex-wrap: wrap; gap: 4px 18px; color: #57606a; font-size: 13px; margin: 6px 0; }
 .facts b { color: #1f2328; font-weight: 600; }
-.cmd { background: #f6f8fa; border: 1px solid #d8dee4; padding: 2px 8px; border-radius: 4px; user-select: all; }
+.facts span { min-width: 0; overflow-wrap: anywhere; }
+.cmd { background: #f6f8fa; border: 1px solid #d8dee4; padding: 2px 8px; border-radius: 4px; user-select: all; overflow-wrap: anywhere; }
 .legend { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 12.5px; color: #333; margin: 6px 0 8px; }
 .legend span { white-space: nowrap; }
+.legend span.wide { white-space: normal; }
 .legend svg { vertical-align: -3px; margin-right: 4px; }
 .scroll { overflow-x: auto; border: 1px solid #d8dee4; background: #fff; }
-.caption { color: #57606a; font-size: 13px; margin: 4px 0; }
+.caption { color: #57606a; font-size: 13px; margin: 4px 0; overflow-wrap: anywhere; }
+.table-box { overflow-x: auto; }
+details.zoom { margin: 8px 0; }
+details.zoom > summary { margin-bottom: 4px; overflow-wrap: anywhere; }
+details.zoom.violation > summary { color: #b00000; }
+details.zoom.failure > summary { color: #862e9c; }
+details.zoom.expected > summary { color: #b35c00; font-weight: 600; }
 table.terms { border-collapse: collapse; font-size: 13px; }
 table.terms td, table.terms th { border-bottom: 1px solid #e6e9ec; padding: 2px 10px 2px 0; text-align: left; }
 table.terms tr.overlapped td { background: #fff0f0; }
@@ -56,12 +83,14 @@ table.terms tr.overlapped td { background: #fff0f0; }
 iframe.porcupine { width: 100%; border: 1px solid #d8dee4; resize: vertical; }
 details { margin: 8px 0; }
 summary { cursor: pointer; font-weight: 600; }
-svg.timeline { display: block; font-family: system-ui, "DejaVu Sans", sans-serif; }
-svg.timeline text { font-size: 11px; }
+svg.timeline { display: block; width: 100%; height: auto; font-family: system-ui, "DejaVu Sans", sans-serif; }
+svg.timeline text { font-size: 11.5px; }
+svg.timeline a { cursor: pointer; }
+svg.timeline a:hover .vl-box { stroke: #111; stroke-width: 1.5; }
 .lane-name { font-weight: 700; font-size: 16px; fill: #1f2328; }
 svg.timeline .lane-name { font-size: 16px; }
 svg.timeline .lane-sub { font-size: 10.5px; fill: #57606a; }
-svg.timeline .row-cap { font-size: 9px; fill: #a0a6ad; text-anchor: end; }
+svg.timeline .row-cap { font-size: 9.5px; fill: #959ba2; text-anchor: end; }
 .lane-sep { stroke: #d0d4da; }
 .grid { stroke: #e1e4e8; }
 svg.timeline .tick { text-anchor: middle; fill: #333; }
@@ -92,8 +121,8 @@ svg.timeline .term-label { font-weight: 700; fill: #fff; paint-order: stroke; st
 .stop rect { fill: #111; }
 .start path { fill: #2b9a3e; }
 .panic path { fill: #9c36b5; }
-svg.timeline .wall { font-size: 9px; fill: #8a9099; }
-.wall-tick { stroke: #c4c8ce; }
+svg.timeline .clock-offset { font-size: 9.5px; fill: #7a8089; }
+.clock-tick { stroke: #c4c8ce; }
 .overlap-band { stroke: #e03131; stroke-width: 2.5; }
 .overlap-across { fill: rgba(224, 49, 49, .08); }
 .overlap-side { stroke: #e03131; stroke-width: 1.2; stroke-dasharray: 4 2; }
@@ -123,23 +152,26 @@ svg.timeline .vl-text { font-weight: 700; fill: #fff; }
 <h1>{{.Title}}</h1>
 <div class="meta">scenario <b>{{.Scenario}}</b> · seed <b>{{.Seed}}</b> · verdict <span class="badge {{.VerdictClass}}" id="verdict">{{.Verdict}}</span>{{if ne .Verdict "pass"}} · signature <code id="signature">{{.Signature}}</code>{{end}}</div>
 {{- if .Story}}
-<p class="story" id="story"><b>The scenario:</b> {{.Story}}{{if .Expect}} <span class="expect">(expected of the production elector: {{.Expect}})</span>{{end}}</p>
+<p class="story" id="story"><b>The scenario:</b> {{.Story}}{{if .Expect}} <span class="expect">(expected: {{.Expect}})</span>{{end}}</p>
+{{- end}}
+{{- with .Expectation}}
+<p class="expectation{{if not .Caught}} missed{{end}}" id="expectation" data-caught="{{.Caught}}">{{.Text}}</p>
 {{- end}}
 <p class="headline">{{.Headline}}</p>
 {{- if .Failure}}
 <div class="box failure"><b>failure:</b> {{.Failure}}</div>
 {{- end}}
 {{- if .Violations}}
-<div class="box" id="violations"><b>Violations</b> (click a time to find it on the timeline):
+<div class="box" id="violations"><b>Violations</b> (click a time to find it on the timeline, or zoom to see the ten seconds around it):
 <ul>
 {{- range .Violations}}
-<li class="violation-item"><a class="vref" href="#{{.ID}}">{{.Label}} at {{.At}}</a> <span class="checker">{{.Checker}}</span> {{.Message}}</li>
+<li class="violation-item">{{template "item" .}}</li>
 {{- end}}
 </ul>
 {{- if .MoreViolations}}
 <details><summary>{{len .MoreViolations}} more</summary><ul>
 {{- range .MoreViolations}}
-<li class="violation-item"><a class="vref" href="#{{.ID}}">{{.Label}} at {{.At}}</a> <span class="checker">{{.Checker}}</span> {{.Message}}</li>
+<li class="violation-item">{{template "item" .}}</li>
 {{- end}}
 </ul></details>
 {{- end}}
@@ -154,7 +186,7 @@ svg.timeline .vl-text { font-weight: 700; fill: #fff; }
 <div>which excuses these, each only for the node and time the fault can affect; reported, not counted (orange on the timeline):</div>
 <ul>
 {{- range .Expected}}
-<li><a class="vref expected" href="#{{.ID}}">{{.Label}} at {{.At}}</a> <span class="checker">{{.Checker}}</span> {{.Message}}</li>
+<li class="expected-item">{{template "item" .}}</li>
 {{- end}}
 </ul>
 {{- end}}
@@ -180,34 +212,44 @@ svg.timeline .vl-text { font-weight: 700; fill: #fff; }
 <span><svg width="14" height="14"><path d="M2 2l10 10m0 -10l-10 10" stroke="#111" stroke-width="2.6"/></svg>crash</span>
 <span><svg width="14" height="14"><rect x="2.5" y="2.5" width="9" height="9" fill="#111"/></svg>stop</span>
 <span><svg width="14" height="14"><path d="M3 2l9 5l-9 5z" fill="#2b9a3e"/></svg>(re)start</span>
-<span>S3 request at the instant S3 applied it (tall: write, short: read), by the answer:
+<span class="wide">S3 request at the instant S3 applied it (tall: write, short: read), by the answer:
 <svg width="60" height="16"><line x1="5" y1="2" x2="5" y2="14" stroke="#2b9a3e" stroke-width="2"/><line x1="17" y1="2" x2="17" y2="14" stroke="#4c9be8" stroke-width="2"/><line x1="29" y1="2" x2="29" y2="14" stroke="#f08c00" stroke-width="2"/><line x1="41" y1="2" x2="41" y2="14" stroke="#e03131" stroke-width="2"/><line x1="53" y1="2" x2="53" y2="14" stroke="#9e9e9e" stroke-width="2"/></svg>2xx, 404, 412, 409/5xx, none (abandoned, lost)</span>
 <span><svg width="14" height="14"><circle cx="7" cy="7" r="3" fill="#2b9a3e"/></svg>fenced write accepted</span>
 <span><svg width="14" height="14"><path d="M3 3l8 8m0 -8l-8 8" stroke="#e03131" stroke-width="2.4"/></svg>fenced write refused (stale token)</span>
 </div>
-<p class="caption">{{.TimelineCaption}} The x axis is true time, the same for every node; under each lane, faint, is what that node's own wall clock read then. Hover anything for details.</p>
+<p class="caption">{{.TimelineCaption}} The x axis is true time, the same for every node; under each lane, faint, is how far that node's own wall clock was from true time then (+1.250 s: it read 1.25 s more). Hover anything for details; click a line's label to zoom on it.</p>
 <div class="scroll">{{.Timeline}}</div>
-{{- if .Zoom}}
-<p class="caption">{{.ZoomCaption}}</p>
-<div class="scroll">{{.Zoom}}</div>
+{{- range .Zooms}}
+<details class="zoom {{.Class}}" id="{{.ID}}" data-lines="{{range $i, $l := .Lines}}{{if $i}} {{end}}{{$l}}{{end}}"{{if .Open}} open="open"{{end}}>
+<summary>Zoom on {{.Summary}}</summary>
+<div class="scroll">{{.SVG}}</div>
+</details>
 {{- end}}
 <details open="open"><summary>Leadership terms</summary>
+<div class="table-box">
 <table class="terms">
 <tr><th>node</th><th>identity</th><th>token</th><th>from</th><th>to</th><th>length</th></tr>
 {{- range .Terms}}
 <tr{{if .Overlapped}} class="overlapped"{{end}}><td>{{.Node}}</td><td>{{.Identity}}</td><td><span class="swatch" style="background: {{.Color}}"></span> {{.Token}}</td><td>{{.Start}}</td><td>{{.End}}</td><td>{{.Length}}{{if .Overlapped}} (overlaps another leader){{end}}</td></tr>
 {{- end}}
 </table>
+</div>
 </details>
 </section>
 
-<section id="s3">
-<h2>The S3 history, as porcupine sees it</h2>
-<p class="caption">{{.S3Caption}} Each bar is one S3 request from its call to its answer, one row per node (and one more for writes by anyone else, if there were any); unanswered requests extend to the end of the run, and grey bars were not checked (they neither changed the lock object nor said anything about it). Porcupine orders the instants of the run but does not keep their spacing. Hover a bar for the request, its answer and the object's state after it; click one to see the linearization.</p>
-{{- if .S3Error}}
-<p class="caption">{{.S3Error}}</p>
+<section id="histories">
+<h2>The histories, as porcupine sees them</h2>
+<p class="caption">Porcupine orders the instants of the run but does not keep their spacing.</p>
+{{- range .Histories}}
+<h3 id="{{.ID}}">{{.Heading}}</h3>
+{{- if .Caption}}
+<p class="caption">{{.Caption}}</p>
+{{- end}}
+{{- if .Error}}
+<p class="caption">{{.Error}}</p>
 {{- else}}
-<iframe class="porcupine" title="porcupine's visualisation of the S3 history" sandbox="allow-scripts" style="height: {{.S3Height}}px" srcdoc="{{.S3Doc}}"></iframe>
+<iframe class="porcupine" id="{{.ID}}-frame" title="porcupine's visualisation of {{.Heading}}" sandbox="allow-scripts" style="height: {{.Height}}px" srcdoc="{{.Doc}}"></iframe>
+{{- end}}
 {{- end}}
 </section>
 
