@@ -166,11 +166,19 @@ func mergedPauses(fs []sim.FaultSpan) []sim.FaultSpan {
 
 // healedAt is when the run's faults really ended: the plan's heal, or the
 // end of the last fault that outlasted it (an aimed pause that began just
-// before the heal, a lingering application).
+// before the heal, a lingering application), or the answer of the last S3
+// request that was in flight at the heal (sent into a slow S3 before it,
+// answered after it): until its answer came, its node could not act on it.
 func healedAt(plan *faults.Plan, h *sim.History) time.Duration {
-	at := plan.HealAt.D()
+	heal := plan.HealAt.D()
+	at := heal
 	for _, f := range h.Faults {
 		at = max(at, f.To)
+	}
+	for _, op := range h.S3 {
+		if op.Call < heal && op.Return > heal {
+			at = max(at, op.Return)
+		}
 	}
 	return at
 }
