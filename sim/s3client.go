@@ -73,55 +73,20 @@ func (c *nodeS3) call(ctx context.Context, rq request, apply func(now time.Time)
 	if tracked {
 		w.s3.inflight[key]++
 	}
+	if w.history.S3 == nil {
+		// About one request per node and simulated second is usual; a good
+		// first guess saves the slice's growth, a large part of what a run
+		// allocates.
+		w.history.S3 = make([]S3Op, 0, 16+w.cfg.Nodes*int(w.cfg.Duration/time.Second))
+	}
 	hi := len(w.history.S3)
 	w.history.S3 = append(w.history.S3, S3Op{Node: c.n.Index, Op: op, Key: key, IfMatch: str(rq.ifMatch),
 		IfNoneMatch: str(rq.ifNoneMatch), BodyETag: rq.bodyETag, Call: w.now, Return: -1})
-	// The answer, decided when the request reaches S3: its error (nil for
-	// success), its status and code, and the ETag it carries.
-	var result error
-	var status int
-	var code, answerETag string
+	// The answer, decided when the request reaches S3.
+	pc := &s3Landing{w: w, id: id, op: op, key: key, tracked: tracked, fate: f, apply: apply}
 	applyAt := w.now + w.s3.request.Sample(w.chooser) + f.ExtraRequest
 	respond := w.s3.response.Sample(w.chooser) + f.ExtraResponse
-	w.atQuiet(applyAt, func() {
-		if tracked {
-			w.s3.inflight[key]--
-		}
-		now := w.s3Now()
-		a := Event{At: w.now, Node: -1, Local: now.Sub(Epoch), Kind: EvS3Apply, Call: id, Op: op, Key: key}
-		if f.Fate != Delivered {
-			a.Fault = f.Fate.String()
-		}
-		switch f.Fate {
-		case Unreachable, Dropped:
-			// Nothing reached S3: the trace shows no status.
-			result = connectionError(op)
-			status, code = statusOf(result)
-			a.Detail = "never arrived"
-			w.trace.add(a)
-			return
-		case RefusedBefore:
-			result = f.Err(op, w.store.requestID())
-			a.Detail = "not applied"
-		default:
-			etag, err := apply(now)
-			a.ETag, answerETag, result = etag, etag, err
-			switch f.Fate {
-			case FailedAfter:
-				// The trace shows what S3 did; the caller gets the error.
-				a.Status, a.Code = statusOf(err)
-				a.Detail = "applied, answer replaced"
-				result = f.Err(op, w.store.requestID())
-			case Lost:
-				a.Detail = "applied, answer lost"
-			}
-		}
-		status, code = statusOf(result)
-		if a.Status == 0 {
-			a.Status, a.Code = status, code
-		}
-		w.trace.add(a)
-	})
+	w.atQuiet(applyAt, pc.land)
 	wake := applyAt + respond
 	if f.Fate == Lost || f.Fate == Dropped {
 		wake = -1
@@ -152,12 +117,12 @@ func (c *nodeS3) call(ctx context.Context, rq request, apply func(now time.Time)
 		return err
 	}
 	r := c.n.event(EvS3Return)
-	r.Call, r.Op, r.Status, r.Code = id, op, status, code
+	r.Call, r.Op, r.Status, r.Code = id, op, pc.status, pc.code
 	w.trace.add(r)
 	h := &w.history.S3[hi]
 	h.Return, h.Status, h.Code = w.now, r.Status, r.Code
-	if result == nil {
-		h.ETag = answerETag
+	if pc.result == nil {
+		h.ETag = pc.etag
 	}
 	if f.PauseOnAnswer > 0 {
 		// The answer is in the process's buffers; the process stops before
@@ -166,7 +131,67 @@ func (c *nodeS3) call(ctx context.Context, rq request, apply func(now time.Time)
 		_ = t.wait(context.Background(), w.now)
 	}
 	w.live.beat()
-	return result
+	return pc.result
+}
+
+// s3Landing is a request on its way to S3: what it is, and once it has
+// landed (land, at the instant S3 applies it), the answer: its error (nil
+// for success), status and code, and the ETag it carries.
+type s3Landing struct {
+	w       *World
+	id      uint64
+	op, key string
+	tracked bool
+	fate    RequestFault
+	apply   func(now time.Time) (etag string, err error)
+
+	result error
+	status int
+	code   string
+	etag   string
+}
+
+// land applies the request at the current instant, as its fate says, and
+// records the answer.
+func (pc *s3Landing) land() {
+	w, f := pc.w, pc.fate
+	if pc.tracked {
+		w.s3.inflight[pc.key]--
+	}
+	now := w.s3Now()
+	a := Event{At: w.now, Node: -1, Local: now.Sub(Epoch), Kind: EvS3Apply, Call: pc.id, Op: pc.op, Key: pc.key}
+	if f.Fate != Delivered {
+		a.Fault = f.Fate.String()
+	}
+	switch f.Fate {
+	case Unreachable, Dropped:
+		// Nothing reached S3: the trace shows no status.
+		pc.result = connectionError(pc.op)
+		pc.status, pc.code = statusOf(pc.result)
+		a.Detail = "never arrived"
+		w.trace.add(a)
+		return
+	case RefusedBefore:
+		pc.result = f.Err(pc.op, w.store.requestID())
+		a.Detail = "not applied"
+	default:
+		etag, err := pc.apply(now)
+		a.ETag, pc.etag, pc.result = etag, etag, err
+		switch f.Fate {
+		case FailedAfter:
+			// The trace shows what S3 did; the caller gets the error.
+			a.Status, a.Code = statusOf(err)
+			a.Detail = "applied, answer replaced"
+			pc.result = f.Err(pc.op, w.store.requestID())
+		case Lost:
+			a.Detail = "applied, answer lost"
+		}
+	}
+	pc.status, pc.code = statusOf(pc.result)
+	if a.Status == 0 {
+		a.Status, a.Code = pc.status, pc.code
+	}
+	w.trace.add(a)
 }
 
 // statusOf extracts the HTTP status and error code of an answer.
