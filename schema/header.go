@@ -17,6 +17,9 @@ const (
 	CommandBench    = "bench"
 	CommandCampaign = "campaign"
 	CommandMerge    = "merge"
+	// CommandLive's document is the header followed by live.Result's
+	// fields.
+	CommandLive = "live"
 )
 
 // Header begins every document: the schema version and the command that

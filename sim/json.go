@@ -126,3 +126,92 @@ func (f *FaultSpan) UnmarshalJSON(b []byte) error {
 	*f = FaultSpan{Kind: j.Kind, Node: j.Node, From: time.Duration(j.From), To: time.Duration(j.To), By: j.By}
 	return nil
 }
+
+// historyJSON is the JSON form of a History.
+type historyJSON struct {
+	Nodes  int           `json:"nodes"`
+	End    textDuration  `json:"end"`
+	Terms  []Term        `json:"terms"`
+	Writes []FencedWrite `json:"writes"`
+	S3     []S3Op        `json:"s3"`
+	Faults []FaultSpan   `json:"faults,omitempty"`
+}
+
+// MarshalJSON writes the history with camelCase names and times as text.
+func (h History) MarshalJSON() ([]byte, error) {
+	return json.Marshal(historyJSON{h.Nodes, textDuration(h.End), h.Terms, h.Writes, h.S3, h.Faults})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (h *History) UnmarshalJSON(b []byte) error {
+	var j historyJSON
+	if err := StrictUnmarshal(b, &j); err != nil {
+		return err
+	}
+	*h = History{Nodes: j.Nodes, End: time.Duration(j.End), Terms: j.Terms, Writes: j.Writes, S3: j.S3, Faults: j.Faults}
+	return nil
+}
+
+// s3OpJSON is the JSON form of an S3Op; a request never answered has no
+// "return".
+type s3OpJSON struct {
+	Node        int           `json:"node"`
+	Op          string        `json:"op"`
+	Key         string        `json:"key"`
+	IfMatch     string        `json:"ifMatch,omitempty"`
+	IfNoneMatch string        `json:"ifNoneMatch,omitempty"`
+	BodyETag    string        `json:"bodyETag,omitempty"`
+	Call        textDuration  `json:"call"`
+	Return      *textDuration `json:"return,omitempty"`
+	Status      int           `json:"status,omitempty"`
+	Code        string        `json:"code,omitempty"`
+	ETag        string        `json:"etag,omitempty"`
+}
+
+// MarshalJSON writes the request with camelCase names and times as text.
+func (o S3Op) MarshalJSON() ([]byte, error) {
+	j := s3OpJSON{o.Node, o.Op, o.Key, o.IfMatch, o.IfNoneMatch, o.BodyETag, textDuration(o.Call), nil, o.Status, o.Code, o.ETag}
+	if o.Return >= 0 {
+		r := textDuration(o.Return)
+		j.Return = &r
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (o *S3Op) UnmarshalJSON(b []byte) error {
+	var j s3OpJSON
+	if err := StrictUnmarshal(b, &j); err != nil {
+		return err
+	}
+	*o = S3Op{Node: j.Node, Op: j.Op, Key: j.Key, IfMatch: j.IfMatch, IfNoneMatch: j.IfNoneMatch, BodyETag: j.BodyETag,
+		Call: time.Duration(j.Call), Return: -1, Status: j.Status, Code: j.Code, ETag: j.ETag}
+	if j.Return != nil {
+		o.Return = time.Duration(*j.Return)
+	}
+	return nil
+}
+
+// fencedWriteJSON is the JSON form of a FencedWrite.
+type fencedWriteJSON struct {
+	Node     int          `json:"node"`
+	Token    uint64       `json:"token"`
+	Sent     textDuration `json:"sent"`
+	Applied  textDuration `json:"applied"`
+	Accepted bool         `json:"accepted"`
+}
+
+// MarshalJSON writes the write with camelCase names and times as text.
+func (f FencedWrite) MarshalJSON() ([]byte, error) {
+	return json.Marshal(fencedWriteJSON{f.Node, f.Token, textDuration(f.Sent), textDuration(f.Applied), f.Accepted})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (f *FencedWrite) UnmarshalJSON(b []byte) error {
+	var j fencedWriteJSON
+	if err := StrictUnmarshal(b, &j); err != nil {
+		return err
+	}
+	*f = FencedWrite{Node: j.Node, Token: j.Token, Sent: time.Duration(j.Sent), Applied: time.Duration(j.Applied), Accepted: j.Accepted}
+	return nil
+}

@@ -33,9 +33,10 @@ usage:
   simrun replay FILE [-html FILE] [-json]
   simrun html   [-scenario NAME] -seed S -o PAGE | FILE -o PAGE
   simrun shrink FILE [-o OUT] [-budget N]
-  simrun explore [-scenario NAME] [-nodes N] [-duration D] [-faults F] [-delays K] [-depth N] [-executions N] [-path P] [-json]
+  simrun explore [-scenario NAME] [-nodes N] [-duration D] [-faults F] [-delays K] [-depth N] [-executions N] [-path P] [-o FILE] [-html FILE] [-json]
   simrun zoo    [-seeds N] [-workers N] [-shrink N] [-json]
-  simrun bench  [-scenario NAME] [-seeds N] [-cpuprofile FILE]
+  simrun bench  [-scenario NAME] [-seeds N] [-workers N] [-scale] [-json] [-cpuprofile FILE]
+  simrun live   [-duration D] [-nodes N] [-faults=false] [-endpoint URL -bucket B] [-json] [-html FILE]
   simrun campaign -out DIR [-scenario NAME] [-seeds N] [-duration D] [-start S] [-workers N] [-shard I/N] [-keep K] [-check-determinism] [-junit FILE] [-json]
   simrun merge  -out FILE [-junit FILE] [-json] REPORT...
   simrun list
@@ -114,6 +115,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdHTML(args[1:], stdout, stderr)
 	case "version":
 		code, err = cmdVersion(args[1:], stdout, stderr)
+	case "live":
+		code, err = cmdLive(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
