@@ -102,7 +102,11 @@ func judge(o *Outcome, p Protocol, plan *faults.Plan) {
 	if !p.NoFencingTokens {
 		found = linearizability.CheckElection(h)
 	}
-	o.S3 = linearizability.CheckS3(h, S3CheckTimeout)
+	if S3PorcupineEvery > 0 && o.Seed%S3PorcupineEvery == 0 {
+		o.S3 = linearizability.CheckS3Porcupine(h, S3CheckTimeout)
+	} else {
+		o.S3 = linearizability.CheckS3(h, S3CheckTimeout)
+	}
 	o.Overlaps = linearizability.Overlaps(h)
 	heal := healedAt(plan, h)
 	classify := func(v linearizability.Violation, ov *linearizability.Overlap) {
@@ -124,6 +128,11 @@ func judge(o *Outcome, p Protocol, plan *faults.Plan) {
 		// assumptions the run proves nothing about the protocol.
 		o.Violations = append(o.Violations, linearizability.Violation{Checker: "s3-linearizable", At: h.End,
 			Message: fmt.Sprintf("the history of %d S3 requests is not linearizable against the object-store model", o.S3.Ops)})
+	}
+	if err := o.S3.Disagreement(); err != nil {
+		// The fast checker and porcupine judged one history differently: a
+		// bug in the harness, which no run may pass over.
+		o.Violations = append(o.Violations, linearizability.Violation{Checker: "s3-checkers-agree", At: h.End, Message: err.Error()})
 	}
 	if len(o.Violations) > 0 {
 		o.Verdict = Unsafe

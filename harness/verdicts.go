@@ -56,6 +56,14 @@ const ExitUsage = 2
 // of time makes the run Inconclusive.
 var S3CheckTimeout = 10 * time.Second
 
+// S3PorcupineEvery makes porcupine, the general linearizability checker,
+// check every run whose seed is a multiple of it, beside the fast checker
+// that decides most runs (linearizability.CheckS3): a standing sample on
+// which the two must agree. Porcupine also checks every run the fast
+// checker finds illegal or cannot decide. 1 means every run; 0 none but
+// those.
+var S3PorcupineEvery uint64 = 64
+
 // Verdicts returns every verdict, from the least to the most severe.
 func Verdicts() []Verdict {
 	out := make([]Verdict, numVerdicts)

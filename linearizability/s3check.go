@@ -1,6 +1,8 @@
 package linearizability
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -19,9 +21,34 @@ type S3Result struct {
 	Ops int
 	// Duration is the wall time the check took.
 	Duration time.Duration
-	// info is porcupine's record of the search, for Visualize.
-	info porcupine.LinearizationInfo
+	// Checker names the checker whose verdict Result is: CheckerFast or
+	// CheckerPorcupine.
+	Checker string
+	// Fast is the fast checker's verdict (CheckS3Fast); porcupine's
+	// verdict is Result when Checker is CheckerPorcupine.
+	Fast FastVerdict
+	// fastReason is the fast checker's reason, for Disagreement.
+	fastReason string
+	// info is porcupine's record of the search, for Visualize; for a
+	// verdict of the fast checker, h and timeout let Visualize run
+	// porcupine.
+	info    porcupine.LinearizationInfo
+	h       *sim.History
+	timeout time.Duration
 }
+
+// The checkers an S3Result names.
+const (
+	// CheckerFast is CheckS3Fast.
+	CheckerFast = "fast"
+	// CheckerPorcupine is porcupine with s3Model.
+	CheckerPorcupine = "porcupine"
+)
+
+// ErrS3CheckersDisagree is wrapped by the error S3Result.Disagreement
+// returns: the fast checker decided a history otherwise than porcupine,
+// which is a bug in the fast checker.
+var ErrS3CheckersDisagree = errors.New("linearizability: the fast S3 checker and porcupine disagree")
 
 // CheckS3 checks that h.S3, the S3 requests of a run as their clients saw
 // them, is linearizable with respect to an object store with AWS's
@@ -34,12 +61,55 @@ type S3Result struct {
 // answered 409 did not. The package documentation says what is left
 // out. The check gives up after timeout (a positive duration) and then
 // returns Unknown. h is not modified.
+//
+// CheckS3 first asks CheckS3Fast, and returns its verdict if it is Ok
+// (Checker is then CheckerFast); otherwise, undecided or illegal, it asks
+// porcupine (CheckerPorcupine), so that an Illegal verdict is always
+// porcupine's, with its visualisation.
 func CheckS3(h *sim.History, timeout time.Duration) S3Result {
+	start := time.Now()
+	f := CheckS3Fast(h)
+	if f.Verdict == FastOk {
+		return S3Result{Result: porcupine.Ok, Ops: f.Ops, Duration: time.Since(start), Checker: CheckerFast,
+			Fast: f.Verdict, h: h, timeout: timeout}
+	}
+	r := checkS3Porcupine(h, timeout)
+	r.Fast, r.fastReason = f.Verdict, f.Reason
+	r.Duration = time.Since(start)
+	return r
+}
+
+// CheckS3Porcupine is CheckS3 with porcupine's verdict whatever the fast
+// checker says; it still runs the fast checker and records its verdict
+// in Fast, so that checking a sample of runs this way cross-checks the
+// two (see S3Result.Disagreement).
+func CheckS3Porcupine(h *sim.History, timeout time.Duration) S3Result {
+	start := time.Now()
+	f := CheckS3Fast(h)
+	r := checkS3Porcupine(h, timeout)
+	r.Fast, r.fastReason = f.Verdict, f.Reason
+	r.Duration = time.Since(start)
+	return r
+}
+
+// checkS3Porcupine is the check by porcupine alone.
+func checkS3Porcupine(h *sim.History, timeout time.Duration) S3Result {
 	start := time.Now()
 	ops, notes := s3Operations(h)
 	res, info := porcupine.CheckOperationsVerbose(s3Model, ops, timeout)
 	info.AddAnnotations(notes)
-	return S3Result{Result: res, Ops: len(ops), Duration: time.Since(start), info: info}
+	return S3Result{Result: res, Ops: len(ops), Duration: time.Since(start), Checker: CheckerPorcupine, info: info}
+}
+
+// Disagreement returns an error wrapping ErrS3CheckersDisagree if both
+// checkers judged the history and their verdicts differ: the fast checker
+// said Ok or Illegal and porcupine the other. It is nil otherwise, and
+// when porcupine did not run or ran out of time.
+func (r S3Result) Disagreement() error {
+	if r.Checker != CheckerPorcupine || r.Fast == FastUndecided || r.Result == porcupine.Unknown || r.Fast.String() == string(r.Result) {
+		return nil
+	}
+	return fmt.Errorf("%w: the fast checker says %s (%s), porcupine %s, over %d requests", ErrS3CheckersDisagree, r.Fast, r.fastReason, r.Result, r.Ops)
 }
 
 // Visualize writes porcupine's HTML visualisation of the checked history:
@@ -47,8 +117,13 @@ func CheckS3(h *sim.History, timeout time.Duration) S3Result {
 // longest linearization found with the state of the key after each step.
 // A write without an answer is a point where it was sent, under a grey
 // bar that runs to the end of the run; requests not checked are grey bars.
-// For an Illegal history it shows where every attempt got stuck.
+// For an Illegal history it shows where every attempt got stuck. For a
+// verdict of the fast checker it runs porcupine first, on the history
+// checked, which must not have changed since.
 func (r S3Result) Visualize(w io.Writer) error {
+	if r.Checker == CheckerFast {
+		r = checkS3Porcupine(r.h, r.timeout)
+	}
 	return porcupine.Visualize(s3Model, r.info, w)
 }
 

@@ -31,4 +31,7 @@ type BenchCell struct {
 	// took per seed, and S3CheckShare its share of the CPU time (0..1).
 	S3Check      faults.Duration `json:"s3Check,omitempty"`
 	S3CheckShare float64         `json:"s3CheckShare,omitempty"`
+	// S3FastShare is the share of runs the fast checker decided (0..1);
+	// porcupine decided the others.
+	S3FastShare float64 `json:"s3FastShare,omitempty"`
 }

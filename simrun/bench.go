@@ -13,6 +13,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/schema"
 )
 
@@ -97,15 +98,15 @@ func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
 		c.SeedsPerSecond, c.PerSeed.D().Round(time.Microsecond), c.SeedsPerSecond*c.Simulated.D().Seconds(), c.StepsPerSeed, c.NsPerStep)
 	fmt.Fprintf(stdout, "%d allocations and %d KiB allocated per seed (%.1f allocations per step)\n",
 		c.AllocsPerSeed, c.BytesPerSeed>>10, float64(c.AllocsPerSeed)/float64(max(c.StepsPerSeed, 1)))
-	fmt.Fprintf(stdout, "the linearizability check of the S3 history took %.1f%% of the time (%v per seed)\n",
-		100*c.S3CheckShare, c.S3Check.D().Round(time.Microsecond))
+	fmt.Fprintf(stdout, "the linearizability check of the S3 history took %.1f%% of the time (%v per seed); the fast checker decided %.1f%% of the runs, porcupine the rest (1 in %d sampled, and every run the fast checker found illegal or could not decide)\n",
+		100*c.S3CheckShare, c.S3Check.D().Round(time.Microsecond), 100*c.S3FastShare, harness.S3PorcupineEvery)
 	return exitOK, nil
 }
 
 // benchCell runs seeds 1..seeds of build on workers goroutines and
 // measures them.
 func benchCell(build func(uint64) harness.Setup, nodes int, simulated time.Duration, seeds, workers int) (schema.BenchCell, error) {
-	var steps, s3check atomic.Int64
+	var steps, s3check, fast atomic.Int64
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -117,6 +118,9 @@ func benchCell(build func(uint64) harness.Setup, nodes int, simulated time.Durat
 		}
 		steps.Add(int64(o.Result.Steps))
 		s3check.Add(int64(o.S3.Duration))
+		if o.S3.Checker == linearizability.CheckerFast {
+			fast.Add(1)
+		}
 		return nil
 	})
 	wall := time.Since(start)
@@ -132,7 +136,8 @@ func benchCell(build func(uint64) harness.Setup, nodes int, simulated time.Durat
 		AllocsPerSeed: (after.Mallocs - before.Mallocs) / uint64(seeds),
 		BytesPerSeed:  (after.TotalAlloc - before.TotalAlloc) / uint64(seeds),
 		S3Check:       faults.Duration(time.Duration(s3check.Load()) / n),
-		S3CheckShare:  time.Duration(s3check.Load()).Seconds() / (wall.Seconds() * float64(workers))}, nil
+		S3CheckShare:  time.Duration(s3check.Load()).Seconds() / (wall.Seconds() * float64(workers)),
+		S3FastShare:   float64(fast.Load()) / float64(seeds)}, nil
 }
 
 // The scaling table's nodes and simulated durations.
