@@ -124,6 +124,9 @@ func (n *Node) start(identity string) {
 	n.cancel = cancel
 	ent := newEntropy(w.chooser.Choose(ChooseEntropy, math.MaxUint64))
 	var store protocol.ObjectStore = &n.s3
+	if w.cfg.WrapStore != nil {
+		store = w.cfg.WrapStore(store)
+	}
 	if w.cfg.S3Attempts > 1 {
 		store = newSDKRetry(store, &n.clk, newEntropy(w.chooser.Choose(ChooseEntropy, math.MaxUint64)), w.cfg.S3Attempts)
 	}
