@@ -27,7 +27,7 @@ type seedResult struct {
 // (harness.Work), or, with untilFailure, until a seed fails, or until ctx
 // ends (the seeds already running finish). Results come back in seed
 // order, one for each seed run; prog, if not nil, counts them as they come.
-func campaign(ctx context.Context, sc harness.Scenario, first uint64, count uint64, workers int, untilFailure bool, prog *runProgress) ([]seedResult, time.Duration, error) {
+func campaign(ctx context.Context, sc harness.Scenario, first uint64, count uint64, workers int, untilFailure bool, prog *runProgress, path3 s3Path) ([]seedResult, time.Duration, error) {
 	var (
 		mu      sync.Mutex
 		results []seedResult
@@ -47,6 +47,7 @@ func campaign(ctx context.Context, sc harness.Scenario, first uint64, count uint
 			return err
 		}
 		r := summarize(o)
+		r.Replay += path3.flag()
 		if r.verdict != harness.Pass {
 			failed.Store(true)
 		}

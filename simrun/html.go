@@ -23,6 +23,7 @@ func cmdHTML(args []string, stdout, stderr io.Writer) (int, error) {
 	scenario := scenarioFlag(fs)
 	seed := fs.Uint64("seed", 0, "the seed to draw")
 	out := fs.String("o", "", "write the page to `PAGE` (atomically); required")
+	s3 := s3Flag(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), htmlUsage)
 		fs.PrintDefaults()
@@ -34,7 +35,11 @@ func cmdHTML(args []string, stdout, stderr io.Writer) (int, error) {
 	if *out == "" {
 		return 0, fmt.Errorf("%w: html needs -o PAGE, the file to write", errUsage)
 	}
-	o, _, path, err := runNamed(fs, "html", files, *scenario, *seed)
+	path3, err := parseS3(*s3)
+	if err != nil {
+		return 0, err
+	}
+	o, _, path, err := runNamed(fs, "html", files, *scenario, *seed, path3)
 	if err != nil {
 		return 0, err
 	}

@@ -39,6 +39,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
 	seed := fs.Uint64("seed", 0, "the seed to replay")
 	out := fs.String("o", "", "with -seed: write the run's reproducer to `FILE` (atomically)")
 	asJSON := fs.Bool("json", false, "print the trace and verdict as one JSON document")
+	s3 := s3Flag(fs)
 	page := fs.String("html", "", "also write the run as a self-contained HTML page to `FILE` (atomically)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), replayUsage)
@@ -48,7 +49,11 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	o, rep, path, err := runNamed(fs, "replay", files, *scenario, *seed, "o")
+	path3, err := parseS3(*s3)
+	if err != nil {
+		return 0, err
+	}
+	o, rep, path, err := runNamed(fs, "replay", files, *scenario, *seed, path3, "o")
 	if err != nil {
 		return 0, err
 	}
@@ -230,7 +235,7 @@ func loadReproducerFile(path string) (*harness.Reproducer, error) {
 // reproducer FILE among files, or -seed of -scenario. The flags in
 // fileless may not be given with a FILE. It returns the outcome, and the
 // reproducer and its path if the run came from a file.
-func runNamed(fs *flag.FlagSet, cmd string, files []string, scenario string, seed uint64, fileless ...string) (*harness.Outcome, *harness.Reproducer, string, error) {
+func runNamed(fs *flag.FlagSet, cmd string, files []string, scenario string, seed uint64, path3 s3Path, fileless ...string) (*harness.Outcome, *harness.Reproducer, string, error) {
 	switch {
 	case len(files) > 1:
 		return nil, nil, "", fmt.Errorf("%w: %s takes one reproducer FILE, got %d arguments", errUsage, cmd, len(files))
@@ -245,7 +250,14 @@ func runNamed(fs *flag.FlagSet, cmd string, files []string, scenario string, see
 		if err != nil {
 			return nil, nil, "", err
 		}
-		o, err := rep.Run(true)
+		s, err := rep.Setup()
+		if err != nil {
+			return nil, nil, "", fmt.Errorf("%w: %s: %v", errUsage, path, err)
+		}
+		o, err := harness.RunSetup(path3.setup(s), true)
+		if o != nil {
+			o.Scenario, o.Seed = rep.Scenario, rep.Seed
+		}
 		return o, rep, path, err
 	case !isSet(fs, "seed"):
 		return nil, nil, "", fmt.Errorf("%w: %s needs -seed or a reproducer FILE", errUsage, cmd)
@@ -254,6 +266,6 @@ func runNamed(fs *flag.FlagSet, cmd string, files []string, scenario string, see
 	if err != nil {
 		return nil, nil, "", err
 	}
-	o, err := harness.RunSeed(sc, seed, true)
+	o, err := harness.RunSeed(path3.scenario(sc), seed, true)
 	return o, nil, "", err
 }

@@ -44,6 +44,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	seed := fs.Uint64("seed", 0, "run this one seed (instead of -seeds/-start)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel runs")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	s3 := s3Flag(fs)
 	expectFlag := fs.String("expect", "", "for a scenario meant to fail: succeed if some seed is judged `VERDICT` (unsafe, liveness, ...) and every other passes")
 	untilFailure := fs.Bool("until-failure", false, "run fresh seeds until one fails: from a random -start (printed) unless given, at most -seeds (default 10,000,000)")
 	if err := parse(fs, args); err != nil {
@@ -83,16 +84,21 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	if *start+uint64(*seeds)-1 < *start {
 		return 0, fmt.Errorf("%w: seed range %d+%d overflows", errUsage, *start, *seeds)
 	}
+	path3, err := parseS3(*s3)
+	if err != nil {
+		return 0, err
+	}
 	sc, err := lookup(*scenario)
 	if err != nil {
 		return 0, err
 	}
+	sc = path3.scenario(sc)
 	prog := &runProgress{scenario: sc.Name, total: uint64(*seeds), start: time.Now()}
 	stopProgress := func() {}
 	if isTerminal(stderr) && !*untilFailure {
 		stopProgress = showProgress(prog.line, stderr, true)
 	}
-	results, wall, err := campaign(ctx, sc, *start, uint64(*seeds), *workers, *untilFailure, prog)
+	results, wall, err := campaign(ctx, sc, *start, uint64(*seeds), *workers, *untilFailure, prog, path3)
 	stopProgress()
 	if err != nil {
 		return 0, err
