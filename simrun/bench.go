@@ -18,7 +18,7 @@ import (
 )
 
 const benchUsage = `usage:
-  simrun bench [-scenario NAME] [-seeds N] [-workers N] [-json] [-cpuprofile FILE]
+  simrun bench [-scenario NAME] [-seeds N] [-workers N] [-s3 fast|sdk] [-json] [-cpuprofile FILE]
   simrun bench -scale [-scenario NAME] [-seeds N] [-json]
 
 Measures the simulator with every checker on: seeds per second, time and
@@ -44,6 +44,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
 	scale := fs.Bool("scale", false, "the scaling table over nodes and simulated duration")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the runs to `FILE`")
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
+	s3 := s3Flag(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), benchUsage)
 		fs.PrintDefaults()
@@ -59,10 +60,15 @@ func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
 	case *scale && *workers != 1:
 		return 0, fmt.Errorf("%w: -scale measures one goroutine; do not combine it with -workers", errUsage)
 	}
+	path3, err := parseS3(*s3)
+	if err != nil {
+		return 0, err
+	}
 	sc, err := lookup(*scenario)
 	if err != nil {
 		return 0, err
 	}
+	sc = path3.scenario(sc)
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
 		if err != nil {
@@ -93,7 +99,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
 		return exitOK, writeJSON(stdout, b)
 	}
 	c := &b.BenchCell
-	fmt.Fprintf(stdout, "scenario %s, %d seeds on %d goroutine(s), all checkers on\n", b.Scenario, c.Seeds, c.Workers)
+	fmt.Fprintf(stdout, "scenario %s, %d seeds on %d goroutine(s), all checkers on, S3 reached by the %s path\n", b.Scenario, c.Seeds, c.Workers, path3)
 	fmt.Fprintf(stdout, "%.0f seeds/s, %v per seed, %.0f simulated s per wall s, %d steps per seed, %.0f ns per step\n",
 		c.SeedsPerSecond, c.PerSeed.D().Round(time.Microsecond), c.SeedsPerSecond*c.Simulated.D().Seconds(), c.StepsPerSeed, c.NsPerStep)
 	fmt.Fprintf(stdout, "%d allocations and %d KiB allocated per seed (%.1f allocations per step)\n",
