@@ -27,6 +27,8 @@ type ZooRow struct {
 	// Control marks the careful lock, which must pass every seed; the
 	// variants must each fail one.
 	Control bool `json:"control,omitempty"`
+	// Masked marks a variant of zoo.Masked (zoo -masked).
+	Masked bool `json:"masked,omitempty"`
 	// Caught: a seed failed.
 	Caught bool `json:"caught"`
 	// Seeds is how many seeds ran: up to and including the first failing

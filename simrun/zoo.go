@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -26,6 +27,7 @@ func cmdZoo(args []string, stdout, stderr io.Writer) (int, error) {
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "scenarios run in parallel")
 	shrink := fs.Int("shrink", 0, "shrink each first failure with this many runs at most (0: do not shrink)")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
+	masked := fs.Bool("masked", false, "also run the masked variants (zoo.Masked), which the other defences of the careful lock hide")
 	if err := parse(fs, args); err != nil {
 		return 0, err
 	}
@@ -38,9 +40,18 @@ func cmdZoo(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, fmt.Errorf("%w: -shrink must not be negative, got %d", errUsage, *shrink)
 	}
 	start := time.Now()
-	rows, err := zooRows(zoo.Scenarios, *budget, *workers, *shrink)
+	scs := zoo.Scenarios
+	if *masked {
+		scs = append(slices.Clip(scs), zoo.MaskedScenarios...)
+	}
+	rows, err := zooRows(scs, *budget, *workers, *shrink)
 	if err != nil {
 		return 0, err
+	}
+	if *masked {
+		for i := len(zoo.Scenarios); i < len(rows); i++ {
+			rows[i].Masked = true
+		}
 	}
 	sum := schema.Zoo{Header: schema.NewHeader(schema.CommandZoo), Budget: *budget, Workers: *workers, ControlPassed: true,
 		Wall: faults.Duration(time.Since(start)), Rows: rows}
@@ -148,6 +159,9 @@ func printZoo(w io.Writer, s *schema.Zoo, shrunk bool) error {
 		if r.Control {
 			name += " (control)"
 			caught = "-"
+		}
+		if r.Masked {
+			name += " (masked)"
 		}
 		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%d\t%.2fs\t%s", name, caught, verdict, checker, r.Seeds, r.Wall.D().Seconds(), events)
 		if shrunk {

@@ -17,7 +17,7 @@ func (v Variant) Protocol() harness.Protocol {
 // outside them).
 func Scenario(v Variant) harness.Scenario {
 	sc := harness.Swarm("zoo/"+v.Name, v.Protocol())
-	sc.Doc = "swarm plans run by the zoo's careful lock with one mistake: " + v.Mistake
+	sc.Doc = v.Mistake + " (the zoo's careful lock with this one mistake, under swarm plans)"
 	sc.Expect = harness.Caught
 	if v.Mistake == "" {
 		sc.Doc = "swarm plans run by the zoo's careful lock, the control every zoo variant breaks in one place"
@@ -33,6 +33,20 @@ var Scenarios = func() []harness.Scenario {
 	out := []harness.Scenario{harness.MustRegister(Scenario(Careful()))}
 	for _, v := range Variants() {
 		out = append(out, harness.MustRegister(Scenario(v)))
+	}
+	return out
+}()
+
+// MaskedScenarios are the scenarios of Masked, registered as
+// "zoo/<name>" like the others but kept out of Scenarios: the default
+// campaign does not yet catch every one of them within the zoo's budget
+// (`simrun zoo -masked` measures how close it is).
+var MaskedScenarios = func() []harness.Scenario {
+	var out []harness.Scenario
+	for _, v := range Masked() {
+		sc := Scenario(v)
+		sc.Doc = "masked: " + sc.Doc
+		out = append(out, harness.MustRegister(sc))
 	}
 	return out
 }()
