@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"flag"
 	"fmt"
 	"testing"
 	"time"
@@ -14,12 +15,25 @@ import (
 // outcomes against the scenario's expectation, and reading S3 requests,
 // terms, fenced writes and fault notes out of a run.
 
-// runSeeds runs seeds 1..n of sc with the trace kept; a run that cannot be
-// set up or that crashed fails the test.
+// The sweep's flags: every failure-mode test that runs a range of seeds
+// (runSeeds) runs sweepSeeds seeds from sweepFirst instead of its own 1..n,
+// so that a nightly sweep (.ci/sweep) can hold every check on seeds
+// 1..10,000, a window at a time.
+var (
+	sweepFirst = flag.Uint64("scenarios.first", 1, "the first seed of every failure-mode test's range")
+	sweepSeeds = flag.Uint64("scenarios.seeds", 0, "the number of seeds of every failure-mode test's range (0: each test's own)")
+)
+
+// runSeeds runs seeds 1..n of sc (or the sweep's window) with the trace
+// kept; a run that cannot be set up or that crashed fails the test.
 func runSeeds(t *testing.T, sc harness.Scenario, n uint64) []*harness.Outcome {
 	t.Helper()
+	first := *sweepFirst
+	if *sweepSeeds > 0 {
+		n = *sweepSeeds
+	}
 	outs := make([]*harness.Outcome, 0, n)
-	for seed := uint64(1); seed <= n; seed++ {
+	for seed := first; seed < first+n; seed++ {
 		o, err := harness.RunSeed(sc, seed, true)
 		if err != nil {
 			t.Fatalf("%s seed %d: %v", sc.Name, seed, err)
