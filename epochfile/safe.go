@@ -1,0 +1,199 @@
+package epochfile
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/s3lease/s3lease/protocol"
+	"github.com/s3lease/s3lease/sim"
+)
+
+// safeNode is one incarnation of a candidate running the safe form.
+type safeNode struct {
+	*client
+
+	mu sync.Mutex // guards term.deadline and term.ended; never held across a blocking call
+
+	// Owned by the goroutine in run.
+	highest   uint64          // highest epoch listed or created by this incarnation
+	lastGrant uint64          // epoch of the last create judged (a term began on it, or it came too late)
+	seen      observation     // the latest file being timed as a follower
+	prevLead  context.Context // done once the last term's application returned
+}
+
+// observation is the version of the latest lock file a follower is timing
+// (its key and ETag) and the monotonic instant it first read it.
+type observation struct {
+	version string
+	at      time.Duration
+}
+
+// safeCandidate runs one node of the safe form until ctx is done.
+func (c Config) safeCandidate(ctx context.Context, env sim.Env) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	n := &safeNode{client: newClient(c, env)}
+	for ctx.Err() == nil {
+		t := n.campaign(ctx)
+		if t == nil {
+			break
+		}
+		n.lead(ctx, t)
+	}
+	return nil
+}
+
+// campaign lists the lock files every retry period until a term begins;
+// it returns nil once ctx is done.
+func (n *safeNode) campaign(ctx context.Context) *term {
+	for ctx.Err() == nil {
+		wait, t := n.step(ctx)
+		if t != nil {
+			return t
+		}
+		if n.clk.Sleep(ctx, wait) != nil {
+			break
+		}
+	}
+	return nil
+}
+
+// step lists the lock files once, reads the latest, and acts on it: no
+// file or an expired one, create the next epoch; a file of this
+// incarnation's, resume or retire it; anyone else's, time it.
+func (n *safeNode) step(ctx context.Context) (time.Duration, *term) {
+	l, err := n.list(ctx)
+	if err != nil {
+		return n.pollWait(), nil
+	}
+	latest, ok := l.latest()
+	if !ok {
+		return n.create(ctx, n.highest+1)
+	}
+	n.highest = max(n.highest, latest.epoch)
+	s, err := n.get(ctx, latest.key)
+	switch {
+	case err != nil:
+		return n.pollWait(), nil
+	case !s.exists:
+		// Deleted since the listing: only a newer epoch's cleanup deletes
+		// a file, so list again. It is never "no lock file".
+		return n.backoff(), nil
+	case s.bad:
+		return n.await(ctx, latest, s, n.cfg.Validity)
+	}
+	if w, ok := n.ours(latest.key, s.file); ok {
+		return n.resumeOwn(ctx, latest, s, w)
+	}
+	if s.file.Expired {
+		return n.create(ctx, latest.epoch+1)
+	}
+	return n.await(ctx, latest, s, max(s.file.validity(), n.cfg.Validity))
+}
+
+// resumeOwn handles a latest file this incarnation wrote. A create whose
+// answer was lost (or not acted on) begins its term now, measured from its
+// send, once a listing confirms it is still the latest; any other live file
+// of ours belongs to a term that is over, and nobody replaced it: mark it
+// expired and go on to the next epoch.
+func (n *safeNode) resumeOwn(ctx context.Context, latest listed, s snapshot, w sentWrite) (time.Duration, *term) {
+	if s.file.Expired {
+		return n.create(ctx, latest.epoch+1)
+	}
+	if w.create && latest.epoch > n.lastGrant {
+		if t := n.confirm(ctx, w, s.etag); t != nil {
+			return 0, t
+		}
+		return n.backoff(), nil
+	}
+	return n.expire(ctx, latest, s)
+}
+
+// await times the latest file's version from the first read that returned
+// it, and marks it expired once it stayed unchanged for wait.
+func (n *safeNode) await(ctx context.Context, latest listed, s snapshot, wait time.Duration) (time.Duration, *term) {
+	version := latest.key + " " + s.etag
+	if version != n.seen.version {
+		n.seen = observation{version: version, at: s.at}
+	}
+	elapsed := s.at - n.seen.at
+	if elapsed < wait {
+		return max(0, min(n.pollWait(), wait-elapsed)), nil
+	}
+	if n.cfg.weak.noExpiryMark {
+		return n.create(ctx, latest.epoch+1)
+	}
+	return n.expire(ctx, latest, s)
+}
+
+// expire marks the latest file expired, If-Match the very version that was
+// timed (or that this incarnation wrote last), and creates the next epoch
+// if the mark applied. The mark is what makes the judgement of validity
+// safe: it conflicts with the leader's touch on the same key, so a leader
+// cannot extend a term that a follower has already ended.
+func (n *safeNode) expire(ctx context.Context, latest listed, s snapshot) (time.Duration, *term) {
+	f := s.file
+	if s.bad {
+		f = lockFile{ValidityMS: n.cfg.Validity.Milliseconds()}
+	}
+	f.Epoch, f.Expired, f.ExpiredBy = latest.epoch, true, n.env.Identity
+	_, _, err := n.put(ctx, latest.key, f, s.etag)
+	switch protocol.ClassifyError(err) {
+	case protocol.ClassNone:
+		n.seen = observation{}
+		return n.create(ctx, latest.epoch+1)
+	case protocol.ClassPreconditionFailed, protocol.ClassNotFound:
+		return 0, nil // the file changed: list again now
+	case protocol.ClassConflict, protocol.ClassUnknownOutcome:
+		return n.backoff(), nil // the next read shows whether the mark applied
+	}
+	return n.pollWait(), nil
+}
+
+// create writes the lock file of epoch with If-None-Match: *, and begins a
+// term if it succeeded and a listing confirms it.
+func (n *safeNode) create(ctx context.Context, epoch uint64) (time.Duration, *term) {
+	if n.prevLead != nil && n.prevLead.Err() == nil {
+		return n.pollWait(), nil // the last term's application has not returned
+	}
+	n.highest = max(n.highest, epoch)
+	f := lockFile{Epoch: epoch, Holder: n.env.Identity, ValidityMS: n.cfg.Validity.Milliseconds()}
+	etag, w, err := n.put(ctx, n.files.key(epoch), f, "")
+	switch protocol.ClassifyError(err) {
+	case protocol.ClassNone:
+		if t := n.confirm(ctx, w, etag); t != nil {
+			return 0, t
+		}
+		return n.backoff(), nil
+	case protocol.ClassPreconditionFailed:
+		return 0, nil // lost the race, or an earlier attempt of ours won: list again now
+	case protocol.ClassConflict, protocol.ClassUnknownOutcome:
+		return n.backoff(), nil
+	}
+	return n.pollWait(), nil
+}
+
+// confirm lists the lock files after the create w, which S3 answered (or a
+// read showed) with etag, and begins its term only if the file is still the
+// highest epoch with that version. A create can succeed without being the
+// latest: a candidate that decided on an old listing creates an epoch that
+// a newer epoch's cleanup has deleted since. The listing was applied after
+// the create, and the highest epoch ever created is never deleted, so a
+// file that is the highest in it is the newest epoch there has ever been.
+func (n *safeNode) confirm(ctx context.Context, w sentWrite, etag string) *term {
+	l, err := n.list(ctx)
+	if n.cfg.weak.noConfirm {
+		return n.begin(ctx, w, etag, l)
+	}
+	if err != nil {
+		return nil // unconfirmed: the next step finds the file and resumes it
+	}
+	latest, ok := l.latest()
+	if !ok || latest.epoch != w.file.Epoch || latest.etag != etag {
+		n.lastGrant = max(n.lastGrant, w.file.Epoch)
+		return nil
+	}
+	return n.begin(ctx, w, etag, l)
+}
