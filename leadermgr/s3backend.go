@@ -1,0 +1,126 @@
+package leadermgr
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/s3lease/s3lease/protocol"
+)
+
+// maxEntryBytes bounds the body of a lock object the backends read.
+const maxEntryBytes = 64 << 10
+
+// S3Backend is the document's Backend on S3: the entry is one object,
+// {"leader_id", "term_ms", "written_at"}, and WriteEntry is the document's
+// conditional upsert made of a read and a conditional write, If-None-Match:
+// * when the object is absent, If-Match its ETag otherwise, so that the
+// condition holds at the instant the write applies, as it does inside the
+// SQL statement.
+//
+// The condition is the document's: the entry is absent, names id, or has
+// expired. S3 has no NOW(), so "expired" is judged on one clock, as the
+// SQL server's is: the caller's monotonic clock, timing each version of the
+// object (its ETag) from the first read that returned it; the version has
+// expired once it stayed unchanged for its writer's term. No two clocks
+// are ever compared, so the manager's failures under the simulator are its
+// own, not this backend's. written_at (the writer's wall clock, for humans)
+// makes every write's body, and so its ETag, differ, as valid_until makes
+// every SQL write differ.
+//
+// One S3Backend serves one manager (it keeps that manager's observation of
+// the object); it is safe for concurrent use.
+type S3Backend struct {
+	store       protocol.ObjectStore
+	bucket, key string
+	clock       protocol.Clock
+
+	mu     sync.Mutex
+	seen   string        // ETag being timed
+	seenAt time.Duration // Monotonic() at the first read that returned it
+}
+
+// NewS3Backend returns the document's backend on the object bucket/key of
+// store, timing entries on clock (nil: protocol.NewRealClock()).
+func NewS3Backend(store protocol.ObjectStore, bucket, key string, clock protocol.Clock) *S3Backend {
+	if clock == nil {
+		clock = protocol.NewRealClock()
+	}
+	return &S3Backend{store: store, bucket: bucket, key: key, clock: clock}
+}
+
+// naiveEntry is the body of the document's lock object.
+type naiveEntry struct {
+	LeaderID  string    `json:"leader_id"`
+	TermMS    int64     `json:"term_ms"`
+	WrittenAt time.Time `json:"written_at"`
+}
+
+// WriteEntry writes the entry naming id, valid for term, if the object is
+// absent, names id, or has expired; it reports whether it wrote. A read or
+// write that fails otherwise than by its condition is an error, and the
+// write's outcome is then unknown, as the document's is.
+func (b *S3Backend) WriteEntry(ctx context.Context, id string, term time.Duration) (bool, error) {
+	out, err := b.store.GetObject(ctx, &s3.GetObjectInput{Bucket: &b.bucket, Key: &b.key})
+	exists := err == nil
+	var cur naiveEntry
+	var etag string
+	switch {
+	case err == nil:
+		body, rerr := io.ReadAll(io.LimitReader(out.Body, maxEntryBytes))
+		_ = out.Body.Close()
+		if rerr != nil {
+			return false, fmt.Errorf("leadermgr: read the entry: %w", rerr)
+		}
+		etag = aws.ToString(out.ETag)
+		if json.Unmarshal(body, &cur) != nil {
+			cur = naiveEntry{} // not an entry: it expires after the reader's term
+		}
+	case protocol.ClassifyError(err) != protocol.ClassNotFound:
+		return false, fmt.Errorf("leadermgr: read the entry: %w", err)
+	}
+	if exists && cur.LeaderID != id && !b.expired(etag, time.Duration(cur.TermMS)*time.Millisecond, term) {
+		return false, nil
+	}
+	body, err := json.Marshal(naiveEntry{LeaderID: id, TermMS: term.Milliseconds(), WrittenAt: b.clock.Now()})
+	if err != nil {
+		return false, fmt.Errorf("leadermgr: encode the entry: %w", err)
+	}
+	in := &s3.PutObjectInput{Bucket: &b.bucket, Key: &b.key, Body: bytes.NewReader(body),
+		ContentLength: aws.Int64(int64(len(body))), ContentType: aws.String("application/json")}
+	if exists {
+		in.IfMatch = aws.String(etag)
+	} else {
+		in.IfNoneMatch = aws.String("*")
+	}
+	if _, err := b.store.PutObject(ctx, in); err != nil {
+		switch protocol.ClassifyError(err) {
+		case protocol.ClassPreconditionFailed, protocol.ClassNotFound:
+			return false, nil // the condition failed: someone else wrote first
+		}
+		return false, fmt.Errorf("leadermgr: write the entry: %w", err)
+	}
+	return true, nil
+}
+
+// expired times the version etag from the first read that returned it and
+// reports whether it stayed unchanged for its term (the reader's own if
+// the entry states none).
+func (b *S3Backend) expired(etag string, entryTerm, ownTerm time.Duration) bool {
+	now := b.clock.Monotonic()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if etag != b.seen {
+		b.seen, b.seenAt = etag, now
+	}
+	if entryTerm <= 0 {
+		entryTerm = ownTerm
+	}
+	return now-b.seenAt >= entryTerm
+}

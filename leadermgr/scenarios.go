@@ -1,0 +1,123 @@
+package leadermgr
+
+import (
+	"context"
+	"time"
+
+	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/sim"
+)
+
+// DocumentConfig is the configuration of the document's demo: an 8 s
+// term, renewed every 4 s, acquisition retried every 2 s. The scenario
+// "leadermgr/naive-s3" runs the document's manager with it.
+var DocumentConfig = Config{Term: 8 * time.Second, Renew: 4 * time.Second, Retry: 2 * time.Second}
+
+// SimSafeConfig is the configuration the scenario "leadermgr/safe-s3" runs
+// the SafeManager with: the settings of the swarm campaign's elector (a 6 s
+// lease, a 4 s renew deadline, 1 s renewal and retry periods, a 1.5 s
+// request timeout, 1000 ppm of drift). Store, Clock, Entropy, Identity and
+// the callbacks are the node's.
+var SimSafeConfig = SafeConfig{
+	Term:           6 * time.Second,
+	RenewDeadline:  4 * time.Second,
+	Renew:          1 * time.Second,
+	Retry:          1 * time.Second,
+	RequestTimeout: 1500 * time.Millisecond,
+	DriftPPM:       1000,
+}
+
+// NaiveS3Protocol is the document's LeaderManager with DocumentConfig on
+// an S3Backend, as a harness protocol. The document hands out no fencing
+// token (the application is told only its identity), so the token checkers
+// do not apply: at most one leader at a time is what is judged. It is
+// judged by the claims a manager with these intervals would make: clock
+// rates within 1000 ppm, pauses shorter than the slack between a renewal
+// tick and the term (Term - Renew, less drift). It promises no liveness
+// bound.
+func NaiveS3Protocol() harness.Protocol {
+	c := DocumentConfig
+	drift := c.Term * 4 * 1000 / 1_000_000
+	return harness.Protocol{
+		Name:            "leadermgr/naive-s3",
+		Candidate:       naiveCandidate(c),
+		Assumptions:     faults.Assumptions{Lease: c.Term, Term: c.Term, MaxDriftPPM: 1000, MaxPause: c.Term - c.Renew - drift},
+		NoFencingTokens: true,
+	}
+}
+
+// naiveCandidate runs the document's manager on a node: its application is
+// the simulator's, started at OnElected and stopped at OnOusting, under
+// token 0 (the document has none).
+func naiveCandidate(c Config) sim.Candidate {
+	return func(ctx context.Context, env sim.Env) error {
+		cfg := c
+		cfg.Clock, cfg.Identity = env.Clock, env.Identity
+		m, err := NewLeaderManager(NewS3Backend(env.Store, env.Bucket, env.Key, env.Clock), &cfg)
+		if err != nil {
+			return err
+		}
+		var stopApp context.CancelFunc
+		m.OnElected = func(string, context.CancelFunc) {
+			lctx, cancel := context.WithCancel(ctx)
+			stopApp = cancel
+			env.Clock.Go(func() { env.Lead(lctx, 0) })
+		}
+		m.OnOusting = func(string, context.CancelFunc) {
+			if stopApp != nil {
+				stopApp()
+				stopApp = nil
+			}
+		}
+		m.Start(ctx)
+		for env.Clock.Sleep(ctx, time.Hour) == nil {
+		}
+		return nil
+	}
+}
+
+// SafeS3Protocol is the SafeManager with SimSafeConfig on an S3Store, as a
+// harness protocol, judged by the configuration's own assumptions and
+// liveness bound.
+func SafeS3Protocol() harness.Protocol {
+	c := SimSafeConfig
+	return harness.Protocol{
+		Name:          "leadermgr/safe-s3",
+		Candidate:     safeCandidate(c),
+		Assumptions:   c.Assumptions(),
+		LivenessBound: c.LivenessBound(),
+	}
+}
+
+// safeCandidate runs a SafeManager on a node, leading the simulator's
+// application.
+func safeCandidate(c SafeConfig) sim.Candidate {
+	return func(ctx context.Context, env sim.Env) error {
+		cfg := c
+		cfg.Store = NewS3Store(env.Store, env.Bucket, env.Key, env.Clock)
+		cfg.Clock, cfg.Entropy, cfg.Identity = env.Clock, env.Entropy, env.Identity
+		cfg.OnElected = func(ctx context.Context, l Lease) { env.Lead(ctx, l.Token) }
+		m, err := NewSafeManager(cfg)
+		if err != nil {
+			return err
+		}
+		return m.Run(ctx)
+	}
+}
+
+// The scenarios of this package, registered with the harness when it is
+// imported: the document's manager, expected to be caught, and the safe
+// manager, judged as the production elector is.
+var (
+	NaiveS3Scenario = harness.MustRegister(scenario(NaiveS3Protocol(), harness.Caught,
+		"the Go leader manager of docs/sources.md#a-go-leader-manager as written (term ends only when a renewal fails or returns false, no local deadline, no request timeout, renewal by identity alone) on an S3 backend, under swarm plans: two leaders at once"))
+	SafeS3Scenario = harness.MustRegister(scenario(SafeS3Protocol(), harness.Either,
+		"the leader manager made safe (local deadline from the send of the last successful write, fencing token in the entry, ambiguous writes resolved by nonce) on an S3 backend, under swarm plans"))
+)
+
+func scenario(p harness.Protocol, e harness.Expectation, doc string) harness.Scenario {
+	sc := harness.Swarm(p.Name, p)
+	sc.Doc, sc.Expect = doc, e
+	return sc
+}
