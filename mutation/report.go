@@ -1,0 +1,353 @@
+package mutation
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Entry is one mutant of a report and what became of it.
+type Entry struct {
+	Mutant
+	// Status is the result's status, Equivalent for a mutant the triage
+	// table calls equivalent (and that was not run), or "" for a mutant
+	// not run yet (an interrupted run).
+	Status Status `json:"status"`
+	// Result is nil for a mutant that was not run.
+	Result *Result `json:"result,omitempty"`
+	// Judgement is the triage table's entry for the mutant, if any.
+	Judgement *Judgement `json:"judgement,omitempty"`
+}
+
+// Counts tallies the mutants of a report by status. Valid counts those
+// the scores are over: run, and neither invalid nor equivalent.
+type Counts struct {
+	Selected      int `json:"selected"`
+	Invalid       int `json:"invalid"`
+	Equivalent    int `json:"equivalent"`
+	NotRun        int `json:"notRun"`
+	Valid         int `json:"valid"`
+	KilledBySwarm int `json:"killedBySwarm"`
+	KilledByTests int `json:"killedByTests"`
+	Survived      int `json:"survived"`
+	// Untested counts the survivors whose test suite was not run.
+	Untested int `json:"untested"`
+}
+
+// Report is the outcome of a mutation run over the selected mutants: what
+// `simrun mutate -json` prints and -o writes as markdown.
+type Report struct {
+	// Command is the command line that produced the report.
+	Command    string `json:"command"`
+	Package    string `json:"package"`
+	SourceHash string `json:"sourceHash"`
+	Seeds      int    `json:"seeds"`
+	Workers    int    `json:"workers"`
+	// Tests reports whether the test suite ran on swarm survivors.
+	Tests bool `json:"tests"`
+	// TestCommand is the test suite's command.
+	TestCommand string `json:"testCommand,omitempty"`
+	// Enumerated is the number of mutants of the package; Counts tallies
+	// those selected.
+	Enumerated int    `json:"enumerated"`
+	Selection  string `json:"selection,omitempty"`
+	Counts     Counts `json:"counts"`
+	// SwarmScore is the percentage of valid mutants the swarm killed;
+	// SuiteScore that the swarm or the test suite killed. Both are 0
+	// when no mutant is valid.
+	SwarmScore float64 `json:"swarmScore"`
+	SuiteScore float64 `json:"suiteScore"`
+	// SeedsToCatch summarises the seeds the swarm needed to kill a
+	// mutant, over the mutants it killed at a seed.
+	SeedsToCatch struct {
+		Median uint64 `json:"median"`
+		P90    uint64 `json:"p90"`
+		Max    uint64 `json:"max"`
+	} `json:"seedsToCatch"`
+	// Time sums the step times of the mutants run (in this run or
+	// recorded earlier); Wall is this invocation's wall time.
+	Time struct {
+		Build time.Duration `json:"build"`
+		Swarm time.Duration `json:"swarm"`
+		Test  time.Duration `json:"test"`
+	} `json:"time"`
+	Wall        time.Duration `json:"wall"`
+	Interrupted bool          `json:"interrupted,omitempty"`
+	Mutants     []Entry       `json:"mutants"`
+	// StaleTriage lists the triage judgements of the package that match
+	// no mutant: the code they judged changed; review them.
+	StaleTriage []Judgement `json:"staleTriage,omitempty"`
+	// Misjudged lists the mutants judged equivalent that were run (with
+	// -check-equivalent) and killed: the judgement is wrong.
+	Misjudged []string `json:"misjudged,omitempty"`
+}
+
+// newReport tallies entries.
+func newReport(entries []Entry) *Report {
+	r := &Report{Mutants: entries}
+	c := &r.Counts
+	var catch []uint64
+	for _, e := range entries {
+		c.Selected++
+		switch e.Status {
+		case Invalid:
+			c.Invalid++
+		case Equivalent:
+			c.Equivalent++
+		case "":
+			c.NotRun++
+		case KilledBySwarm:
+			c.KilledBySwarm++
+			if e.Result.SeedsToCatch > 0 {
+				catch = append(catch, e.Result.SeedsToCatch)
+			}
+		case KilledByTests:
+			c.KilledByTests++
+		case Survived:
+			c.Survived++
+			if !e.Result.Tested {
+				c.Untested++
+			}
+		}
+		if e.Result != nil {
+			r.Time.Build += e.Result.Build
+			r.Time.Swarm += e.Result.Swarm
+			r.Time.Test += e.Result.Test
+		}
+		if e.Judgement != nil && e.Judgement.Kind == KindEquivalent && e.Result != nil && e.Result.Killed() {
+			r.Misjudged = append(r.Misjudged, e.ID)
+		}
+	}
+	c.Valid = c.KilledBySwarm + c.KilledByTests + c.Survived
+	if c.Valid > 0 {
+		r.SwarmScore = 100 * float64(c.KilledBySwarm) / float64(c.Valid)
+		r.SuiteScore = 100 * float64(c.KilledBySwarm+c.KilledByTests) / float64(c.Valid)
+	}
+	if len(catch) > 0 {
+		slices.Sort(catch)
+		r.SeedsToCatch.Median = catch[(len(catch)-1)/2]
+		r.SeedsToCatch.P90 = catch[(len(catch)-1)*9/10]
+		r.SeedsToCatch.Max = catch[len(catch)-1]
+	}
+	return r
+}
+
+// Survivors returns the entries that survived.
+func (r *Report) Survivors() []Entry {
+	var s []Entry
+	for _, e := range r.Mutants {
+		if e.Status == Survived {
+			s = append(s, e)
+		}
+	}
+	return s
+}
+
+// WriteSummary writes a few lines for a terminal: the counts, the scores
+// and the survivors.
+func (r *Report) WriteSummary(w io.Writer) error {
+	var b strings.Builder
+	c := r.Counts
+	fmt.Fprintf(&b, "mutants: %d enumerated, %d selected: %d invalid, %d equivalent, %d not run; %d valid\n",
+		r.Enumerated, c.Selected, c.Invalid, c.Equivalent, c.NotRun, c.Valid)
+	fmt.Fprintf(&b, "killed by swarm (%d seeds): %d, by tests: %d, survived: %d", r.Seeds, c.KilledBySwarm, c.KilledByTests, c.Survived)
+	if c.Untested > 0 {
+		fmt.Fprintf(&b, " (%d not tested)", c.Untested)
+	}
+	fmt.Fprintf(&b, "\nswarm score: %.1f%%   whole-suite score: %.1f%%\n", r.SwarmScore, r.SuiteScore)
+	for _, e := range r.Survivors() {
+		fmt.Fprintf(&b, "survived: %s %s %s %s %s\n", e.ID, e.Pos(), e.Func, e.Operator, e.Snippet())
+	}
+	for _, id := range r.Misjudged {
+		fmt.Fprintf(&b, "misjudged: %s is in the triage table as equivalent but was killed\n", id)
+	}
+	for _, j := range r.StaleTriage {
+		fmt.Fprintf(&b, "stale triage entry: %s %s %s %q\n", j.File, j.Func, j.Operator, j.Original)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteMarkdown writes the report as a markdown document.
+func (r *Report) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	c := r.Counts
+	fmt.Fprintf(&b, "# Mutation testing of %s\n\n", r.Package)
+	b.WriteString("<!-- Generated by the command below (package mutation); do not edit: rerun it. -->\n\n")
+	fmt.Fprintf(&b, "Command: `%s`\n\n", r.Command)
+	fmt.Fprintf(&b, "Sources: `%s` (SHA-256 of the package's non-test files). ", short12(r.SourceHash))
+	fmt.Fprintf(&b, "Swarm: `simrun run -seeds %d -workers %d -until-failure -start 1` built with each mutant. ", r.Seeds, r.Workers)
+	if r.Tests {
+		fmt.Fprintf(&b, "Tests on swarm survivors: `%s`.\n\n", r.TestCommand)
+	} else {
+		b.WriteString("Tests: not run (-tests=false).\n\n")
+	}
+	if r.Interrupted {
+		b.WriteString("**The run was interrupted: mutants not run are counted as not run.**\n\n")
+	}
+	b.WriteString("## Score\n\n")
+	b.WriteString("| | mutants |\n|---|---:|\n")
+	fmt.Fprintf(&b, "| enumerated | %d |\n| selected%s | %d |\n", r.Enumerated, parenthesize(r.Selection), c.Selected)
+	fmt.Fprintf(&b, "| invalid (do not type-check or build) | %d |\n| equivalent (triage table) | %d |\n", c.Invalid, c.Equivalent)
+	if c.NotRun > 0 {
+		fmt.Fprintf(&b, "| not run | %d |\n", c.NotRun)
+	}
+	fmt.Fprintf(&b, "| **valid** | **%d** |\n| killed by swarm | %d |\n| killed by tests | %d |\n| survived | %d |\n\n",
+		c.Valid, c.KilledBySwarm, c.KilledByTests, c.Survived)
+	fmt.Fprintf(&b, "**Swarm score: %.1f%%** (%d of %d valid mutants killed by the swarm alone within %d seeds).  \n",
+		r.SwarmScore, c.KilledBySwarm, c.Valid, r.Seeds)
+	fmt.Fprintf(&b, "**Whole-suite score: %.1f%%** (%d of %d killed by the swarm or the tests)", r.SuiteScore, c.KilledBySwarm+c.KilledByTests, c.Valid)
+	if c.Untested > 0 {
+		fmt.Fprintf(&b, "; %d survivors were not tested", c.Untested)
+	}
+	b.WriteString(".\n\n")
+	if c.KilledBySwarm > 0 {
+		fmt.Fprintf(&b, "Seeds to catch (mutants killed at a seed): median %d, 90th percentile %d, max %d.\n\n",
+			r.SeedsToCatch.Median, r.SeedsToCatch.P90, r.SeedsToCatch.Max)
+	}
+	if run := c.Invalid + c.Valid; run > 0 {
+		fmt.Fprintf(&b, "Time over the %d mutants run: build %v, swarm %v, tests %v (mean per mutant %v); this invocation's wall time %v.\n\n",
+			run, r.Time.Build.Round(time.Second), r.Time.Swarm.Round(time.Second), r.Time.Test.Round(time.Second),
+			((r.Time.Build + r.Time.Swarm + r.Time.Test) / time.Duration(run)).Round(100*time.Millisecond), r.Wall.Round(time.Second))
+	}
+	r.byGroup(&b, "operator", func(e Entry) string { return string(e.Operator) })
+	r.byGroup(&b, "file", func(e Entry) string { return e.File })
+
+	b.WriteString("## Survivors\n\n")
+	if s := r.Survivors(); len(s) == 0 {
+		b.WriteString("None.\n\n")
+	} else {
+		b.WriteString("| id | where | func | operator | change | tests | triage |\n|---|---|---|---|---|---|---|\n")
+		for _, e := range s {
+			tested := "passed"
+			if !e.Result.Tested {
+				tested = "not run"
+			}
+			note := "untriaged"
+			if e.Judgement != nil {
+				note = string(e.Judgement.Kind) + ": " + e.Judgement.Reason
+			}
+			fmt.Fprintf(&b, "| %s | %s:%d | %s | %s | %s | %s | %s |\n", e.ID, e.File, e.Line, e.Func, e.Operator,
+				code(e.Snippet()), tested, cell(note))
+		}
+		b.WriteString("\n")
+	}
+	var eq []Entry
+	for _, e := range r.Mutants {
+		if e.Status == Equivalent {
+			eq = append(eq, e)
+		}
+	}
+	b.WriteString("## Equivalent mutants\n\nExcluded from the scores; the reasons are the triage table's (mutation/triage.go).\n\n")
+	if len(eq) == 0 {
+		b.WriteString("None.\n\n")
+	} else {
+		b.WriteString("| id | where | func | operator | change | why equivalent |\n|---|---|---|---|---|---|\n")
+		for _, e := range eq {
+			fmt.Fprintf(&b, "| %s | %s:%d | %s | %s | %s | %s |\n", e.ID, e.File, e.Line, e.Func, e.Operator, code(e.Snippet()), cell(e.Judgement.Reason))
+		}
+		b.WriteString("\n")
+	}
+	if len(r.Misjudged) > 0 || len(r.StaleTriage) > 0 {
+		b.WriteString("## Triage to review\n\n")
+		for _, id := range r.Misjudged {
+			fmt.Fprintf(&b, "- %s is judged equivalent but was killed.\n", id)
+		}
+		for _, j := range r.StaleTriage {
+			fmt.Fprintf(&b, "- stale: %s %s %s %s matches no mutant.\n", j.File, j.Func, j.Operator, code(fold(j.Original)+" → "+fold(j.Replacement)))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("## All mutants\n\n")
+	b.WriteString("| id | where | func | operator | change | status | first failing seed | detail |\n|---|---|---|---|---|---|---:|---|\n")
+	for _, e := range r.Mutants {
+		status, seed, detail := string(e.Status), "", ""
+		if e.Status == "" {
+			status = "not run"
+		}
+		if res := e.Result; res != nil {
+			if res.FirstFailingSeed > 0 {
+				seed = fmt.Sprint(res.FirstFailingSeed)
+			}
+			detail = res.Verdict
+			if res.Detail != "" {
+				detail = strings.TrimPrefix(detail+": ", ": ") + res.Detail
+			}
+			if len(res.FailedTests) > 0 {
+				detail = strings.Join(res.FailedTests, ", ")
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %s:%d | %s | %s | %s | %s | %s | %s |\n", e.ID, e.File, e.Line, e.Func, e.Operator,
+			code(e.Snippet()), status, seed, cell(cut(detail, 160)))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// byGroup writes the scores per group.
+func (r *Report) byGroup(b *strings.Builder, name string, key func(Entry) string) {
+	type tally struct{ valid, swarm, tests, survived, other int }
+	groups := map[string]*tally{}
+	for _, e := range r.Mutants {
+		k := key(e)
+		t := groups[k]
+		if t == nil {
+			t = &tally{}
+			groups[k] = t
+		}
+		switch e.Status {
+		case KilledBySwarm:
+			t.valid++
+			t.swarm++
+		case KilledByTests:
+			t.valid++
+			t.tests++
+		case Survived:
+			t.valid++
+			t.survived++
+		default:
+			t.other++
+		}
+	}
+	keys := make([]string, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int { return cmp.Compare(a, b) })
+	fmt.Fprintf(b, "### By %s\n\n| %s | valid | killed by swarm | by tests | survived | swarm score |\n|---|---:|---:|---:|---:|---:|\n", name, name)
+	for _, k := range keys {
+		t := groups[k]
+		score := "–"
+		if t.valid > 0 {
+			score = fmt.Sprintf("%.0f%%", 100*float64(t.swarm)/float64(t.valid))
+		}
+		fmt.Fprintf(b, "| %s | %d | %d | %d | %d | %s |\n", k, t.valid, t.swarm, t.tests, t.survived, score)
+	}
+	b.WriteString("\n")
+}
+
+func short12(s string) string { return s[:min(12, len(s))] }
+
+func parenthesize(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " (" + s + ")"
+}
+
+// code formats s as inline code inside a table cell.
+func code(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	if strings.Contains(s, "`") {
+		return "``" + s + "``"
+	}
+	return "`" + s + "`"
+}
+
+// cell makes s fit in a table cell.
+func cell(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\n", " "), "|", `\|`)
+}
