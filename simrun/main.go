@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/mutation"
 )
 
 // Exit statuses that are no verdict's: success of a command that judges
@@ -41,6 +42,7 @@ usage:
   simrun merge  -out FILE [-junit FILE] [-json] REPORT...
   simrun list
   simrun vet    [PACKAGE...]
+  simrun mutate [-seeds N] [-tests=false] [-sample K/M] [-only IDS] [-o REPORT] [-json] [-list]
   simrun version
 
 Run 'simrun COMMAND -h' for the flags of a command.
@@ -117,6 +119,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdVersion(args[1:], stdout, stderr)
 	case "live":
 		code, err = cmdLive(args[1:], stdout, stderr)
+	case "mutate":
+		// Its own flags, exit statuses and messages (package mutation).
+		return mutation.Main(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
