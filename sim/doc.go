@@ -33,8 +33,8 @@
 // blocks only in these operations:
 //
 //   - Clock.Sleep, until its duration passes or its context is done;
-//   - a call on the node's ObjectStore, until the answer arrives or the
-//     context is done;
+//   - a call on the node's ObjectStore, or a statement on its row store
+//     (Env.Rows), until the answer arrives or the context is done;
 //   - a write to the fenced resource by the application (Env.Lead).
 //
 // Clock.Go starts a new task. A context cancelled by one task wakes the tasks
@@ -89,6 +89,21 @@
 // describes both) and returns errors shaped exactly as aws-sdk-go-v2 shapes
 // them, so the protocol's real error handling is what runs.
 //
+// # SQL
+//
+// A protocol that keeps its lock in a database row rather than in S3 sends
+// statements to the RowStore, a simulated SQL server with one table, through
+// Env.Rows. A Statement names the row it touches and carries what it does to
+// it, a function standing for the SQL text and its parameters, which the
+// server runs at the instant the statement applies, with its own clock's
+// reading as now() (true time unless RowStore.SetClock gives it an offset,
+// drift or steps). Statements travel as S3 requests do: two legs of
+// latency, the statement applied atomically between them, the caller's
+// context ending the wait with the outcome unknown, and the FaultInjector
+// deciding each one's fate (requests of op RowWrite or RowRead). A run that
+// sends no statement has no row store, and its trace and choices are what
+// they would be without this section.
+//
 // # Faults
 //
 // The simulator owns the hooks through which package faults breaks a run: a
@@ -118,10 +133,14 @@
 // the moment the protocol handed it a token to the moment it saw its
 // context end), each write to the fenced resource with the instant it was
 // judged, and each S3 request as its client saw it (for the linearizability
-// check), and each fault as it happened (FaultSpan: its kind, node and
+// check; statements to the row store are not S3 requests and are not in
+// it), and each fault as it happened (FaultSpan: its kind, node and
 // interval; a pause aimed at an answer is recorded when it fires), which the
 // harness judges a run's assumptions by. The Trace holds every event with
-// true time and the node's own wall-clock reading; an event that records a
+// true time and the node's own wall-clock reading (the server's, for an
+// event of S3 or of the row store; a statement is sql.send, sql.apply,
+// sql.return or sql.abandon, the command tag or SQLSTATE of its answer in
+// Code); an event that records a
 // fault carries its kind and length (Event.Fault, Event.For), so that tools
 // and tests read structure rather than the wording of Detail. Failures that stop a run, a panic in protocol code, an
 // exceeded step budget or code blocked outside the simulator, are reported in

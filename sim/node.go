@@ -34,6 +34,10 @@ type Env struct {
 	// own, when it starts leading with a fencing token. It keeps writing to
 	// the fenced resource under that token until ctx is done, then returns.
 	Lead func(ctx context.Context, token uint64)
+	// Rows is the node's client of the simulated SQL row store
+	// (World.RowStore), for a protocol that keeps its lock in a database
+	// row rather than in S3.
+	Rows *RowClient
 }
 
 // Node is one simulated machine: its clocks, its processes over time
@@ -136,6 +140,7 @@ func (n *Node) start(identity string) {
 		Entropy: ent,
 		Bucket:  w.cfg.Bucket, Key: w.cfg.Key,
 		Lead: func(ctx context.Context, token uint64) { w.lead(ctx, n, token) },
+		Rows: n.rowClient(),
 	}
 	e := n.event(EvStart)
 	e.Detail = identity

@@ -29,13 +29,21 @@ const (
 	EvStop                        // a node's candidate was asked to stop (context cancelled)
 	EvFault                       // a fault was injected
 	EvPanic                       // protocol code panicked
+	EvSQLSend                     // a node sent a statement to the row store
+	EvSQLApply                    // the row store applied the statement at one instant
+	EvSQLReturn                   // the answer reached the node
+	EvSQLAbandon                  // the node's context ended before the answer arrived
 	numEventKinds
 )
 
 var eventKindNames = [numEventKinds]string{
 	"start", "s3.send", "s3.apply", "s3.return", "s3.abandon", "lead", "unlead",
 	"fence.send", "fence.apply", "pause", "resume", "crash", "stop", "fault", "panic",
+	"sql.send", "sql.apply", "sql.return", "sql.abandon",
 }
+
+// sql reports a kind of the row store's.
+func (k EventKind) sql() bool { return k >= EvSQLSend && k <= EvSQLAbandon }
 
 // String returns the kind's name as it appears in traces.
 func (k EventKind) String() string {
@@ -192,6 +200,8 @@ func (e Event) String() string {
 	fmt.Fprintf(&b, "%16s ", fmtDur(e.At))
 	if e.Node >= 0 {
 		fmt.Fprintf(&b, "n%-2d [wall %s] ", e.Node, fmtDur(e.Local))
+	} else if e.Kind.sql() {
+		fmt.Fprintf(&b, "sql [wall %s] ", fmtDur(e.Local))
 	} else {
 		fmt.Fprintf(&b, "s3  [wall %s] ", fmtDur(e.Local))
 	}
@@ -209,6 +219,8 @@ func (e Event) String() string {
 		if e.Code != "" {
 			b.WriteString(" " + e.Code)
 		}
+	} else if e.Code != "" && e.Kind.sql() {
+		b.WriteString(" -> " + e.Code) // a command tag or an SQLSTATE
 	}
 	if e.ETag != "" {
 		b.WriteString(" etag=" + e.ETag)

@@ -27,6 +27,7 @@ type World struct {
 
 	store   *Store
 	s3      s3Side
+	rows    *RowStore // nil until something uses it
 	fence   fenceSide
 	history History
 	trace   *Trace
