@@ -61,6 +61,10 @@ func TestLivePostgres(t *testing.T) {
 	}
 	_ = conn.Close(ctx)
 
+	t.Run("statements", func(t *testing.T) {
+		t.Parallel()
+		testStatementsAgree(t, srv)
+	})
 	t.Run("safe", func(t *testing.T) {
 		t.Parallel()
 		testSafe(t, srv)

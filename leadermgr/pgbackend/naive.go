@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/s3lease/s3lease/leadermgr/sqlrow"
 )
 
 // DB is what the backends need of a database handle: *pgxpool.Pool and
@@ -16,12 +17,8 @@ type DB interface {
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
-// NaiveSchema creates the document's table.
-const NaiveSchema = `CREATE TABLE IF NOT EXISTS leaderlock (
-	key         text PRIMARY KEY,
-	leader_id   text NOT NULL,
-	valid_until timestamp NOT NULL
-)`
+// NaiveSchema creates the document's table (sqlrow.NaiveSchema).
+const NaiveSchema = sqlrow.NaiveSchema
 
 // PostgresqlBackend is the document's backend, as written: WriteEntry
 // inserts or updates the row of key, valid_until = NOW() + term (in whole
@@ -40,14 +37,11 @@ func NewPostgresqlBackend(db DB, key string) *PostgresqlBackend {
 	return &PostgresqlBackend{key: key, db: db}
 }
 
-// WriteEntry implements leadermgr.Backend with the document's statement.
+// WriteEntry implements leadermgr.Backend with the document's statement
+// (sqlrow.WriteEntrySQL, whose Go function sqlrow.WriteEntry
+// leadermgr.SQLBackend runs under the simulator).
 func (b *PostgresqlBackend) WriteEntry(ctx context.Context, leaderID string, ttl time.Duration) (bool, error) {
-	result, err := b.db.Exec(ctx, `
-    INSERT INTO leaderlock as t (key, leader_id, valid_until) VALUES ($1, $2, NOW() at time zone 'utc' + $3 * INTERVAL '1 seconds'  ) 
-	ON CONFLICT (key) DO
-	UPDATE SET leader_id = $2, valid_until =  NOW() at time zone 'utc' + $3 * INTERVAL '1 seconds'
-	WHERE t.valid_until < NOW() at time zone 'utc' OR t.leader_id = $2
-    `, b.key, leaderID, int64(ttl.Seconds()))
+	result, err := b.db.Exec(ctx, sqlrow.WriteEntrySQL, b.key, leaderID, int64(ttl.Seconds()))
 	if err != nil {
 		return false, fmt.Errorf("pgbackend: write entry: %w", err)
 	}

@@ -8,23 +8,19 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/s3lease/s3lease/leadermgr"
+	"github.com/s3lease/s3lease/leadermgr/sqlrow"
 )
 
-// Schema creates the table of Store.
-const Schema = `CREATE TABLE IF NOT EXISTS lease (
-	name        text PRIMARY KEY,
-	holder      text NOT NULL,
-	token       bigint NOT NULL,
-	nonce       text NOT NULL,
-	term_ms     bigint NOT NULL,
-	valid_until timestamptz NOT NULL,
-	released    boolean NOT NULL DEFAULT false
-)`
+// Schema creates the table of Store (sqlrow.Schema).
+const Schema = sqlrow.Schema
 
 // Store is a leadermgr.LeaseStore on one row of the table Schema creates.
 // A row's version is its nonce, fresh for every write. The server's clock
 // decides expiry (valid_until < now()); the token is incremented by the
-// acquiring statement itself, so it only grows while the row exists.
+// acquiring statement itself, so it only grows while the row exists. Its
+// statements are package sqlrow's (AcquireSQL, RenewSQL, ReleaseSQL,
+// ReadSQL), whose Go functions leadermgr.SQLStore runs under the
+// simulator.
 type Store struct {
 	db   DB
 	name string
@@ -56,7 +52,7 @@ RETURNING token`
 func (s *Store) Read(ctx context.Context) (leadermgr.Entry, bool, error) {
 	var e leadermgr.Entry
 	var token, termMS int64
-	err := s.db.QueryRow(ctx, readSQL, s.name).Scan(&e.Holder, &token, &e.Nonce, &termMS, &e.Released)
+	err := s.db.QueryRow(ctx, sqlrow.ReadSQL, s.name).Scan(&e.Holder, &token, &e.Nonce, &termMS, &e.Released)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return leadermgr.Entry{}, false, nil
@@ -72,7 +68,7 @@ func (s *Store) Read(ctx context.Context) (leadermgr.Entry, bool, error) {
 // + 1; leadermgr.ErrHeld if the row is held.
 func (s *Store) Acquire(ctx context.Context, holder, nonce string, term time.Duration) (leadermgr.Entry, error) {
 	var token int64
-	err := s.db.QueryRow(ctx, acquireSQL, s.name, holder, nonce, term.Milliseconds()).Scan(&token)
+	err := s.db.QueryRow(ctx, sqlrow.AcquireSQL, s.name, holder, nonce, term.Milliseconds()).Scan(&token)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return leadermgr.Entry{}, leadermgr.ErrHeld
@@ -86,7 +82,7 @@ func (s *Store) Acquire(ctx context.Context, holder, nonce string, term time.Dur
 // and valid_until if it still holds prev's holder, token and nonce.
 func (s *Store) Renew(ctx context.Context, prev leadermgr.Entry, nonce string, term time.Duration) (leadermgr.Entry, error) {
 	var token int64
-	err := s.db.QueryRow(ctx, renewSQL, s.name, prev.Holder, int64(prev.Token), prev.Version, nonce, term.Milliseconds()).Scan(&token)
+	err := s.db.QueryRow(ctx, sqlrow.RenewSQL, s.name, prev.Holder, int64(prev.Token), prev.Version, nonce, term.Milliseconds()).Scan(&token)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return leadermgr.Entry{}, fmt.Errorf("pgbackend: renew lease %q: %w", s.name, leadermgr.ErrConflict)
@@ -100,7 +96,7 @@ func (s *Store) Renew(ctx context.Context, prev leadermgr.Entry, nonce string, t
 // expired at once, if it still holds prev's nonce.
 func (s *Store) Release(ctx context.Context, prev leadermgr.Entry, nonce string) error {
 	var token int64
-	err := s.db.QueryRow(ctx, releaseSQL, s.name, prev.Version, nonce).Scan(&token)
+	err := s.db.QueryRow(ctx, sqlrow.ReleaseSQL, s.name, prev.Version, nonce).Scan(&token)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return fmt.Errorf("pgbackend: release lease %q: %w", s.name, leadermgr.ErrConflict)
