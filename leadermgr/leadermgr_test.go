@@ -379,7 +379,7 @@ func TestSafeS3WithoutWatchdogCaught(t *testing.T) {
 	c := SimSafeConfig
 	c.noWatchdog = true
 	p := SafeS3Protocol()
-	p.Name, p.Candidate = "leadermgr/safe-s3-no-watchdog", safeCandidate(c)
+	p.Name, p.Candidate = "leadermgr/safe-s3-no-watchdog", safeCandidate(c, s3Store)
 	sc := harness.Swarm(p.Name, p)
 	for seed := uint64(1); seed <= 200; seed++ {
 		o, err := harness.RunSeed(sc, seed, false)

@@ -27,10 +27,18 @@
 //
 // # Not under the simulator
 //
-// The simulator has no SQL service, so nothing here runs under it, and
-// this package is kept apart from package leadermgr so that `simrun vet
-// ./leadermgr` and the simulator never touch pgx. It is tested live
-// instead: the test starts its own PostgreSQL server on loopback (Debian's
+// pgx does its own network I/O and timing, so nothing here runs under the
+// simulator, and this package is kept apart from package leadermgr so that
+// `simrun vet ./leadermgr` and the simulator never touch pgx. The
+// statements are package sqlrow's, each beside a Go function that
+// evaluates it on one row: the simulator runs those functions on its SQL
+// row store (leadermgr.SQLBackend and leadermgr.SQLStore, in the scenarios
+// leadermgr/naive-sql and leadermgr/safe-sql), and the live test here
+// checks them against PostgreSQL, statement by statement, on rows that are
+// absent, expired, valid until exactly now(), valid, released, the
+// caller's or another's.
+//
+// The live test starts its own PostgreSQL server on loopback (Debian's
 // postgresql package: /usr/lib/postgresql/*/bin; `apt-get install -y
 // postgresql`; as root it runs initdb and postgres as the postgres user),
 // runs SafeManagers on Store in real time through a fault-injecting TCP
