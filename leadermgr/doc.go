@@ -148,7 +148,12 @@
 // settings) on S3Store and on SQLStore under swarm plans and judge it as
 // the production elector is: it survives inside its assumptions, and
 // outside them the fence refuses every stale write (safe-sql: seeds
-// 1..20000 pass, 22% of them outside the assumptions).
+// 1..20000 pass, 22% of them outside the assumptions). On SQL the server's
+// clock is among the clocks assumed: stepped 10 s forward under the
+// simulator (RowStore.SetClock), it expires the leader's row at once, and
+// in about half the seeds a follower takes over before the leader's next
+// renewal: two leaders, for less than a renewal period, the old leader's
+// writes accepted by the fence only until the new one has written.
 //
 // # Under the simulator, and not
 //

@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -376,4 +378,63 @@ func TestSQLTermInWholeSeconds(t *testing.T) {
 		}
 	}
 	t.Fatal("no statement wrote the row")
+}
+
+// TestSafeSQLServerClockStep: the safe manager's assumptions include the
+// SQL server's clock, which decides expiry. A step of that clock, 10 s
+// forward at 10 s (an NTP step on the database host), expires the
+// leader's row at once; a follower whose acquisition lands before the
+// leader's next renewal takes over while the leader's own deadline has
+// not passed: two leaders, for less than a renewal period, until the
+// leader's renewal finds the nonce changed. No fault of the plan accounts
+// for it, so the run is unsafe, with overlaps, and writes the old leader
+// sent after the new term began, which the fence accepts only until the
+// new leader has written (it refuses them after); tokens stay unique and
+// increasing. On every seed it is that or a pass (the leader's renewal won
+// the race).
+func TestSafeSQLServerClockStep(t *testing.T) {
+	const step, at = 10 * time.Second, 10500 * time.Millisecond
+	sc := harness.Scenario{Name: "leadermgr/safe-sql-server-clock-step", Build: func(seed uint64) harness.Setup {
+		cfg := harness.World(seed)
+		cfg.Duration = 30 * time.Second
+		cfg.Setup = func(w *sim.World) {
+			if err := w.RowStore().SetClock(sim.ClockModel{Jumps: []sim.ClockJump{{At: at, By: step}}}); err != nil {
+				t.Error(err)
+			}
+		}
+		return harness.Setup{Config: cfg, Plan: &faults.Plan{HealAt: faults.Duration(at)}, Protocol: SafeSQLProtocol()}
+	}}
+	overlapping, refused := 0, 0
+	sweep(t, sc, seedsOr(300), func(o *harness.Outcome) error {
+		if o.Verdict == harness.Pass {
+			return nil
+		}
+		if o.Verdict != harness.Unsafe {
+			return fmt.Errorf("%v %v", o.Verdict, o.Violations)
+		}
+		for _, v := range o.Violations {
+			if v.Checker != "overlap" && (v.Checker != "fencing" || v.Rule != linearizability.RuleSuperseded) {
+				return fmt.Errorf("%v; want only overlaps and writes sent after the lease was handed on", v)
+			}
+		}
+		if len(unexcusedOverlaps(o)) == 0 {
+			return fmt.Errorf("%v with no overlap: %v", o.Verdict, o.Violations)
+		}
+		for _, ov := range o.Overlaps {
+			if ov.From < at || ov.To-ov.From >= SimSafeConfig.Renew+SimSafeConfig.RequestTimeout {
+				return fmt.Errorf("overlap %v: want one after the step, shorter than a renewal", ov)
+			}
+		}
+		overlapping++
+		for _, w := range o.Result.History.Writes {
+			if !w.Accepted {
+				refused++
+			}
+		}
+		return nil
+	})
+	t.Logf("a server clock step of %v: %d of %d seeds show two leaders, the fence refusing %d stale writes", step, overlapping, seedsOr(300), refused)
+	if overlapping == 0 {
+		t.Error("no seed showed the step's overlap")
+	}
 }
