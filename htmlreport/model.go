@@ -54,10 +54,15 @@ type request struct {
 	returned, abandoned    bool
 	status                 int
 	code, abandonWhy       string
+	sql                    bool // a statement to the row store: codes are command tags or SQLSTATEs
 }
 
-// write returns whether the request can change the object.
+// write returns whether the request can change the object (a statement:
+// the row), as far as the trace tells.
 func (r *request) write() bool {
+	if r.sql {
+		return !strings.HasPrefix(r.applyCode, "SELECT")
+	}
 	return r.op == "PutObject" || r.op == "DeleteObject"
 }
 
@@ -100,6 +105,8 @@ type model struct {
 	outside  bool // the run left the protocol's assumptions: overlaps are allowed
 	lines    []vline
 	hasTrace bool
+	// statements says the run sent statements to the row store.
+	statements bool
 	// zooms maps the id of a line to the anchor of its zoomed strip, for
 	// links from its label.
 	zooms map[string]string
@@ -165,6 +172,7 @@ func buildModel(o *harness.Outcome) *model {
 	downFrom := make([]time.Duration, nodes)
 	isDown := make([]bool, nodes)
 	calls := make(map[uint64]*request)
+	statements := make(map[uint64]*request) // numbered apart from S3's
 	type aimedFault struct {
 		node   int
 		at     time.Duration
@@ -271,6 +279,28 @@ func buildModel(o *harness.Outcome) *model {
 			if r := calls[e.Call]; r != nil && !r.returned {
 				r.abandoned, r.end, r.abandonWhy = true, e.At, e.Detail
 			}
+		case sim.EvSQLSend:
+			r := &request{call: e.Call, op: e.Op, key: e.Key, cond: e.Cond, detail: e.Detail,
+				send: e.At, apply: -1, end: -1, sendLocal: e.Local, hasLocal: true, sql: true}
+			statements[e.Call] = r
+			lane(e.Node).reqs = append(lane(e.Node).reqs, r)
+			if e.Fault != "" {
+				aimed = append(aimed, aimedFault{e.Node, e.At, e.Fault == sim.Unreachable.String() || e.Fault == sim.Dropped.String(),
+					fmt.Sprintf("%s, fault on n%d's statement #%d %s: %s", secs(e.At), e.Node, e.Call, e.Op, e.Detail)})
+			}
+		case sim.EvSQLApply:
+			if r := statements[e.Call]; r != nil {
+				r.applied, r.apply = true, e.At
+				r.applyCode, r.applyDetail = e.Code, e.Detail
+			}
+		case sim.EvSQLReturn:
+			if r := statements[e.Call]; r != nil {
+				r.returned, r.end, r.code = true, e.At, e.Code
+			}
+		case sim.EvSQLAbandon:
+			if r := statements[e.Call]; r != nil && !r.returned {
+				r.abandoned, r.end, r.abandonWhy = true, e.At, e.Detail
+			}
 		}
 	}
 	for n := range lanes {
@@ -282,9 +312,12 @@ func buildModel(o *harness.Outcome) *model {
 				fmt.Sprintf("n%d's process is dead from %s to the end of the run", n, secs(downFrom[n]))})
 		}
 	}
-	for _, r := range calls {
-		if r.end < 0 {
-			r.end = m.end
+	m.statements = len(statements) > 0
+	for _, rs := range []map[uint64]*request{calls, statements} {
+		for _, r := range rs {
+			if r.end < 0 {
+				r.end = m.end
+			}
 		}
 	}
 	if !m.hasTrace {

@@ -28,6 +28,7 @@ type page struct {
 	Facts                                  []fact
 	Timeline                               template.HTML
 	TimelineCaption                        string
+	Statements                             bool // the run sent statements to the row store
 	Zooms                                  []zoomStrip
 	Terms                                  []termRow
 	Histories                              []porcupineView
@@ -97,6 +98,7 @@ func newPage(title string, o *harness.Outcome, opt Options) (*page, error) {
 
 	p.Timeline = renderSVG(m, "tl-", 0, max(m.end, time.Millisecond), fullWidth(m.end), "leadership timeline of the whole run")
 	p.TimelineCaption = fmt.Sprintf("The whole run, 0 to %s of true time; one lane per node.", secs(m.end))
+	p.Statements = m.statements
 	p.Zooms = zoomStrips(m, zoomed)
 	p.Facts = facts(o)
 	p.Terms = terms(o)

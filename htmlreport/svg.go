@@ -3,6 +3,7 @@ package htmlreport
 import (
 	"fmt"
 	"html/template"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -145,7 +146,7 @@ func renderSVG(m *model, id string, from, to time.Duration, plotW int, caption s
 		}
 		if l.node != world {
 			v.printf(`<text class="row-cap" x="%d" y="%s">leads</text>`, gutter-6, f1(y+rowTermY+15))
-			v.printf(`<text class="row-cap" x="%d" y="%s">S3</text>`, gutter-6, f1(y+rowS3+3))
+			v.printf(`<text class="row-cap" x="%d" y="%s">%s</text>`, gutter-6, f1(y+rowS3+3), requestsCap(l))
 			v.printf(`<text class="row-cap" x="%d" y="%s">fence</text>`, gutter-6, f1(y+rowFence+3))
 			v.printf(`<text class="row-cap" x="%d" y="%s">own clock</text>`, gutter-6, f1(y+rowClockY))
 		} else {
@@ -324,6 +325,8 @@ func requestClass(r *request) (class, outcome string) {
 		return "s3-none", "no answer: the node gave up (" + r.abandonWhy + ")"
 	case !r.returned:
 		return "s3-none", "no answer by the end of the run"
+	case r.sql:
+		return statementClass(r.code)
 	case r.status == 0:
 		return "s3-none", "no connection"
 	}
@@ -340,6 +343,31 @@ func requestClass(r *request) (class, outcome string) {
 		return "s3-412", answer
 	}
 	return "s3-err", answer
+}
+
+// requestsCap names a lane's row of requests: "SQL" if it holds
+// statements to the row store and no S3 request, else "S3".
+func requestsCap(l *laneData) string {
+	if len(l.reqs) == 0 || slices.ContainsFunc(l.reqs, func(r *request) bool { return !r.sql }) {
+		return "S3"
+	}
+	return "SQL"
+}
+
+// statementClass is requestClass for an answered statement to the row
+// store, by its command tag or SQLSTATE: a row written or returned as a
+// 2xx, none as a 412 (the condition did not hold), a refusal as a 5xx, a
+// connection that failed as no answer.
+func statementClass(code string) (class, outcome string) {
+	switch {
+	case strings.HasPrefix(code, "08"):
+		return "s3-none", "SQLSTATE " + code + ": the connection failed"
+	case !strings.Contains(code, " "):
+		return "s3-err", "SQLSTATE " + code
+	case strings.HasSuffix(code, " 0"):
+		return "s3-412", code + ": no row"
+	}
+	return "s3-ok", code
 }
 
 func (v *view) request(y float64, l *laneData, r *request) {
@@ -364,9 +392,16 @@ func (v *view) request(y float64, l *laneData, r *request) {
 		t.WriteString("\n" + r.detail)
 	}
 	if r.applied {
-		fmt.Fprintf(&t, "\napplied by S3 at %s", secs(r.apply))
-		if r.applyStatus != 0 {
+		server := "S3"
+		if r.sql {
+			server = "the SQL server"
+		}
+		fmt.Fprintf(&t, "\napplied by %s at %s", server, secs(r.apply))
+		switch {
+		case r.applyStatus != 0:
 			fmt.Fprintf(&t, " → %d %s", r.applyStatus, r.applyCode)
+		case r.sql && r.applyCode != "":
+			fmt.Fprintf(&t, " → %s", r.applyCode)
 		}
 		if r.applyDetail != "" {
 			t.WriteString(" (" + r.applyDetail + ")")

@@ -213,7 +213,7 @@ svg.timeline .vl-text { font-weight: 700; fill: #fff; }
 <span><svg width="14" height="14"><rect x="2.5" y="2.5" width="9" height="9" fill="#111"/></svg>stop</span>
 <span><svg width="14" height="14"><path d="M3 2l9 5l-9 5z" fill="#2b9a3e"/></svg>(re)start</span>
 <span class="wide">S3 request at the instant S3 applied it (tall: write, short: read), by the answer:
-<svg width="60" height="16"><line x1="5" y1="2" x2="5" y2="14" stroke="#2b9a3e" stroke-width="2"/><line x1="17" y1="2" x2="17" y2="14" stroke="#4c9be8" stroke-width="2"/><line x1="29" y1="2" x2="29" y2="14" stroke="#f08c00" stroke-width="2"/><line x1="41" y1="2" x2="41" y2="14" stroke="#e03131" stroke-width="2"/><line x1="53" y1="2" x2="53" y2="14" stroke="#9e9e9e" stroke-width="2"/></svg>2xx, 404, 412, 409/5xx, none (abandoned, lost)</span>
+<svg width="60" height="16"><line x1="5" y1="2" x2="5" y2="14" stroke="#2b9a3e" stroke-width="2"/><line x1="17" y1="2" x2="17" y2="14" stroke="#4c9be8" stroke-width="2"/><line x1="29" y1="2" x2="29" y2="14" stroke="#f08c00" stroke-width="2"/><line x1="41" y1="2" x2="41" y2="14" stroke="#e03131" stroke-width="2"/><line x1="53" y1="2" x2="53" y2="14" stroke="#9e9e9e" stroke-width="2"/></svg>2xx, 404, 412, 409/5xx, none (abandoned, lost){{if .Statements}}; an SQL statement alike: a row written or returned, none, an error, none{{end}}</span>
 <span><svg width="14" height="14"><circle cx="7" cy="7" r="3" fill="#2b9a3e"/></svg>fenced write accepted</span>
 <span><svg width="14" height="14"><path d="M3 3l8 8m0 -8l-8 8" stroke="#e03131" stroke-width="2.4"/></svg>fenced write refused (stale token)</span>
 </div>
