@@ -63,7 +63,8 @@ func ParsePath(s string) (Path, error) {
 
 // Small shrinks a scenario's run for exploration: nodes nodes and a run of
 // d, with the plan cut as shrinking cuts it (faults of removed nodes
-// dropped, faults that no longer heal in time dropped).
+// dropped, faults that no longer heal in time dropped, a clock drift that
+// outlasts the run kept for the whole run).
 func Small(s Setup, nodes int, d time.Duration) Setup {
 	s.Config.Nodes, s.Config.Duration = nodes, d
 	s.Config.Identities, s.Config.Clocks = nil, nil
@@ -71,6 +72,11 @@ func Small(s Setup, nodes int, d time.Duration) Setup {
 		p := truncateNodes(s.Plan, nodes)
 		p.HealAt = min(p.HealAt, faults.Duration(d))
 		p.Events = fitting(p.Events, p.HealAt.D(), d)
+		for i := range p.Clocks {
+			if p.Clocks[i].DriftUntil.D() > d {
+				p.Clocks[i].DriftUntil = 0
+			}
+		}
 		s.Plan = p
 	}
 	return s
