@@ -48,7 +48,11 @@ import (
 // resource's writes of one instant are dependent, so their order is
 // kept), and S3 requests by their call and return times; none of them
 // reads the order of simultaneous entries of different nodes, so a
-// verdict is the same for every execution of a class.
+// verdict is the same for every execution of a class. Two assumptions
+// underlie this, as they underlie the simulator: nodes share nothing but
+// what the simulator gives them (S3, the fenced resource), and a protocol
+// treats S3 request ids as opaque names (they differ between equivalent
+// executions, as they would between two real runs).
 //
 // The reduction is source-set DPOR with sleep sets (Abdulla, Aronis,
 // Jonsson and Sagonas, "Optimal dynamic partial order reduction", POPL
@@ -56,8 +60,12 @@ import (
 // it (two dependent steps of one instant, the later not caused by the
 // earlier through creation or other dependent steps) adds to the choice
 // point before the earlier step an event that can start the reversed
-// order, unless one of them is there already. A choice point explores
-// only the alternatives so added; an alternative explored already is put
+// order, unless one of them is there already. An event that was due at a
+// choice point and never ran because a later step disabled it (made its
+// task wait anew, cancelled it, crashed its node) races with that step:
+// it is added at the last choice point where it was due. A choice point
+// explores only the alternatives so added; an alternative explored already
+// is put
 // to sleep for its later siblings and stays asleep down the path until a
 // step dependent on it runs; an execution whose next event is asleep is
 // equivalent to one explored and is stopped there.
