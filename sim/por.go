@@ -65,10 +65,9 @@ import (
 // task wait anew, cancelled it, crashed its node) races with that step:
 // it is added at the last choice point where it was due. A choice point
 // explores only the alternatives so added; an alternative explored already
-// is put
-// to sleep for its later siblings and stays asleep down the path until a
-// step dependent on it runs; an execution whose next event is asleep is
-// equivalent to one explored and is stopped there.
+// is put to sleep for its later siblings and stays asleep down the path
+// until a step dependent on it runs; an execution whose next event is
+// asleep is equivalent to one explored and is stopped there.
 //
 // Choices made inside a step (latencies, fault fates) decide when and how
 // the events it schedules happen, never what the step itself touches; they
