@@ -12,8 +12,16 @@ import (
 
 // ExploreResult is what an exhaustive exploration found.
 type ExploreResult struct {
-	// Executions is the number of schedules run.
+	// Executions is the number of schedules run to their end and judged.
 	Executions int
+	// Stopped counts the executions that partial-order reduction stopped
+	// before their end as equivalent to one run already; they are not
+	// judged and not among Executions.
+	Stopped int
+	// Pruned counts the scheduling alternatives within the bounds that
+	// partial-order reduction did not run, each standing for at least one
+	// execution of the full search equivalent to one it ran.
+	Pruned int
 	// Distinct counts the different traces among them (by trace hash).
 	Distinct int
 	// Exhausted reports that every schedule within the bounds was run.
@@ -63,7 +71,8 @@ func ParsePath(s string) (Path, error) {
 
 // Small shrinks a scenario's run for exploration: nodes nodes and a run of
 // d, with the plan cut as shrinking cuts it (faults of removed nodes
-// dropped, faults that no longer heal in time dropped).
+// dropped, faults that no longer heal in time dropped, a clock drift that
+// outlasts the run kept for the whole run).
 func Small(s Setup, nodes int, d time.Duration) Setup {
 	s.Config.Nodes, s.Config.Duration = nodes, d
 	s.Config.Identities, s.Config.Clocks = nil, nil
@@ -71,16 +80,29 @@ func Small(s Setup, nodes int, d time.Duration) Setup {
 		p := truncateNodes(s.Plan, nodes)
 		p.HealAt = min(p.HealAt, faults.Duration(d))
 		p.Events = fitting(p.Events, p.HealAt.D(), d)
+		for i := range p.Clocks {
+			if p.Clocks[i].DriftUntil.D() > d {
+				p.Clocks[i].DriftUntil = 0
+			}
+		}
 		s.Plan = p
 	}
 	return s
 }
 
 // Explore runs setup under every schedule within the bounds, depth first,
-// until one does not pass or maxExecutions have run. The seed fixes the
-// choices the explorer does not enumerate (setup and entropy).
+// until one does not pass or maxExecutions runs have started. The seed fixes
+// the choices the explorer does not enumerate (setup and entropy).
 func Explore(s Setup, seed uint64, b sim.ExploreBounds, maxExecutions int) (ExploreResult, error) {
-	ex := sim.NewExplorer(seed, b)
+	return ExploreEach(s, sim.NewExplorer(seed, b), maxExecutions, func(o *Outcome, _ Path) bool { return o.Verdict == Pass })
+}
+
+// ExploreEach runs setup under each schedule ex enumerates, calling visit
+// with every execution judged and the path that replays it, until visit
+// returns false, maxExecutions runs have started (those stopped early
+// included) or the schedules are exhausted. Found is the first execution
+// that did not pass, whether or not the exploration went on after it.
+func ExploreEach(s Setup, ex *sim.Explorer, maxExecutions int, visit func(o *Outcome, p Path) bool) (ExploreResult, error) {
 	var r ExploreResult
 	seen := map[uint64]bool{}
 	for {
@@ -93,19 +115,26 @@ func Explore(s Setup, seed uint64, b sim.ExploreBounds, maxExecutions int) (Expl
 		if err := ex.Err(); err != nil {
 			return r, err
 		}
-		r.Executions = ex.Executions
-		if h := o.Result.Hash(); !seen[h] {
-			seen[h] = true
-			r.Distinct++
+		goOn := true
+		if !ex.StoppedEarly() {
+			r.Executions++
+			if h := o.Result.Hash(); !seen[h] {
+				seen[h] = true
+				r.Distinct++
+			}
+			p := Path(ex.Path())
+			if o.Verdict != Pass && r.Found == nil {
+				r.Found, r.Path = o, p
+			}
+			goOn = visit(o, p)
 		}
-		if o.Verdict != Pass {
-			r.Found, r.Path = o, ex.Path()
+		if !goOn || ex.Executions >= maxExecutions {
+			r.Stopped, r.Pruned = ex.Stopped, ex.Pruned
 			return r, nil
 		}
-		if r.Executions >= maxExecutions {
-			return r, nil
-		}
-		if !ex.Next() {
+		more := ex.Next()
+		r.Stopped, r.Pruned = ex.Stopped, ex.Pruned
+		if !more {
 			r.Exhausted = true
 			return r, nil
 		}

@@ -73,6 +73,9 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 		return nil, err
 	}
 	o := &Outcome{Seed: cfg.Seed, Plan: plan, Result: res}
+	if ex, ok := cfg.Chooser.(*sim.Explorer); ok && ex.StoppedEarly() {
+		return o, nil // cut short by an exploration as equivalent to a run explored: nothing to judge
+	}
 	if res.History != nil {
 		o.Excuses = excuses(s.Protocol, plan, res.History)
 		for _, e := range o.Excuses {

@@ -9,11 +9,21 @@ import (
 // configuration's schedule space was explored, and the first failure.
 type Explore struct {
 	Header
-	Scenario   string          `json:"scenario"`
-	Seed       uint64          `json:"seed"`
-	Nodes      int             `json:"nodes"`
-	Duration   faults.Duration `json:"duration"`
-	Executions int             `json:"executions"`
+	Scenario string          `json:"scenario"`
+	Seed     uint64          `json:"seed"`
+	Nodes    int             `json:"nodes"`
+	Duration faults.Duration `json:"duration"`
+	// Executions counts the executions run to their end and judged.
+	Executions int `json:"executions"`
+	// POR reports that partial-order reduction was on (explore -por, the
+	// default): orders of simultaneous events equivalent to orders
+	// explored were not run. Pruned counts the scheduling alternatives it
+	// did not run, each standing for one execution of the full search at
+	// least; StoppedEarly the executions it stopped before their end once
+	// they proved equivalent to one run already (not among Executions).
+	POR          bool `json:"por"`
+	Pruned       int  `json:"pruned"`
+	StoppedEarly int  `json:"stoppedEarly"`
 	// Distinct counts the executions with distinct trace hashes.
 	Distinct  int    `json:"distinctTraces"`
 	Exhausted bool   `json:"exhausted"`

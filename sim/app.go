@@ -133,6 +133,9 @@ func (w *World) fenceWrite(ctx context.Context, t *task, n *Node, token uint64, 
 	respond := w.fence.response.Sample(w.chooser)
 	node := n.Index
 	w.atQuiet(applyAt, func() {
+		if w.por != nil {
+			w.por.por.touch(access{kind: accFence, write: true})
+		}
 		accepted := w.fence.judge.Admit(token) == nil
 		a := Event{At: w.now, Node: -1, Local: w.now + w.s3.clock, Kind: EvFenceApply, Call: id, Token: token, Status: 200, Code: "accepted"}
 		if !accepted {

@@ -127,6 +127,20 @@
 // faults. Because a run is a pure function of its choices, no state needs
 // saving; the path of choices identifies an execution and replays it.
 //
+// Orders of simultaneous events that differ only in the order of
+// independent steps are equivalent, and by default the explorer runs one
+// of each class (dynamic partial-order reduction with sleep sets). Under
+// an Explorer the scheduler reports each step's footprint: the nodes it
+// touched, the S3 keys it read or wrote, the fenced resource. Two steps
+// are dependent if they share a node, or an object that one of them
+// writes; reads of one key by different nodes commute, and so do steps
+// of different nodes on different keys. Only steps of one instant are
+// ever reordered, so equivalent executions give every event the same true
+// time; the checkers judge the history by times, not by the order in
+// which simultaneous entries of different nodes were appended, and reach
+// the same verdict on each. por.go states the relation and the argument
+// in full.
+//
 // # What a run records
 //
 // The History holds each leadership term as the application saw it (from

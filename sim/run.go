@@ -83,6 +83,9 @@ func newWorld(cfg *Config) *World {
 	if w.chooser == nil {
 		w.chooser = NewRandomChooser(cfg.Seed)
 	}
+	if ex, ok := w.chooser.(*Explorer); ok && ex.por != nil {
+		w.por = ex
+	}
 	w.store = NewStore(cfg.Dialect)
 	w.store.CreateBucket(cfg.Bucket)
 	w.s3 = s3Side{request: cfg.S3Request, response: cfg.S3Response, clock: cfg.S3ClockOffset, inflight: map[string]int{}}

@@ -73,6 +73,9 @@ func (c *nodeS3) call(ctx context.Context, rq request, apply func(now time.Time)
 	if tracked {
 		w.s3.inflight[key]++
 	}
+	if w.por != nil {
+		w.por.sent(rq.bucket, key, w.s3.faults != nil, tracked)
+	}
 	if w.history.S3 == nil {
 		// About one request per node and simulated second is usual; a good
 		// first guess saves the slice's growth, a large part of what a run
@@ -83,7 +86,7 @@ func (c *nodeS3) call(ctx context.Context, rq request, apply func(now time.Time)
 	w.history.S3 = append(w.history.S3, S3Op{Node: c.n.Index, Op: op, Key: key, IfMatch: str(rq.ifMatch),
 		IfNoneMatch: str(rq.ifNoneMatch), BodyETag: rq.bodyETag, Call: w.now, Return: -1})
 	// The answer, decided when the request reaches S3.
-	pc := &s3Landing{w: w, id: id, op: op, key: key, tracked: tracked, fate: f, apply: apply}
+	pc := &s3Landing{w: w, id: id, op: op, bucket: rq.bucket, key: key, tracked: tracked, fate: f, apply: apply}
 	applyAt := w.now + w.s3.request.Sample(w.chooser) + f.ExtraRequest
 	respond := w.s3.response.Sample(w.chooser) + f.ExtraResponse
 	w.atQuiet(applyAt, pc.land)
@@ -116,6 +119,9 @@ func (c *nodeS3) call(ctx context.Context, rq request, apply func(now time.Time)
 		w.live.beat()
 		return err
 	}
+	if w.por != nil {
+		w.por.por.touch(access{kind: accAnswer, id: id})
+	}
 	r := c.n.event(EvS3Return)
 	r.Call, r.Op, r.Status, r.Code = id, op, pc.status, pc.code
 	w.trace.add(r)
@@ -141,6 +147,7 @@ type s3Landing struct {
 	w       *World
 	id      uint64
 	op, key string
+	bucket  string
 	tracked bool
 	fate    RequestFault
 	apply   func(now time.Time) (etag string, err error)
@@ -157,6 +164,9 @@ func (pc *s3Landing) land() {
 	w, f := pc.w, pc.fate
 	if pc.tracked {
 		w.s3.inflight[pc.key]--
+	}
+	if w.por != nil {
+		w.por.landed(pc)
 	}
 	now := w.s3Now()
 	a := Event{At: w.now, Node: -1, Local: now.Sub(Epoch), Kind: EvS3Apply, Call: pc.id, Op: pc.op, Key: pc.key}

@@ -19,6 +19,10 @@ type World struct {
 	free    []*event
 	ties    []*event
 	chooser Chooser
+	// por is the chooser when it is an Explorer reducing by partial order:
+	// the scheduler tells it which events are due and each step what it
+	// touches (por.go).
+	por *Explorer
 
 	nodes      []*Node
 	current    *task
@@ -81,6 +85,9 @@ func (w *World) schedule(e *event) {
 	w.seq++
 	e.seq = w.seq
 	w.agenda.push(e)
+	if w.por != nil {
+		w.por.por.scheduled(e.seq)
+	}
 }
 
 // wakeAt schedules task t to resume at instant at (not before now) and
@@ -130,6 +137,9 @@ func (w *World) nextEvent() *event {
 	for w.agenda.len() > 0 {
 		e := w.agenda.pop()
 		if stale(e) {
+			if w.por != nil {
+				w.por.dropped(e)
+			}
 			w.recycle(e)
 			continue
 		}
@@ -140,6 +150,9 @@ func (w *World) nextEvent() *event {
 		for w.agenda.len() > 0 && w.agenda.peek().at == e.at {
 			x := w.agenda.pop()
 			if stale(x) {
+				if w.por != nil {
+					w.por.dropped(x)
+				}
 				w.recycle(x)
 				continue
 			}
@@ -147,7 +160,11 @@ func (w *World) nextEvent() *event {
 		}
 		i := 0
 		if len(ties) > 1 {
-			i = int(w.chooser.Choose(ChooseSchedule, uint64(len(ties))))
+			if w.por != nil {
+				i = w.por.pickEvent(ties)
+			} else {
+				i = int(w.chooser.Choose(ChooseSchedule, uint64(len(ties))))
+			}
 		}
 		e = ties[i]
 		for j, x := range ties {
@@ -170,6 +187,11 @@ func (w *World) loop(end time.Duration) {
 			return
 		}
 		if e.at > end {
+			w.agenda.push(e)
+			return
+		}
+		if w.por != nil && !w.por.beginStep(e) {
+			// Equivalent to an execution explored already: stop here.
 			w.agenda.push(e)
 			return
 		}
@@ -227,6 +249,9 @@ func (w *World) pollCancellations() {
 			t.watch = nil
 			t.watching = false
 			t.cancelled = true
+			if w.por != nil {
+				w.por.por.touchNode(t.node.Index)
+			}
 			w.wakeAt(t, w.now)
 			continue
 		default:

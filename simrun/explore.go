@@ -22,7 +22,8 @@ func cmdExplore(args []string, stdout, stderr io.Writer) (int, error) {
 	maxFaults := fs.Int("faults", 0, "fault choices that may fire in one execution")
 	maxDelays := fs.Int("delays", 1, "latency choices that may take the long delay in one execution")
 	depth := fs.Int("depth", 60, "choice points explored per execution (0: all)")
-	executions := fs.Int("executions", 100_000, "stop after this many executions")
+	por := fs.Bool("por", true, "partial-order reduction: run one order of simultaneous events of each class of equivalent orders (-por=false runs them all)")
+	executions := fs.Int("executions", 100_000, "stop after this many executions (those stopped early as equivalent included)")
 	path := fs.String("path", "", "replay the one execution this path names and print its trace")
 	out := fs.String("o", "", "write the failing execution's reproducer to `FILE` (atomically), for 'simrun replay FILE'")
 	page := fs.String("html", "", "write the failing execution's page to `FILE` (atomically)")
@@ -48,7 +49,7 @@ func cmdExplore(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	bounds := sim.ExploreBounds{MaxFaults: *maxFaults, MaxDelays: *maxDelays, MaxDepth: *depth}
+	bounds := sim.ExploreBounds{MaxFaults: *maxFaults, MaxDelays: *maxDelays, MaxDepth: *depth, Full: !*por}
 	setup := harness.Small(sc.Build(*seed), *nodes, *duration)
 	ex := explored{sc: sc, seed: *seed, nodes: *nodes, duration: *duration, bounds: bounds, setup: setup}
 	if isSet(fs, "path") {
@@ -80,6 +81,7 @@ func cmdExplore(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	sum := schema.Explore{Header: schema.NewHeader(schema.CommandExplore), Scenario: sc.Name, Seed: *seed,
 		Nodes: *nodes, Duration: faults.Duration(*duration), Executions: r.Executions, Distinct: r.Distinct,
+		POR: *por, Pruned: r.Pruned, StoppedEarly: r.Stopped,
 		Exhausted: r.Exhausted, Verdict: harness.Pass.String(), Wall: faults.Duration(time.Since(start))}
 	if r.Found != nil {
 		sum.Verdict = r.Found.Verdict.String()
@@ -116,11 +118,17 @@ func printExplore(w io.Writer, sum *schema.Explore) {
 	switch {
 	case sum.Path != "" || sum.Verdict != harness.Pass.String():
 		state = "stopped at the first failure"
+	case sum.Exhausted && sum.POR:
+		state = "every schedule within the bounds, up to equivalence"
 	case sum.Exhausted:
 		state = "every schedule within the bounds"
 	}
 	fmt.Fprintf(w, "explored %s with %d nodes for %v: %d executions (%d distinct traces), %s, in %.2fs\n",
 		sum.Scenario, sum.Nodes, sum.Duration, sum.Executions, sum.Distinct, state, sum.Wall.D().Seconds())
+	if sum.POR {
+		fmt.Fprintf(w, "partial-order reduction: %d branches pruned as equivalent to executions run, %d executions stopped early (-por=false runs them all)\n",
+			sum.Pruned, sum.StoppedEarly)
+	}
 	if sum.Verdict == harness.Pass.String() {
 		fmt.Fprintln(w, "no violation")
 		return
