@@ -85,8 +85,10 @@ func NewElector(cfg Config) (*Elector, error) {
 // Run campaigns for the lease, leads while it holds it, and campaigns again
 // after a term ends, until ctx is done. It then ends any term (releasing the
 // lease if ReleaseOnCancel), waits for OnStartedLeading to return or the local
-// deadline to pass, and returns ctx.Err(). A later Run on the same Elector
-// continues its token sequence but treats every record it finds as foreign.
+// deadline to pass, and returns nil: the end of ctx is a normal shutdown,
+// whether the caller cancelled it or its deadline passed. The only error is
+// ErrAlreadyRunning. A later Run on the same Elector continues its token
+// sequence but treats every record it finds as foreign.
 func (e *Elector) Run(ctx context.Context) error {
 	e.mu.Lock()
 	if e.running {
@@ -105,11 +107,11 @@ func (e *Elector) Run(ctx context.Context) error {
 	for {
 		t := e.campaign(ctx)
 		if t == nil {
-			return ctx.Err()
+			return nil
 		}
 		e.lead(ctx, t)
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return nil
 		}
 	}
 }
