@@ -32,11 +32,18 @@ func (e *Elector) campaignStep(ctx context.Context) (time.Duration, *term) {
 		}
 		return e.pollWait(), nil
 	}
+	if s.exists {
+		e.seenObject = true
+	}
 	switch {
-	case !s.exists:
-		// Never created, or deleted by someone: create it with a token
-		// above every token this elector has seen.
+	case !s.exists && !e.seenObject:
+		// Never created, as far as this elector knows: create it.
 		return e.acquire(ctx, s, nil)
+	case !s.exists:
+		// Deleted by someone: its last holder may still lead until its
+		// next renewal fails. Time the absence like a lease (the longer of
+		// the last record's and ours), then create it.
+		return e.awaitExpiry(ctx, s, max(e.lastLease, e.cfg.LeaseDuration), false)
 	case s.bad != nil:
 		// No record, or one holding the largest token, which no token
 		// can follow: time it (for the lease it states, if any, and at
@@ -45,6 +52,7 @@ func (e *Elector) campaignStep(ctx context.Context) (time.Duration, *term) {
 		return e.awaitExpiry(ctx, s, max(s.rec.LeaseDuration(), e.cfg.LeaseDuration), false)
 	}
 	e.highest = max(e.highest, s.rec.Token)
+	e.lastLease = s.rec.LeaseDuration()
 	if w, ok := e.ours(s.rec.Nonce); ok {
 		return e.resumeOwn(ctx, s, w)
 	}
@@ -74,19 +82,22 @@ func (e *Elector) resumeOwn(ctx context.Context, s snapshot, w sentWrite) (time.
 	return e.acquire(ctx, s, endOf(s.rec, ending))
 }
 
-// awaitExpiry times a record this elector did not write, on the local
-// monotonic clock from the first read that returned it, and takes it over
+// awaitExpiry times a state of the object this elector did not write (a
+// record, a body that is no record, the object's absence), on the local
+// monotonic clock from the first read that showed it, and takes it over
 // once it stayed unchanged for wait; linked says whether the new record
-// links back to the expired one (it does not for a body that is no record).
+// links back to the expired one (it does not for a body that is no record
+// or a missing object). Unchanged means unchanged in everything S3 shows:
+// ETag, nonce, Last-Modified, version id and size.
 func (e *Elector) awaitExpiry(ctx context.Context, s snapshot, wait time.Duration, linked bool) (time.Duration, *term) {
-	if s.etag != e.seen.etag || s.rec.Nonce != e.seen.nonce {
-		e.seen = observation{etag: s.etag, nonce: s.rec.Nonce, at: s.at}
+	if v := s.version(); !e.seen.set || !v.same(e.seen.ver) {
+		e.seen = observation{ver: v, at: s.at, set: true}
 	}
 	elapsed := s.at - e.seen.at
 	if elapsed < wait {
 		return min(e.pollWait(), wait-elapsed), nil
 	}
-	e.log.Info("lease expired; taking over", "holder", s.rec.Holder, "token", s.rec.Token, "unchanged_for", elapsed)
+	e.log.Info("lease expired; taking over", "holder", s.rec.Holder, "token", s.rec.Token, "exists", s.exists, "unchanged_for", elapsed)
 	var prev *PreviousTerm
 	if linked {
 		prev = endOf(s.rec, EndedExpired)
@@ -94,8 +105,9 @@ func (e *Elector) awaitExpiry(ctx context.Context, s snapshot, wait time.Duratio
 	return e.acquire(ctx, s, prev)
 }
 
-// acquire writes a new term's record with token highest+1: If-Match the
-// snapshot's ETag, or If-None-Match: * if the object is missing.
+// acquire writes a new term's record, If-Match the snapshot's ETag, or
+// If-None-Match: * if the object is missing. Its token is highest+1, or the
+// acquirer's wall clock in Unix milliseconds if that is larger (tokenFloor).
 //
 // highest counts no record holding the largest token (read refuses those),
 // so only a write of our own can have raised it that far; the token then
@@ -110,6 +122,7 @@ func (e *Elector) acquire(ctx context.Context, s snapshot, prev *PreviousTerm) (
 	if e.highest < math.MaxUint64 {
 		e.highest++
 	}
+	e.highest = max(e.highest, tokenFloor(now))
 	rec := Record{
 		Holder:          e.cfg.Identity,
 		Token:           e.highest,
@@ -161,4 +174,18 @@ func endOf(r Record, how Ending) *PreviousTerm {
 // understates its lease.
 func ceilMillis(d time.Duration) int64 {
 	return int64((d + time.Millisecond - 1) / time.Millisecond)
+}
+
+// tokenFloor is the least token an acquisition at wall-clock time now
+// hands out: now in Unix milliseconds, 0 before 1970. Within an unbroken
+// chain of records tokens increase by the records alone; the floor is what
+// keeps them increasing across a deletion or an outside overwrite, for
+// electors that never saw the earlier tokens (see the package
+// documentation, "Fencing").
+func tokenFloor(now time.Time) uint64 {
+	ms := now.UnixMilli()
+	if ms <= 0 {
+		return 0
+	}
+	return uint64(ms)
 }

@@ -45,6 +45,8 @@ type Elector struct {
 
 	// Owned by the goroutine in Run.
 	highest      uint64          // highest token seen in a record or written by us
+	seenObject   bool            // a read showed the lock object, or we wrote it
+	lastLease    time.Duration   // the lease of the last valid record read
 	lastGrant    uint64          // token of the last acquisition judged: a term began, or it came too late
 	writes       []sentWrite     // this Run's most recent writes, oldest first
 	seen         observation     // the foreign record whose lease is being timed

@@ -84,8 +84,16 @@ func testLogger(t *testing.T, id string) *slog.Logger {
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug})).With("test", t.Name(), "node", id)
 }
 
+// epochClock is a RealClock whose wall clock reads the Unix epoch: the
+// token floor is then 0, and tokens count the terms of a chain from 1, so
+// that a test can name them. Tests of the floor itself use a RealClock.
+type epochClock struct{ *RealClock }
+
+func (epochClock) Now() time.Time { return time.Unix(0, 0).UTC() }
+
 func testConfig(t *testing.T, store ObjectStore, id string) Config {
 	return Config{
+		Clock:          epochClock{NewRealClock()},
 		Store:          store,
 		Bucket:         testBucket,
 		Key:            testKey,

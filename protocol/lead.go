@@ -52,6 +52,7 @@ func (e *Elector) begin(ctx context.Context, etag string, w sentWrite) *term {
 	e.cur = t
 	e.mu.Unlock()
 	e.seen = observation{}
+	e.seenObject = true
 	e.log.Info("started leading", "token", t.lease.Token, "term_left", deadline-now)
 	e.announce(e.cfg.Identity)
 	t.watchdogDone = e.spawn(func() { e.watchdog(t) })

@@ -49,6 +49,33 @@ type snapshot struct {
 	rec    Record
 	bad    error         // why the body is not a valid record that can be followed, if it is not
 	at     time.Duration // Monotonic when the response had arrived
+	// What else S3 shows of the object: Last-Modified (S3's clock, to the
+	// second), the version id of a versioned bucket, and the body's size.
+	lastModified time.Time
+	versionID    string
+	size         int64
+}
+
+// version is everything S3 shows of one state of the lock object. Two reads
+// with equal versions may still show two writes of the same bytes within one
+// second of S3's clock in an unversioned bucket; see observation.
+type version struct {
+	exists       bool
+	etag, nonce  string
+	versionID    string
+	lastModified time.Time
+	size         int64
+}
+
+func (s snapshot) version() version {
+	return version{exists: s.exists, etag: s.etag, nonce: s.rec.Nonce, versionID: s.versionID, lastModified: s.lastModified, size: s.size}
+}
+
+// same reports whether v and o show the same state of the object: equal in
+// every field S3 shows.
+func (v version) same(o version) bool {
+	return v.exists == o.exists && v.etag == o.etag && v.nonce == o.nonce && v.versionID == o.versionID &&
+		v.size == o.size && v.lastModified.Equal(o.lastModified)
 }
 
 // sentWrite is one PutObject this elector sent.
@@ -58,11 +85,15 @@ type sentWrite struct {
 	acquire bool          // an acquisition (create or take over), not a renewal
 }
 
-// observation is the foreign record a follower is timing: the first
-// Monotonic reading at which it saw that exact record.
+// observation is the state of the object a follower is timing (a foreign
+// record, a body that is no record, or, once it has seen the object, its
+// absence): the first Monotonic reading at which it saw that state. Any
+// change S3 shows (ETag, nonce, Last-Modified, version id, size) restarts
+// it, so that an outside write of old bytes (same ETag) is timed afresh.
 type observation struct {
-	etag, nonce string
-	at          time.Duration
+	ver version
+	at  time.Duration
+	set bool
 }
 
 // read gets the lock object. A missing object is a snapshot with exists
@@ -90,11 +121,17 @@ func (e *Elector) read(ctx context.Context) (snapshot, error) {
 			return snapshot{}, fmt.Errorf("s3lease: read lock object body: %w", err)
 		}
 	}
-	s := snapshot{exists: true, at: e.clock.Monotonic()}
+	s := snapshot{exists: true, at: e.clock.Monotonic(), size: int64(len(body))}
 	if out.ETag == nil || *out.ETag == "" {
 		return snapshot{}, errNoETag
 	}
 	s.etag = *out.ETag
+	if out.LastModified != nil {
+		s.lastModified = *out.LastModified
+	}
+	if out.VersionId != nil {
+		s.versionID = *out.VersionId
+	}
 	s.rec, s.bad = DecodeRecord(body)
 	if s.bad == nil && s.rec.Token == math.MaxUint64 {
 		s.bad = fmt.Errorf("s3lease: %w: token %d has no successor", ErrMalformedRecord, s.rec.Token)
