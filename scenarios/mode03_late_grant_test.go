@@ -40,7 +40,7 @@ func TestLateGrant(t *testing.T) {
 		}
 		created, _ := byCall(o, sim.EvS3Apply, win.Call)
 		grant := floorAt(win) // the late grant's token
-		var found sim.Event // the winner's first read that returned a record
+		var found sim.Event   // the winner's first read that returned a record
 		for _, r := range events(o, sim.EvS3Return, win.Node) {
 			if r.Op == "GetObject" && r.Status == 200 && r.At > win.At {
 				found = r
