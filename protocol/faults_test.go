@@ -424,7 +424,7 @@ func TestUnsentWriteIsNotAnOutcome(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, _, err = e.write(context.Background(), tt.rec, "", true)
+		_, _, err = e.write(context.Background(), tt.rec, "", PurposeAcquire)
 		if err == nil {
 			t.Fatalf("%s: write succeeded", tt.name)
 		}

@@ -100,9 +100,17 @@ type observation struct {
 // false, not an error. A record holding the largest token, which no record
 // can follow, is refused like a body that does not decode (snapshot.bad),
 // though the snapshot keeps it.
-func (e *Elector) read(ctx context.Context) (snapshot, error) {
+func (e *Elector) read(ctx context.Context, purpose Purpose) (s snapshot, err error) {
 	cctx, cancel := e.clock.WithTimeout(ctx, e.reqTimeout)
 	defer cancel()
+	start := e.clock.Monotonic()
+	defer func() {
+		answer := causeOf(err)
+		if err == nil && !s.exists {
+			answer = CauseNotFound
+		}
+		e.reportRequest("GetObject", purpose, answer, start)
+	}()
 	out, err := e.cfg.Store.GetObject(cctx, &s3.GetObjectInput{
 		Bucket: e.bucket,
 		Key:    e.key,
@@ -121,7 +129,7 @@ func (e *Elector) read(ctx context.Context) (snapshot, error) {
 			return snapshot{}, fmt.Errorf("s3lease: read lock object body: %w", err)
 		}
 	}
-	s := snapshot{exists: true, at: e.clock.Monotonic(), size: int64(len(body))}
+	s = snapshot{exists: true, at: e.clock.Monotonic(), size: int64(len(body))}
 	if out.ETag == nil || *out.ETag == "" {
 		return snapshot{}, errNoETag
 	}
@@ -143,15 +151,19 @@ func (e *Elector) read(ctx context.Context) (snapshot, error) {
 // If-None-Match: * when ifMatch is empty. It remembers the write before
 // sending it, so that a later read can recognise it whatever the answer. An
 // error from before the send wraps errNotSent.
-func (e *Elector) write(ctx context.Context, rec Record, ifMatch string, acquire bool) (string, sentWrite, error) {
+func (e *Elector) write(ctx context.Context, rec Record, ifMatch string, purpose Purpose) (string, sentWrite, error) {
 	nonce, err := e.entropy.nonce()
 	if err != nil {
-		return "", sentWrite{}, fmt.Errorf("%w: %w", errNotSent, err)
+		err = fmt.Errorf("%w: %w", errNotSent, err)
+		e.reportRequest("PutObject", purpose, CauseNotSent, e.clock.Monotonic())
+		return "", sentWrite{}, err
 	}
 	rec.Nonce = nonce
 	body, err := rec.Encode()
 	if err != nil {
-		return "", sentWrite{}, fmt.Errorf("%w: %w", errNotSent, err)
+		err = fmt.Errorf("%w: %w", errNotSent, err)
+		e.reportRequest("PutObject", purpose, CauseNotSent, e.clock.Monotonic())
+		return "", sentWrite{}, err
 	}
 	in := &s3.PutObjectInput{
 		Bucket:        e.bucket,
@@ -167,16 +179,26 @@ func (e *Elector) write(ctx context.Context, rec Record, ifMatch string, acquire
 	}
 	cctx, cancel := e.clock.WithTimeout(ctx, e.reqTimeout)
 	defer cancel()
-	w := sentWrite{rec: rec, acquire: acquire, sent: e.clock.Monotonic()}
+	w := sentWrite{rec: rec, acquire: purpose == PurposeAcquire, sent: e.clock.Monotonic()}
 	e.remember(w)
 	out, err := e.cfg.Store.PutObject(cctx, in)
+	if err == nil && (out.ETag == nil || *out.ETag == "") {
+		err = errNoETag
+	}
+	e.reportRequest("PutObject", purpose, causeOf(err), w.sent)
 	if err != nil {
 		return "", w, err
 	}
-	if out.ETag == nil || *out.ETag == "" {
-		return "", w, errNoETag
-	}
 	return *out.ETag, w, nil
+}
+
+// reportRequest marks progress and reports an S3 call that began at
+// Monotonic start to Metrics.Request.
+func (e *Elector) reportRequest(op string, purpose Purpose, answer Cause, start time.Duration) {
+	e.markProgress()
+	if f := e.cfg.Metrics.Request; f != nil {
+		f(Request{Op: op, Purpose: purpose, Answer: answer, Latency: e.clock.Monotonic() - start})
+	}
 }
 
 func (e *Elector) remember(w sentWrite) {
