@@ -156,6 +156,9 @@ func (e *Elector) acquire(ctx context.Context, s snapshot, prev *PreviousTerm, c
 		RenewTime:       now,
 		Previous:        prev,
 	}
+	if prev != nil {
+		rec.Watermark = prev.Watermark // the hand-over: the new term starts from it
+	}
 	etag, w, err := e.write(ctx, rec, s.etag, PurposeAcquire)
 	switch class := classify(err); class {
 	case ClassNone:
@@ -196,7 +199,7 @@ func endOf(r Record, how Ending) *PreviousTerm {
 		}
 		holder = holder[:n]
 	}
-	return &PreviousTerm{Holder: holder, Token: r.Token, Nonce: r.Nonce, Ended: how}
+	return &PreviousTerm{Holder: holder, Token: r.Token, Nonce: r.Nonce, Ended: how, Watermark: r.Watermark, Updates: r.Updates}
 }
 
 // ceilMillis rounds d up to whole milliseconds, so that a record never

@@ -24,6 +24,11 @@ type Lease struct {
 	// AcquireTime is the wall-clock time written into the record when the
 	// term was acquired; for humans only.
 	AcquireTime time.Time
+	// Previous is the watermark the previous holder handed over: every
+	// timestamp written under earlier terms is at or below Previous.At,
+	// so write only above it (see Elector.SetWatermark). Zero if the
+	// object was created anew, or no holder ever published one.
+	Previous Watermark
 }
 
 // Elector campaigns for, holds and gives up one S3 lease. Create it with

@@ -16,6 +16,8 @@ type term struct {
 	began                      time.Duration // Monotonic when the term began
 
 	// Guarded by Elector.mu.
+	pending   Watermark     // the watermark the next write carries
+	published Watermark     // the watermark of the term's last successful write
 	deadline  time.Duration // Monotonic instant at which the term ends
 	ended     bool
 	endCause  Cause         // why it ended, once stop set it (stopped)
@@ -46,8 +48,11 @@ func (e *Elector) begin(ctx context.Context, etag string, w sentWrite) *term {
 			Holder:        e.cfg.Identity,
 			LeaseDuration: e.cfg.LeaseDuration,
 			AcquireTime:   w.rec.AcquireTime,
+			Previous:      handedOver(w.rec),
 		},
-		ctx:      leaderCtx,
+		pending:   Watermark{At: w.rec.Watermark},
+		published: Watermark{At: w.rec.Watermark},
+		ctx:       leaderCtx,
 		cancel:   cancel,
 		began:    now,
 		deadline: deadline,
@@ -89,7 +94,7 @@ func (e *Elector) lead(ctx context.Context, t *term) {
 // returns how long to wait before the next renewal.
 func (e *Elector) renew(t *term) time.Duration {
 	e.to(PhaseRenewing, CauseRenewalDue)
-	rec := t.rec
+	rec := e.withWatermark(t, t.rec)
 	rec.RenewTime = e.clock.Now()
 	etag, w, err := e.write(t.ctx, rec, t.etag, PurposeRenew)
 	class := classify(err)
@@ -146,6 +151,7 @@ func (e *Elector) extend(t *term, w sentWrite, etag string) time.Duration {
 	alive := !t.ended && now < t.deadline
 	if alive {
 		t.deadline = max(t.deadline, w.sent+e.termLen)
+		t.published = Watermark{At: w.rec.Watermark, Updates: w.rec.Updates}
 	}
 	e.mu.Unlock()
 	if !alive {

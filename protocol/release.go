@@ -37,7 +37,7 @@ func (e *Elector) release(ctx context.Context, t *term, deadline time.Duration) 
 // releaseOnce makes one release attempt and reports whether there is
 // nothing more to do; the last attempt always ends the release.
 func (e *Elector) releaseOnce(ctx context.Context, t *term, last bool) bool {
-	rec := t.rec
+	rec := e.withWatermark(t, t.rec)
 	rec.Released = true
 	rec.RenewTime = e.clock.Now()
 	_, _, err := e.write(ctx, rec, t.etag, PurposeRelease)
