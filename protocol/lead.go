@@ -53,11 +53,11 @@ func (e *Elector) begin(ctx context.Context, etag string, w sentWrite) *term {
 		pending:   Watermark{At: w.rec.Watermark},
 		published: Watermark{At: w.rec.Watermark},
 		ctx:       leaderCtx,
-		cancel:   cancel,
-		began:    now,
-		deadline: deadline,
-		etag:     etag,
-		rec:      w.rec,
+		cancel:    cancel,
+		began:     now,
+		deadline:  deadline,
+		etag:      etag,
+		rec:       w.rec,
 	}
 	e.mu.Lock()
 	e.cur = t
