@@ -99,13 +99,15 @@
 // When Run's context ends during a term, the leader context is cancelled,
 // Run waits for OnStartedLeading to return but not past the local deadline,
 // and, with ReleaseOnCancel and only if the callback returned before the
-// deadline, writes the record once more with Released set and the same token.
-// Any candidate takes a released record at once.
+// deadline, writes the record once more with Released set and the same token
+// (and the last watermark set). Any candidate takes a released record at
+// once. A term that ended otherwise (expired, replaced, deleted) is not
+// released. Run then returns nil.
 //
 // # Goroutines and determinism
 //
 // Run's goroutine makes every S3 call, reads Config.Entropy, and calls
-// OnNewLeader and OnStoppedLeading. Each term adds two goroutines, started
+// OnNewLeader, OnStoppedLeading and the Metrics hooks. Each term adds two goroutines, started
 // with Clock.Go: OnStartedLeading and the watchdog. Run joins the watchdog
 // before a term's end is reported, and OnStartedLeading up to the local
 // deadline; a new term does not start while the previous callback runs.
@@ -176,6 +178,37 @@
 // write lands after the copy succeeds against the copy (If-Match sees only
 // the ETag): a race of one round trip, which can make two leaders overlap
 // until the older one's next renewal fails, and which the fence resolves.
+//
+// # Watermarks
+//
+// The record can carry seed 003's hand-off: a timestamp watermark that
+// bounds the timestamps of everything the application wrote under this
+// term and the ones before, and a note of where its updates went. A new
+// term starts from the watermark of the record it replaced and hands it to
+// its application in Lease.Previous; the application raises it with
+// Elector.SetWatermark, and each renewal and the release write it. An
+// application that writes a timestamp only once a watermark at or above it
+// is published (Elector.PublishedWatermark), and only above the one it was
+// handed, keeps every entry of a later term above every entry of an
+// earlier one, across releases, crashes and wall-clock steps; the
+// watermark-handoff scenario checks it. A deletion or an overwrite by
+// someone else loses the watermark with the record.
+//
+// # Observing an elector
+//
+// Elector.Leader returns who leads as last observed and the age of that
+// observation on the monotonic clock; OnNewLeader reports each change of
+// live holder. Config.Metrics receives every S3 request (purpose, kind of
+// answer, latency), every term's start and end (hold time, cause), and
+// every transition of the phase machine (Phase, Cause, Transition): each
+// S3 answer and each timer or shutdown that moves the elector, all of them
+// among Transitions(), the list a coverage report compares a campaign
+// with. The hooks are plain functions, so the package depends on no
+// metrics library (examples/promelector feeds Prometheus). Elector.Healthy
+// reports an elector stuck past its term's deadline, an application that
+// does not return after its term, or a Run that makes no progress, and
+// HealthzAdaptor serves it at an HTTP /healthz, as client-go's
+// HealthzAdaptor does.
 //
 // # Assumptions
 //
