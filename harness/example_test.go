@@ -25,7 +25,7 @@ func Example() {
 		fmt.Printf("seed %d: %s, %d overlaps, trace %016x\n", seed, o.Verdict, len(o.Overlaps), o.Result.Hash())
 	}
 	// Output:
-	// seed 1: pass, 0 overlaps, trace 55179c8558949808
+	// seed 1: pass, 0 overlaps, trace bf1cf21aeccf8b23
 	// seed 2: pass, 0 overlaps, trace eca487d5ac172b8c
 	// seed 3: pass, 0 overlaps, trace 7667c3708e73acc7
 }
