@@ -40,8 +40,11 @@ func TestSynctestRun(t *testing.T) {
 	if h.End != w.Duration || h.Nodes != w.Nodes {
 		t.Fatalf("End %v, Nodes %d; want %v, %d", h.End, h.Nodes, w.Duration, w.Nodes)
 	}
-	if len(h.Terms) != 1 || !h.Terms[0].Open || h.Terms[0].Token != 1 {
-		t.Fatalf("terms %+v; want one open term with token 1", h.Terms)
+	// Fake time starts at 2000-01-01 UTC; a first term's token is the
+	// acquirer's wall clock in Unix milliseconds (the elector's floor).
+	epoch := uint64(time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli())
+	if len(h.Terms) != 1 || !h.Terms[0].Open || h.Terms[0].Token < epoch || h.Terms[0].Token > epoch+uint64(h.Terms[0].Start.Milliseconds()) {
+		t.Fatalf("terms %+v; want one open term with the token of its acquisition's wall clock (%d ms + its start)", h.Terms, epoch)
 	}
 	if last := h.S3[len(h.S3)-1].Call; last < w.Duration-2*w.Elector.RetryPeriod {
 		t.Fatalf("last S3 request sent at %v of a %v run", last, w.Duration)

@@ -28,10 +28,11 @@ var DefaultElectorSettings = ElectorSettings{
 	ReleaseOnCancel: true,
 }
 
-// config is the elector's configuration with these settings, for a node
+// Config is the elector's configuration with these settings, for a node
 // whose simulated parts are env (zero for a configuration that is only
-// asked for its assumptions).
-func (s ElectorSettings) config(env sim.Env) protocol.Config {
+// asked for its assumptions): the configuration ProductionElector runs,
+// for a candidate of one's own that adds hooks (Metrics, callbacks) to it.
+func (s ElectorSettings) Config(env sim.Env) protocol.Config {
 	return protocol.Config{
 		Store:           env.Store,
 		Clock:           env.Clock,
@@ -58,14 +59,14 @@ func (s ElectorSettings) config(env sim.Env) protocol.Config {
 // stalled monotonic clocks, foreign writes of the lock object or lingering
 // applications.
 func (s ElectorSettings) Assumptions() faults.Assumptions {
-	a := s.config(sim.Env{}).Assumptions()
+	a := s.Config(sim.Env{}).Assumptions()
 	return faults.Assumptions{Lease: a.LeaseDuration, Term: a.Term, MaxDriftPPM: a.ClockDriftPPM, MaxPause: a.MaxPause}
 }
 
 // LivenessBound is the elector's own (protocol.Config.Assumptions): how
 // long after faults heal a leader must be in place.
 func (s ElectorSettings) LivenessBound() time.Duration {
-	return s.config(sim.Env{}).Assumptions().LivenessBound
+	return s.Config(sim.Env{}).Assumptions().LivenessBound
 }
 
 // ProductionElector is the candidate that runs protocol.Elector, the code
@@ -73,7 +74,7 @@ func (s ElectorSettings) LivenessBound() time.Duration {
 // application it leads is the simulator's (Env.Lead).
 func ProductionElector(s ElectorSettings) sim.Candidate {
 	return func(ctx context.Context, env sim.Env) error {
-		e, err := protocol.NewElector(s.config(env))
+		e, err := protocol.NewElector(s.Config(env))
 		if err != nil {
 			return err
 		}
@@ -83,7 +84,7 @@ func ProductionElector(s ElectorSettings) sim.Candidate {
 
 // Validate reports whether protocol.NewElector accepts these settings.
 func (s ElectorSettings) Validate() error {
-	c := s.config(sim.Env{Store: (*s3.Client)(nil), Bucket: "b", Key: "k", Identity: "n"})
+	c := s.Config(sim.Env{Store: (*s3.Client)(nil), Bucket: "b", Key: "k", Identity: "n"})
 	_, err := protocol.NewElector(c)
 	return err
 }

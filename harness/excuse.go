@@ -213,7 +213,7 @@ func excusesFor(v linearizability.Violation, ov *linearizability.Overlap, staleG
 				return []Excuse{e}
 			}
 		}
-	case v.Checker == "unique-holder" || v.Checker == "monotonic-tokens" ||
+	case v.Checker == "unique-holder" || v.Checker == "monotonic-tokens" || v.Checker == linearizability.WatermarkChecker ||
 		v.Checker == "fencing" && v.Rule == linearizability.RuleSharedEpoch:
 		for _, e := range xs {
 			if e.Tokens && e.From <= v.At {

@@ -91,7 +91,7 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 		}
 		return o, nil
 	}
-	judge(o, s.Protocol, plan)
+	judge(o, s.Protocol, plan, s.Audit)
 	return o, nil
 }
 
@@ -99,11 +99,14 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 // violation is either excused by a fault outside the assumptions that can
 // account for it (Excuse) or counted; liveness is judged from the instant
 // the faults really ended.
-func judge(o *Outcome, p Protocol, plan *faults.Plan) {
+func judge(o *Outcome, p Protocol, plan *faults.Plan, audit func(*sim.Result) []linearizability.Violation) {
 	h := o.Result.History
 	var found []linearizability.Violation
 	if !p.NoFencingTokens {
 		found = linearizability.CheckElection(h)
+	}
+	if audit != nil {
+		found = append(found, audit(o.Result)...)
 	}
 	if S3PorcupineEvery > 0 && o.Seed%S3PorcupineEvery == 0 {
 		o.S3 = linearizability.CheckS3Porcupine(h, S3CheckTimeout)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -53,6 +54,14 @@ type Setup struct {
 	Config   sim.Config
 	Plan     *faults.Plan
 	Protocol Protocol
+	// Audit, if set, judges a finished run by a property of the scenario's
+	// own (an application-level one, say) besides the election checkers.
+	// Its violations are judged like theirs: a write of the lock object by
+	// someone else excuses those from that write on (as token violations);
+	// any other counts. A Setup that is run several times (exploration,
+	// shrinking) must keep its audit's state per run (Config.Setup is
+	// called at the start of every run).
+	Audit func(*sim.Result) []linearizability.Violation
 }
 
 // registry holds every scenario a process knows by name: the stories of

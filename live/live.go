@@ -164,7 +164,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	stopped := func(m *member, deadline <-chan time.Time) error {
 		select {
 		case err := <-m.done:
-			if err != nil && !errors.Is(err, context.Canceled) {
+			if err != nil { // Run returns nil once its context ends
 				mu.Lock()
 				res.ElectorErrors = append(res.ElectorErrors, fmt.Sprintf("node %d incarnation %d: %v", m.node, m.incarnation, err))
 				mu.Unlock()

@@ -13,7 +13,8 @@ import (
 type Clock interface {
 	// Now returns the node's wall-clock time. It may jump forwards or
 	// backwards (an NTP step) and differs between nodes; it is written into
-	// records for humans and must not decide anything.
+	// records for humans and is the floor of a new term's fencing token,
+	// and decides nothing about who leads or for how long.
 	Now() time.Time
 
 	// Monotonic returns the time elapsed since a fixed, arbitrary origin on a

@@ -100,6 +100,10 @@ type Config struct {
 
 	Callbacks LeaderCallbacks
 
+	// Metrics receives measurements and every transition of the elector's
+	// phase machine; every field is optional.
+	Metrics Metrics
+
 	// Logger receives the elector's log; nil discards it.
 	Logger *slog.Logger
 }

@@ -19,9 +19,8 @@
 // never repeat, and If-Match cannot suffer ABA. The nonce also tells a writer,
 // on its next read, whether a write whose answer it never saw was applied.
 //
-// The object is never deleted by an elector: the token sequence lives in it.
-// If someone else deletes it, the next creator uses the highest token it has
-// itself ever seen plus one.
+// The object is never deleted by an elector: the token sequence lives in it
+// (see Fencing tokens for what happens when someone else deletes it).
 //
 // # Time
 //
@@ -31,9 +30,11 @@
 // Config.ClockDriftPPM parts per million.
 //
 //   - A follower takes over a record only after it has seen that exact record
-//     (same ETag and nonce) unchanged for max(record's lease, own
-//     LeaseDuration) on its own clock, counted from the arrival of the first
-//     read that returned it.
+//     unchanged for max(record's lease, own LeaseDuration) on its own clock,
+//     counted from the arrival of the first read that returned it. Unchanged
+//     means the same in everything S3 shows of the object: ETag, nonce,
+//     Last-Modified, version id (in a versioned bucket) and size; so an
+//     outside write of old bytes (same ETag, ABA) restarts the wait.
 //   - A leader's term ends at its local deadline: the monotonic reading taken
 //     just before sending its last successful write, plus
 //     min(RenewDeadline, LeaseDuration - driftMargin), where
@@ -46,19 +47,27 @@
 //
 // A follower reads the object every RetryPeriod plus up to 20% jitter.
 //
-//   - Missing: create it, If-None-Match: *, token = highest seen + 1.
-//   - Released: take it at once, If-Match its ETag, token = highest seen + 1.
+//   - Missing, and this elector never saw the object: create it at once,
+//     If-None-Match: *.
+//   - Missing after this elector saw the object (someone deleted it): time
+//     the absence like a lease, for the longer of the last record's lease
+//     and our own, then create it. The last holder's term is over by then,
+//     as after an expiry: its last write was applied before the deletion.
+//   - Released: take it at once, If-Match its ETag.
 //   - Written by this Run (its nonce is one of ours): an acquisition whose
 //     answer was lost starts a term measured from that write's send; any
 //     other record of ours is taken again at once with a new token.
 //   - Anyone else's, including an earlier incarnation of the same identity:
-//     time it, then take it over, If-Match its ETag, token = highest seen + 1.
+//     time it, then take it over, If-Match its ETag.
 //   - A body that does not decode, or a record holding the largest token
 //     (math.MaxUint64, which no token can follow): time it for the longer of
 //     the lease it states, if any, and our own, then overwrite it with a
-//     record that links to no previous term, token = highest token seen in
-//     other records + 1. Tokens then fall, as after a deletion, but never
-//     wrap to 0; only a write by someone else brings them that high.
+//     record that links to no previous term. Its token counts no such
+//     record, and never wraps to 0; only a write by someone else brings
+//     tokens that high.
+//
+// Every acquisition's token is max(highest token seen + 1, the acquirer's
+// wall clock in Unix milliseconds); see Fencing tokens.
 //
 // A new term does not start while the last term's OnStartedLeading is still
 // running.
@@ -90,13 +99,15 @@
 // When Run's context ends during a term, the leader context is cancelled,
 // Run waits for OnStartedLeading to return but not past the local deadline,
 // and, with ReleaseOnCancel and only if the callback returned before the
-// deadline, writes the record once more with Released set and the same token.
-// Any candidate takes a released record at once.
+// deadline, writes the record once more with Released set and the same token
+// (and the last watermark set). Any candidate takes a released record at
+// once. A term that ended otherwise (expired, replaced, deleted) is not
+// released. Run then returns nil.
 //
 // # Goroutines and determinism
 //
 // Run's goroutine makes every S3 call, reads Config.Entropy, and calls
-// OnNewLeader and OnStoppedLeading. Each term adds two goroutines, started
+// OnNewLeader, OnStoppedLeading and the Metrics hooks. Each term adds two goroutines, started
 // with Clock.Go: OnStartedLeading and the watchdog. Run joins the watchdog
 // before a term's end is reported, and OnStartedLeading up to the local
 // deadline; a new term does not start while the previous callback runs.
@@ -118,6 +129,87 @@
 // make such overlaps harmless to a resource that checks them: a [Fence]
 // admits a token only if it is at least the highest it has admitted.
 //
+// # Fencing tokens
+//
+// An acquisition's token is the larger of the highest token its elector has
+// seen (in any record read, or written by itself) plus one, and its wall
+// clock (Clock.Now) in Unix milliseconds, its floor. Tokens are 64-bit:
+// today's floor is about 1.8e12, far from the largest.
+//
+// While only electors write the object, every acquisition replaces, If-Match,
+// the record it read, so its token is above that record's and tokens
+// strictly increase from term to term whatever the clocks say: the floor
+// only ever raises a token. (A wall clock that runs far ahead raises every
+// later token with it; that costs nothing while the object lives.)
+//
+// The floor is for when the chain breaks: someone deletes the object, or
+// overwrites it with something else. Nothing in S3 survives a deletion, so
+// an elector that never saw the old tokens (one started after the deletion)
+// could only start again from 1; with the floor its first token is its wall
+// clock instead. That is above every token handed out before, if its wall
+// clock then reads later than the wall clock of each earlier acquirer at the
+// moment of that acquisition. Since the last acquisition happened some time
+// T before the new one (T is at least the time the current term had run
+// when the object was deleted), tokens keep rising across a deletion when
+// no elector's wall clock is behind another's by T or more, counting
+// backward steps of a wall clock. An elector that had seen the object
+// continues above the tokens it saw whatever its clock, and times the
+// absence for a lease before it recreates the object, which also keeps its
+// new term from overlapping the last one. The limits: a deletion within
+// moments of an acquisition, followed by a recreation by an elector that
+// never saw the object and whose wall clock is behind, can give a lower
+// token; so can two takeovers of one record that both succeed, each against
+// a copy of the same bytes written back by someone else in between (see
+// ABA below), which only an outside writer can cause.
+//
+// # ABA
+//
+// If-Match compares ETags, and S3's ETag is the MD5 of the body. Electors
+// never write the same body twice (the nonce), but an outside tool that
+// writes back old bytes (a backup restored) makes an ETag come back. A
+// follower compares everything S3 shows (ETag, nonce, Last-Modified, version
+// id, size), and Last-Modified changes with every write, so such a copy is a
+// new state of the object, timed afresh. Two limits remain. Last-Modified
+// has a resolution of one second: a copy written back within the second of
+// the original, in a bucket without versioning, looks unchanged: the
+// follower's wait may then have begun up to that second too early, as if
+// the leader had paused for a second (within MaxPause with the defaults,
+// about 5 s). And a takeover decided on a read of the original whose
+// write lands after the copy succeeds against the copy (If-Match sees only
+// the ETag): a race of one round trip, which can make two leaders overlap
+// until the older one's next renewal fails, and which the fence resolves.
+//
+// # Watermarks
+//
+// The record can carry seed 003's hand-off: a timestamp watermark that
+// bounds the timestamps of everything the application wrote under this
+// term and the ones before, and a note of where its updates went. A new
+// term starts from the watermark of the record it replaced and hands it to
+// its application in Lease.Previous; the application raises it with
+// Elector.SetWatermark, and each renewal and the release write it. An
+// application that writes a timestamp only once a watermark at or above it
+// is published (Elector.PublishedWatermark), and only above the one it was
+// handed, keeps every entry of a later term above every entry of an
+// earlier one, across releases, crashes and wall-clock steps; the
+// watermark-handoff scenario checks it. A deletion or an overwrite by
+// someone else loses the watermark with the record.
+//
+// # Observing an elector
+//
+// Elector.Leader returns who leads as last observed and the age of that
+// observation on the monotonic clock; OnNewLeader reports each change of
+// live holder. Config.Metrics receives every S3 request (purpose, kind of
+// answer, latency), every term's start and end (hold time, cause), and
+// every transition of the phase machine (Phase, Cause, Transition): each
+// S3 answer and each timer or shutdown that moves the elector, all of them
+// among Transitions(), the list a coverage report compares a campaign
+// with. The hooks are plain functions, so the package depends on no
+// metrics library (examples/promelector feeds Prometheus). Elector.Healthy
+// reports an elector stuck past its term's deadline, an application that
+// does not return after its term, or a Run that makes no progress, and
+// HealthzAdaptor serves it at an HTTP /healthz, as client-go's
+// HealthzAdaptor does.
+//
 // # Assumptions
 //
 // Mutual exclusion in true time holds if every node's monotonic clock runs
@@ -127,8 +219,8 @@
 // consistent with atomic conditional writes, and if only electors write the
 // object. Token monotonicity holds across releases, expiries,
 // crashes and restarts as long as the object is not deleted or overwritten
-// by others; after a deletion, tokens stay monotonic within each elector
-// that saw the earlier ones. Liveness: once S3 answers within RequestTimeout
+// by others, and across a deletion or an overwrite within the limits that
+// Fencing tokens states. Liveness: once S3 answers within RequestTimeout
 // and no node pauses, a released lease is taken within about RetryPeriod, an
 // abandoned one within about LeaseDuration + RetryPeriod.
 // [Config.Assumptions] gives these bounds as numbers for a configuration: the

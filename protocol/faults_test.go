@@ -88,10 +88,10 @@ func faultsAt(plan map[int]fault) func(int) fault {
 	return func(n int) fault { return plan[n] }
 }
 
-// jumpClock is a RealClock whose monotonic time can be moved forward, as
+// jumpClock is an epochClock whose monotonic time can be moved forward, as
 // if the process had been paused.
 type jumpClock struct {
-	*RealClock
+	epochClock
 	offset atomic.Int64
 }
 
@@ -197,25 +197,60 @@ func TestRenewalsFailUntilDeadline(t *testing.T) {
 }
 
 // Someone deletes the lock object under a leader: the leader's next renewal
-// finds it gone (gofakes3 answers 412 to If-Match on a missing key, AWS 404),
-// the term ends at once, and the elector creates a new object with a token
-// above the one it had.
+// finds it gone (gofakes3 answers 412 to If-Match on a missing key, AWS 404)
+// and the term ends at once. The elector has seen the object, so it knows
+// this for a deletion: it times the absence for a lease, as it would a
+// record, before it creates a new object, with a token above the one it
+// had and at least its wall clock in Unix milliseconds.
 func TestObjectDeletedUnderLeader(t *testing.T) {
 	client := startFakeS3(t)
-	n := startNode(t, testConfig(t, client, "a"), &leaders{})
-	first := <-n.started
+	cfg := testConfig(t, client, "a")
+	cfg.Clock = NewRealClock()
+	n := startNode(t, cfg, &leaders{})
+	first := awaitTerm(t, n, 4*itLease)
+	if floor := uint64(first.AcquireTime.UnixMilli()); first.Token < floor {
+		t.Errorf("first token %d, below the wall clock at its acquisition (%d ms)", first.Token, floor)
+	}
+	deleted := time.Now()
 	if _, err := client.DeleteObject(context.Background(), &s3.DeleteObjectInput{
 		Bucket: aws.String(testBucket), Key: aws.String(testKey),
 	}); err != nil {
 		t.Fatal(err)
 	}
-	<-n.stopped
-	second := <-n.started
-	if second.Token != first.Token+1 {
-		t.Errorf("after the deletion, token %d, want %d", second.Token, first.Token+1)
+	select {
+	case <-n.stopped:
+	case <-time.After(4 * itLease):
+		t.Fatal("the term did not end after the deletion")
+	}
+	second := awaitTerm(t, n, 4*itLease)
+	if waited := time.Since(deleted); waited < itLease {
+		t.Errorf("recreated the object %v after the deletion, before a lease (%v) of absence", waited, itLease)
+	}
+	if second.Token <= first.Token || second.Token < uint64(deleted.UnixMilli()) {
+		t.Errorf("after the deletion, token %d; want above %d and at least %d", second.Token, first.Token, deleted.UnixMilli())
 	}
 	if rec := readRecord(t, client); rec.Previous != nil {
 		t.Errorf("a recreated object links to %+v", rec.Previous)
+	}
+	n.stop(t)
+}
+
+// A new elector that never saw the object (a restart after a deletion)
+// creates it at once, with a token no lower than its wall clock in Unix
+// milliseconds: above every token handed out while its wall clock was
+// behind by less than the time since.
+func TestTokenFloorOfNewObject(t *testing.T) {
+	client := startFakeS3(t)
+	cfg := testConfig(t, client, "a")
+	cfg.Clock = NewRealClock()
+	before := time.Now()
+	n := startNode(t, cfg, &leaders{})
+	lease := awaitTerm(t, n, 4*itLease)
+	if lease.Token < uint64(before.UnixMilli()) {
+		t.Errorf("token %d below the wall clock before the start (%d ms)", lease.Token, before.UnixMilli())
+	}
+	if rec := readRecord(t, client); rec.Token != lease.Token {
+		t.Errorf("record token %d, lease token %d", rec.Token, lease.Token)
 	}
 	n.stop(t)
 }
@@ -225,7 +260,7 @@ func TestObjectDeletedUnderLeader(t *testing.T) {
 // begins. The record is still ours, so the elector takes it again at once.
 func TestLateGrantIsNotActedOn(t *testing.T) {
 	client := startFakeS3(t)
-	clock := &jumpClock{RealClock: NewRealClock()}
+	clock := &jumpClock{epochClock: epochClock{NewRealClock()}}
 	store := &faultyStore{
 		ObjectStore: client,
 		plan:        faultsAt(nil),
@@ -389,7 +424,7 @@ func TestUnsentWriteIsNotAnOutcome(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, _, err = e.write(context.Background(), tt.rec, "", true)
+		_, _, err = e.write(context.Background(), tt.rec, "", PurposeAcquire)
 		if err == nil {
 			t.Fatalf("%s: write succeeded", tt.name)
 		}

@@ -13,10 +13,16 @@ type term struct {
 	// watchdogDone and callbackDone are done once the watchdog and
 	// OnStartedLeading returned.
 	watchdogDone, callbackDone context.Context
+	began                      time.Duration // Monotonic when the term began
 
 	// Guarded by Elector.mu.
-	deadline time.Duration // Monotonic instant at which the term ends
-	ended    bool
+	pending   Watermark     // the watermark the next write carries
+	published Watermark     // the watermark of the term's last successful write
+	deadline  time.Duration // Monotonic instant at which the term ends
+	ended     bool
+	endCause  Cause         // why it ended, once stop set it (stopped)
+	stopped   bool          // stop ended it, with endCause
+	stoppedAt time.Duration // Monotonic when it ended, once ended
 
 	// Owned by the goroutine in Run.
 	etag string // ETag of the term's current record
@@ -25,7 +31,8 @@ type term struct {
 
 // begin starts a term on the grant w, which S3 answered with etag, unless
 // the grant came too late: the deadline runs from w's send, and a grant
-// whose answer arrives after it is not acted on.
+// whose answer arrives after it is not acted on (begin returns nil; the
+// caller reports the transition).
 func (e *Elector) begin(ctx context.Context, etag string, w sentWrite) *term {
 	now := e.clock.Monotonic()
 	deadline := w.sent + e.termLen
@@ -41,19 +48,29 @@ func (e *Elector) begin(ctx context.Context, etag string, w sentWrite) *term {
 			Holder:        e.cfg.Identity,
 			LeaseDuration: e.cfg.LeaseDuration,
 			AcquireTime:   w.rec.AcquireTime,
+			Previous:      handedOver(w.rec),
 		},
-		ctx:      leaderCtx,
-		cancel:   cancel,
-		deadline: deadline,
-		etag:     etag,
-		rec:      w.rec,
+		pending:   Watermark{At: w.rec.Watermark},
+		published: Watermark{At: w.rec.Watermark},
+		ctx:       leaderCtx,
+		cancel:    cancel,
+		began:     now,
+		deadline:  deadline,
+		etag:      etag,
+		rec:       w.rec,
 	}
 	e.mu.Lock()
 	e.cur = t
 	e.mu.Unlock()
 	e.seen = observation{}
+	e.seenObject = true
+	e.observe(e.cfg.Identity, t.lease.Token, now)
+	e.to(PhaseLeading, CauseOK)
 	e.log.Info("started leading", "token", t.lease.Token, "term_left", deadline-now)
 	e.announce(e.cfg.Identity)
+	if f := e.cfg.Metrics.TermStarted; f != nil {
+		f(t.lease)
+	}
 	t.watchdogDone = e.spawn(func() { e.watchdog(t) })
 	t.callbackDone = e.spawn(func() { e.cfg.Callbacks.OnStartedLeading(leaderCtx, t.lease) })
 	e.prevCallback = t.callbackDone
@@ -67,7 +84,7 @@ func (e *Elector) lead(ctx context.Context, t *term) {
 	sent := t.deadline - e.termLen // the grant's send: begin set deadline from it
 	e.mu.Unlock()
 	wait := max(0, sent+e.cfg.RetryPeriod-e.clock.Monotonic())
-	for e.clock.Sleep(t.ctx, wait) == nil {
+	for e.sleep(t.ctx, wait) == nil {
 		wait = e.renew(t)
 	}
 	e.finish(ctx, t)
@@ -76,9 +93,10 @@ func (e *Elector) lead(ctx context.Context, t *term) {
 // renew writes the term's record again, same token, If-Match its ETag, and
 // returns how long to wait before the next renewal.
 func (e *Elector) renew(t *term) time.Duration {
-	rec := t.rec
+	e.to(PhaseRenewing, CauseRenewalDue)
+	rec := e.withWatermark(t, t.rec)
 	rec.RenewTime = e.clock.Now()
-	etag, w, err := e.write(t.ctx, rec, t.etag, false)
+	etag, w, err := e.write(t.ctx, rec, t.etag, PurposeRenew)
 	class := classify(err)
 	switch {
 	case class == ClassNone:
@@ -87,27 +105,40 @@ func (e *Elector) renew(t *term) time.Duration {
 		return 0 // the term ended while the call was in flight
 	case class == ClassOther:
 		e.log.Warn("renew failed", "class", class, "err", err)
+		e.to(PhaseLeading, causeOf(err))
 		return e.cfg.RetryPeriod
 	}
 	// 412, 409, 404 or unknown: what does the object hold now?
 	e.log.Info("renew inconclusive; re-reading", "class", class, "err", err)
-	s, err := e.read(t.ctx)
+	e.to(PhaseCheckingRenewal, causeOf(err))
+	s, err := e.read(t.ctx, PurposeCheck)
 	switch {
+	case t.ctx.Err() != nil:
+		return 0 // the term ended while the call was in flight
 	case err != nil:
+		e.to(PhaseLeading, causeOf(err))
 		return e.backoff()
 	case !s.exists:
-		e.stop(t, "lock object was deleted")
+		e.observe("", 0, s.at)
+		e.stop(t, CauseNotFound, "lock object was deleted")
 		return 0
 	case s.etag == t.etag:
+		e.to(PhaseLeading, CauseOK)
 		return e.backoff() // nothing we sent has applied yet
 	}
 	if w, ok := e.ours(s.rec.Nonce); ok && w.rec.Token == t.lease.Token && !s.rec.Released {
 		return e.extend(t, w, s.etag) // an attempt whose answer we lost did apply
 	}
+	cause := CauseMalformed
 	if s.bad == nil {
+		cause = CauseOK
 		e.highest = max(e.highest, s.rec.Token)
+		e.lastLease = s.rec.LeaseDuration()
+		if !s.rec.Released {
+			e.observe(s.rec.Holder, s.rec.Token, s.at)
+		}
 	}
-	e.stop(t, "lock record was replaced", "holder", s.rec.Holder, "their_token", s.rec.Token)
+	e.stop(t, cause, "lock record was replaced", "holder", s.rec.Holder, "their_token", s.rec.Token)
 	return 0
 }
 
@@ -120,22 +151,28 @@ func (e *Elector) extend(t *term, w sentWrite, etag string) time.Duration {
 	alive := !t.ended && now < t.deadline
 	if alive {
 		t.deadline = max(t.deadline, w.sent+e.termLen)
+		t.published = Watermark{At: w.rec.Watermark, Updates: w.rec.Updates}
 	}
 	e.mu.Unlock()
 	if !alive {
-		e.stop(t, "renewal succeeded after the local deadline")
+		e.stop(t, CauseLate, "renewal succeeded after the local deadline")
 		return 0
 	}
 	t.etag, t.rec = etag, w.rec
+	e.observe(e.cfg.Identity, t.lease.Token, now)
+	e.to(PhaseLeading, CauseOK)
 	return max(0, w.sent+e.cfg.RetryPeriod-now)
 }
 
-// stop ends the term now: IsLeader turns false and the leader context is
-// cancelled.
-func (e *Elector) stop(t *term, why string, args ...any) {
+// stop ends the term now, because of cause: IsLeader turns false and the
+// leader context is cancelled.
+func (e *Elector) stop(t *term, cause Cause, why string, args ...any) {
+	now := e.clock.Monotonic()
 	e.mu.Lock()
 	wasEnded := t.ended
-	t.ended = true
+	if !wasEnded {
+		t.ended, t.stopped, t.endCause, t.stoppedAt = true, true, cause, now
+	}
 	e.mu.Unlock()
 	t.cancel()
 	if !wasEnded {
@@ -155,7 +192,7 @@ func (e *Elector) watchdog(t *term) {
 			return
 		}
 		if now >= deadline {
-			e.stop(t, "local deadline passed without a successful renewal")
+			e.stop(t, CauseExpired, "local deadline passed without a successful renewal")
 			return
 		}
 		if e.clock.Sleep(t.ctx, deadline-now) != nil {
@@ -165,30 +202,49 @@ func (e *Elector) watchdog(t *term) {
 }
 
 // finish ends the term, waits for OnStartedLeading to return but not past
-// the local deadline, releases the lease if Run's context is done and
-// ReleaseOnCancel is set, joins the watchdog, and calls OnStoppedLeading.
+// the local deadline, releases the lease if the term ended because Run's
+// context is done and ReleaseOnCancel is set, joins the watchdog, and calls
+// OnStoppedLeading.
 func (e *Elector) finish(ctx context.Context, t *term) {
+	now := e.clock.Monotonic()
 	e.mu.Lock()
-	t.ended = true
-	deadline := t.deadline
+	cause := CauseShutdown // the leader context ended with Run's
+	if t.stopped {
+		cause = t.endCause
+	} else {
+		t.ended, t.stoppedAt = true, now
+	}
+	deadline, held := t.deadline, t.stoppedAt-t.began
+	e.lingering = t
 	e.mu.Unlock()
 	t.cancel()
-	if ctx.Err() != nil {
+	if cause == CauseShutdown {
 		e.log.Info("stopping: context done", "token", t.lease.Token)
 	}
 	if left := deadline - e.clock.Monotonic(); left > 0 {
-		_ = e.clock.Sleep(t.callbackDone, left)
+		_ = e.sleep(t.callbackDone, left)
 	}
-	if t.callbackDone.Err() == nil {
+	returned := t.callbackDone.Err() != nil
+	if !returned {
 		e.log.Warn("OnStartedLeading still running after the local deadline", "token", t.lease.Token)
-	} else if ctx.Err() != nil && e.cfg.ReleaseOnCancel {
-		e.release(ctx, t, deadline)
 	}
-	_ = e.clock.Sleep(t.watchdogDone, e.cfg.LeaseDuration)
+	switch {
+	case cause == CauseShutdown && e.cfg.ReleaseOnCancel && returned:
+		e.to(PhaseReleasing, cause)
+		e.release(ctx, t, deadline)
+	case ctx.Err() != nil:
+		e.to(PhaseStopped, cause)
+	default:
+		e.to(e.followPhase(), cause)
+	}
+	_ = e.sleep(t.watchdogDone, e.cfg.LeaseDuration)
 	e.mu.Lock()
 	e.cur = nil
 	e.mu.Unlock()
 	e.log.Info("stopped leading", "token", t.lease.Token)
+	if f := e.cfg.Metrics.TermEnded; f != nil {
+		f(TermEnd{Token: t.lease.Token, Held: held, Cause: cause})
+	}
 	if f := e.cfg.Callbacks.OnStoppedLeading; f != nil {
 		f()
 	}

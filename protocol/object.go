@@ -49,6 +49,33 @@ type snapshot struct {
 	rec    Record
 	bad    error         // why the body is not a valid record that can be followed, if it is not
 	at     time.Duration // Monotonic when the response had arrived
+	// What else S3 shows of the object: Last-Modified (S3's clock, to the
+	// second), the version id of a versioned bucket, and the body's size.
+	lastModified time.Time
+	versionID    string
+	size         int64
+}
+
+// version is everything S3 shows of one state of the lock object. Two reads
+// with equal versions may still show two writes of the same bytes within one
+// second of S3's clock in an unversioned bucket; see observation.
+type version struct {
+	exists       bool
+	etag, nonce  string
+	versionID    string
+	lastModified time.Time
+	size         int64
+}
+
+func (s snapshot) version() version {
+	return version{exists: s.exists, etag: s.etag, nonce: s.rec.Nonce, versionID: s.versionID, lastModified: s.lastModified, size: s.size}
+}
+
+// same reports whether v and o show the same state of the object: equal in
+// every field S3 shows.
+func (v version) same(o version) bool {
+	return v.exists == o.exists && v.etag == o.etag && v.nonce == o.nonce && v.versionID == o.versionID &&
+		v.size == o.size && v.lastModified.Equal(o.lastModified)
 }
 
 // sentWrite is one PutObject this elector sent.
@@ -58,20 +85,32 @@ type sentWrite struct {
 	acquire bool          // an acquisition (create or take over), not a renewal
 }
 
-// observation is the foreign record a follower is timing: the first
-// Monotonic reading at which it saw that exact record.
+// observation is the state of the object a follower is timing (a foreign
+// record, a body that is no record, or, once it has seen the object, its
+// absence): the first Monotonic reading at which it saw that state. Any
+// change S3 shows (ETag, nonce, Last-Modified, version id, size) restarts
+// it, so that an outside write of old bytes (same ETag) is timed afresh.
 type observation struct {
-	etag, nonce string
-	at          time.Duration
+	ver version
+	at  time.Duration
+	set bool
 }
 
 // read gets the lock object. A missing object is a snapshot with exists
 // false, not an error. A record holding the largest token, which no record
 // can follow, is refused like a body that does not decode (snapshot.bad),
 // though the snapshot keeps it.
-func (e *Elector) read(ctx context.Context) (snapshot, error) {
+func (e *Elector) read(ctx context.Context, purpose Purpose) (s snapshot, err error) {
 	cctx, cancel := e.clock.WithTimeout(ctx, e.reqTimeout)
 	defer cancel()
+	start := e.clock.Monotonic()
+	defer func() {
+		answer := causeOf(err)
+		if err == nil && !s.exists {
+			answer = CauseNotFound
+		}
+		e.reportRequest("GetObject", purpose, answer, start)
+	}()
 	out, err := e.cfg.Store.GetObject(cctx, &s3.GetObjectInput{
 		Bucket: e.bucket,
 		Key:    e.key,
@@ -90,11 +129,17 @@ func (e *Elector) read(ctx context.Context) (snapshot, error) {
 			return snapshot{}, fmt.Errorf("s3lease: read lock object body: %w", err)
 		}
 	}
-	s := snapshot{exists: true, at: e.clock.Monotonic()}
+	s = snapshot{exists: true, at: e.clock.Monotonic(), size: int64(len(body))}
 	if out.ETag == nil || *out.ETag == "" {
 		return snapshot{}, errNoETag
 	}
 	s.etag = *out.ETag
+	if out.LastModified != nil {
+		s.lastModified = *out.LastModified
+	}
+	if out.VersionId != nil {
+		s.versionID = *out.VersionId
+	}
 	s.rec, s.bad = DecodeRecord(body)
 	if s.bad == nil && s.rec.Token == math.MaxUint64 {
 		s.bad = fmt.Errorf("s3lease: %w: token %d has no successor", ErrMalformedRecord, s.rec.Token)
@@ -106,15 +151,19 @@ func (e *Elector) read(ctx context.Context) (snapshot, error) {
 // If-None-Match: * when ifMatch is empty. It remembers the write before
 // sending it, so that a later read can recognise it whatever the answer. An
 // error from before the send wraps errNotSent.
-func (e *Elector) write(ctx context.Context, rec Record, ifMatch string, acquire bool) (string, sentWrite, error) {
+func (e *Elector) write(ctx context.Context, rec Record, ifMatch string, purpose Purpose) (string, sentWrite, error) {
 	nonce, err := e.entropy.nonce()
 	if err != nil {
-		return "", sentWrite{}, fmt.Errorf("%w: %w", errNotSent, err)
+		err = fmt.Errorf("%w: %w", errNotSent, err)
+		e.reportRequest("PutObject", purpose, CauseNotSent, e.clock.Monotonic())
+		return "", sentWrite{}, err
 	}
 	rec.Nonce = nonce
 	body, err := rec.Encode()
 	if err != nil {
-		return "", sentWrite{}, fmt.Errorf("%w: %w", errNotSent, err)
+		err = fmt.Errorf("%w: %w", errNotSent, err)
+		e.reportRequest("PutObject", purpose, CauseNotSent, e.clock.Monotonic())
+		return "", sentWrite{}, err
 	}
 	in := &s3.PutObjectInput{
 		Bucket:        e.bucket,
@@ -130,16 +179,26 @@ func (e *Elector) write(ctx context.Context, rec Record, ifMatch string, acquire
 	}
 	cctx, cancel := e.clock.WithTimeout(ctx, e.reqTimeout)
 	defer cancel()
-	w := sentWrite{rec: rec, acquire: acquire, sent: e.clock.Monotonic()}
+	w := sentWrite{rec: rec, acquire: purpose == PurposeAcquire, sent: e.clock.Monotonic()}
 	e.remember(w)
 	out, err := e.cfg.Store.PutObject(cctx, in)
+	if err == nil && (out.ETag == nil || *out.ETag == "") {
+		err = errNoETag
+	}
+	e.reportRequest("PutObject", purpose, causeOf(err), w.sent)
 	if err != nil {
 		return "", w, err
 	}
-	if out.ETag == nil || *out.ETag == "" {
-		return "", w, errNoETag
-	}
 	return *out.ETag, w, nil
+}
+
+// reportRequest marks progress and reports an S3 call that began at
+// Monotonic start to Metrics.Request.
+func (e *Elector) reportRequest(op string, purpose Purpose, answer Cause, start time.Duration) {
+	e.markProgress()
+	if f := e.cfg.Metrics.Request; f != nil {
+		f(Request{Op: op, Purpose: purpose, Answer: answer, Latency: e.clock.Monotonic() - start})
+	}
 }
 
 func (e *Elector) remember(w sentWrite) {

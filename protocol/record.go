@@ -37,10 +37,21 @@ type Record struct {
 	// Released reports that the holder gave the lease up; the next
 	// candidate may take it at once.
 	Released bool `json:"released,omitempty"`
+	// Watermark bounds the application timestamps of everything written
+	// under this term and the terms it follows: the holder published it
+	// (Elector.SetWatermark), or inherited it from the previous term. Zero
+	// if none was ever published on this chain of records.
+	Watermark time.Time `json:"watermark,omitzero"`
+	// Updates says where the holder's updates went (a log, a prefix), as
+	// it published it; free text of at most MaxUpdatesLen bytes.
+	Updates string `json:"updates,omitempty"`
 	// Previous links to the term before this one; nil for the first term
 	// of a newly created object.
 	Previous *PreviousTerm `json:"previous,omitempty"`
 }
+
+// MaxUpdatesLen bounds Record.Updates and PreviousTerm.Updates, in bytes.
+const MaxUpdatesLen = 1024
 
 // Ending says how a term ended.
 type Ending string
@@ -60,6 +71,10 @@ type PreviousTerm struct {
 	// Nonce is the nonce of the last record of that term.
 	Nonce string `json:"nonce"`
 	Ended Ending `json:"ended"`
+	// Watermark and Updates are what the last record of that term
+	// published: the watermark handed over, and where its updates went.
+	Watermark time.Time `json:"watermark,omitzero"`
+	Updates   string    `json:"updates,omitempty"`
 }
 
 // LeaseDuration returns LeaseDurationMS as a Duration.
@@ -161,6 +176,8 @@ func (r Record) check() error {
 		return bad("lease duration %d ms outside (0, %v]", r.LeaseDurationMS, MaxLeaseDuration)
 	case !validNonce(r.Nonce):
 		return bad("nonce %q is not %d lowercase hex digits", r.Nonce, NonceLen)
+	case len(r.Updates) > MaxUpdatesLen:
+		return bad("updates of %d bytes, more than %d", len(r.Updates), MaxUpdatesLen)
 	}
 	if p := r.Previous; p != nil {
 		switch {
@@ -170,6 +187,8 @@ func (r Record) check() error {
 			return bad("previous token %d is not below token %d", p.Token, r.Token)
 		case p.Ended != EndedReleased && p.Ended != EndedExpired:
 			return bad("previous term ended %q", p.Ended)
+		case len(p.Updates) > MaxUpdatesLen:
+			return bad("previous updates of %d bytes, more than %d", len(p.Updates), MaxUpdatesLen)
 		}
 	}
 	return nil

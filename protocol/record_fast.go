@@ -27,9 +27,9 @@ import (
 func (r Record) encodedSizeHint() int {
 	// The keys, punctuation, two 20-digit numbers and two RFC 3339 times
 	// with nanoseconds and an offset come to under 200 bytes.
-	n := 200 + len(r.Holder) + len(r.Nonce)
+	n := 200 + len(r.Holder) + len(r.Nonce) + 60 + len(r.Updates)
 	if p := r.Previous; p != nil {
-		n += 80 + len(p.Holder) + len(p.Nonce) + len(p.Ended)
+		n += 80 + len(p.Holder) + len(p.Nonce) + len(p.Ended) + 60 + len(p.Updates)
 	}
 	return n
 }
@@ -58,6 +58,9 @@ func (r Record) appendJSON(b []byte) ([]byte, bool) {
 	if r.Released {
 		b = append(b, `,"released":true`...)
 	}
+	if b, ok = appendWatermark(b, r.Watermark, r.Updates); !ok {
+		return b, false
+	}
 	if p := r.Previous; p != nil {
 		b = append(b, `,"previous":{"holder":`...)
 		b = appendJSONString(b, p.Holder)
@@ -67,9 +70,29 @@ func (r Record) appendJSON(b []byte) ([]byte, bool) {
 		b = appendJSONString(b, p.Nonce)
 		b = append(b, `,"ended":`...)
 		b = appendJSONString(b, string(p.Ended))
+		if b, ok = appendWatermark(b, p.Watermark, p.Updates); !ok {
+			return b, false
+		}
 		b = append(b, '}')
 	}
 	return append(b, '}'), true
+}
+
+// appendWatermark appends the watermark and updates fields as json.Marshal
+// writes them: each omitted when zero (omitzero, omitempty).
+func appendWatermark(b []byte, at time.Time, updates string) ([]byte, bool) {
+	ok := true
+	if !at.IsZero() {
+		b = append(b, `,"watermark":`...)
+		if b, ok = appendJSONTime(b, at); !ok {
+			return b, false
+		}
+	}
+	if updates != "" {
+		b = append(b, `,"updates":`...)
+		b = appendJSONString(b, updates)
+	}
+	return b, true
 }
 
 // appendJSONTime appends t as time.Time.MarshalJSON writes it. AppendText
@@ -143,13 +166,13 @@ type span struct{ start, end int }
 // stringSpans are the string fields of a record as found in the body. They
 // are copied out together once the body has parsed, in one allocation.
 type stringSpans struct {
-	holder, nonce, prevHolder, prevNonce, prevEnded span
+	holder, nonce, prevHolder, prevNonce, prevEnded, updates, prevUpdates span
 }
 
 func (s *stringSpans) copyStrings(body []byte, r *Record) {
 	// The endings Encode writes are constants; don't copy them.
 	var ended Ending
-	copied := [...]span{s.holder, s.nonce, s.prevHolder, s.prevNonce, s.prevEnded}
+	copied := [...]span{s.holder, s.nonce, s.prevHolder, s.prevNonce, s.prevEnded, s.updates, s.prevUpdates}
 	switch string(body[s.prevEnded.start:s.prevEnded.end]) {
 	case string(EndedReleased):
 		ended = EndedReleased
@@ -178,13 +201,15 @@ func (s *stringSpans) copyStrings(body []byte, r *Record) {
 	}
 	r.Holder = cut(copied[0])
 	r.Nonce = cut(copied[1])
+	prevHolder, prevNonce, prevEnded := cut(copied[2]), cut(copied[3]), cut(copied[4])
+	r.Updates = cut(copied[5])
 	if p := r.Previous; p != nil {
-		p.Holder = cut(copied[2])
-		p.Nonce = cut(copied[3])
+		p.Holder, p.Nonce = prevHolder, prevNonce
 		if ended == "" {
-			ended = Ending(cut(copied[4]))
+			ended = Ending(prevEnded)
 		}
 		p.Ended = ended
+		p.Updates = cut(copied[6])
 	}
 }
 
@@ -196,8 +221,8 @@ type recordParser struct {
 
 // The keys of Record and PreviousTerm, as the parser numbers them.
 var (
-	recordKeys   = []string{"holder", "token", "leaseDurationMs", "acquireTime", "renewTime", "nonce", "released", "previous"}
-	previousKeys = []string{"holder", "token", "nonce", "ended"}
+	recordKeys   = []string{"holder", "token", "leaseDurationMs", "acquireTime", "renewTime", "nonce", "released", "previous", "watermark", "updates"}
+	previousKeys = []string{"holder", "token", "nonce", "ended", "watermark", "updates"}
 )
 
 // record parses the object of a Record into r, its strings into s.
@@ -224,6 +249,10 @@ func (p *recordParser) record(r *Record, s *stringSpans) bool {
 		case 7:
 			r.Previous = new(PreviousTerm)
 			ok = p.previous(r.Previous, s)
+		case 8:
+			ok = p.time(&r.Watermark)
+		case 9:
+			s.updates, ok = p.str()
 		}
 		return ok
 	})
@@ -241,6 +270,10 @@ func (p *recordParser) previous(t *PreviousTerm, s *stringSpans) bool {
 			s.prevNonce, ok = p.str()
 		case 3:
 			s.prevEnded, ok = p.str()
+		case 4:
+			ok = p.time(&t.Watermark)
+		case 5:
+			s.prevUpdates, ok = p.str()
 		}
 		return ok
 	})

@@ -173,6 +173,10 @@ func record() *rapid.Generator[Record] {
 			Nonce:       nonce().Draw(t, "nonce"),
 			Released:    rapid.Bool().Draw(t, "released"),
 		}
+		if rapid.Bool().Draw(t, "hasWatermark") {
+			r.Watermark = timestamp().Draw(t, "watermark")
+			r.Updates = rapid.OneOf(rapid.Just(""), plainString(1, 40), anyString()).Draw(t, "updates")
+		}
 		if rapid.Bool().Draw(t, "hasPrevious") {
 			r.Previous = &PreviousTerm{
 				Holder: usually(plainString(1, 40), anyString()).Draw(t, "prevHolder"),
@@ -180,6 +184,10 @@ func record() *rapid.Generator[Record] {
 				Nonce:  nonce().Draw(t, "prevNonce"),
 				Ended: usually(rapid.SampledFrom([]Ending{EndedReleased, EndedExpired}),
 					rapid.Map(anyString(), func(s string) Ending { return Ending(s) })).Draw(t, "ended"),
+			}
+			if rapid.Bool().Draw(t, "prevHasWatermark") {
+				r.Previous.Watermark = timestamp().Draw(t, "prevWatermark")
+				r.Previous.Updates = rapid.OneOf(rapid.Just(""), plainString(1, 40), anyString()).Draw(t, "prevUpdates")
 			}
 		}
 		return r
@@ -196,11 +204,13 @@ func plain(s string) bool {
 // have an RFC 3339 form: what the fast paths must handle without falling
 // back.
 func plainRecord(r Record) bool {
-	ok := plain(r.Holder) && plain(r.Nonce)
+	ok := plain(r.Holder) && plain(r.Nonce) && plain(r.Updates)
+	times := []time.Time{r.AcquireTime, r.RenewTime, r.Watermark}
 	if p := r.Previous; p != nil {
-		ok = ok && plain(p.Holder) && plain(p.Nonce) && plain(string(p.Ended))
+		ok = ok && plain(p.Holder) && plain(p.Nonce) && plain(string(p.Ended)) && plain(p.Updates)
+		times = append(times, p.Watermark)
 	}
-	for _, at := range []time.Time{r.AcquireTime, r.RenewTime} {
+	for _, at := range times {
 		_, err := at.MarshalJSON()
 		ok = ok && err == nil
 	}
@@ -228,11 +238,23 @@ func TestRecordCodecMatchesJSON(t *testing.T) {
 		}
 		// And the round trip keeps what JSON can say.
 		if plainRecord(r) && (got.Holder != r.Holder || got.Token != r.Token || got.LeaseDurationMS != r.LeaseDurationMS ||
-			got.Nonce != r.Nonce || got.Released != r.Released || !reflect.DeepEqual(got.Previous, r.Previous) ||
+			got.Nonce != r.Nonce || got.Released != r.Released || !samePrevious(got.Previous, r.Previous) ||
+			got.Updates != r.Updates || !sameInstantIfWholeMinuteZone(got.Watermark, r.Watermark) ||
 			!sameInstantIfWholeMinuteZone(got.AcquireTime, r.AcquireTime) || !sameInstantIfWholeMinuteZone(got.RenewTime, r.RenewTime)) {
 			t.Fatalf("round trip of %#v gave %#v", r, got)
 		}
 	})
+}
+
+// samePrevious reports whether the links are equal, their watermarks as
+// instants.
+func samePrevious(got, want *PreviousTerm) bool {
+	if got == nil || want == nil {
+		return got == want
+	}
+	g, w := *got, *want
+	g.Watermark, w.Watermark = time.Time{}, time.Time{}
+	return g == w && sameInstantIfWholeMinuteZone(got.Watermark, want.Watermark)
 }
 
 // sameInstantIfWholeMinuteZone reports whether got is want, unless want's zone
@@ -346,6 +368,8 @@ func nearRecordBody() *rapid.Generator[string] {
 				return num.Draw(t, "prevToken")
 			case "ended":
 				return rapid.SampledFrom([]string{`"released"`, `"expired"`, `"vanished"`, `""`}).Draw(t, "ended")
+			case "watermark":
+				return tm.Draw(t, "prevWatermark")
 			}
 			return str.Draw(t, "prevStr")
 		}
@@ -356,16 +380,16 @@ func nearRecordBody() *rapid.Generator[string] {
 			switch name {
 			case "token", "leaseDurationMs":
 				return num.Draw(t, name)
-			case "acquireTime", "renewTime":
+			case "acquireTime", "renewTime", "watermark":
 				return tm.Draw(t, name)
 			case "released":
 				return rapid.SampledFrom([]string{"true", "false"}).Draw(t, name)
 			case "previous":
-				return object("prev", []string{"holder", "token", "nonce", "ended"}, prevValue)
+				return object("prev", []string{"holder", "token", "nonce", "ended", "watermark", "updates"}, prevValue)
 			}
 			return str.Draw(t, name)
 		}
-		body := object("", []string{"holder", "token", "leaseDurationMs", "acquireTime", "renewTime", "nonce", "released", "previous"}, value)
+		body := object("", []string{"holder", "token", "leaseDurationMs", "acquireTime", "renewTime", "nonce", "released", "previous", "watermark", "updates"}, value)
 		if odd() {
 			switch rapid.IntRange(0, 2).Draw(t, "end") {
 			case 0:
@@ -393,6 +417,9 @@ func TestDecodeRecordFastPath(t *testing.T) {
 		`{"holder":"a","token":2,"leaseDurationMs":1500,"acquireTime":"2025-01-02T03:04:05Z",` +
 			`"renewTime":"2025-01-02T03:04:05.123456789+05:30","nonce":"0123456789abcdef","released":true,` +
 			`"previous":{"holder":"b","token":1,"nonce":"fedcba9876543210","ended":"released"}}`,
+		`{"holder":"a","token":3,"leaseDurationMs":1500,"acquireTime":"2025-01-02T03:04:05Z",` +
+			`"renewTime":"2025-01-02T03:04:06Z","nonce":"0123456789abcdef","watermark":"2025-01-02T03:04:08.5Z","updates":"s3://logs/a/",` +
+			`"previous":{"holder":"b","token":2,"nonce":"fedcba9876543210","ended":"expired","watermark":"2025-01-02T03:03:00Z","updates":"s3://logs/b/"}}`,
 		" {\n\t\"nonce\" : \"0123456789abcdef\",\r\n \"previous\":{ \"ended\":\"expired\",\"token\":0 },\"released\":false } \n",
 		`{}`,
 		`{"holder":"été 😀","token":18446744073709551615,"leaseDurationMs":9223372036854775807}`,

@@ -16,12 +16,14 @@ const modeBRestoredRecord = `{"holder":"n0","token":1,"leaseDurationMs":6000,"ac
 // S3's ETag is the MD5 of the body, so writing the same bytes twice gives the
 // same ETag twice.
 // The electors' own records never repeat (each carries a fresh nonce); an
-// outside writer that restores one body twice does make an ETag come back.
+// outside writer that restores one body twice does make an ETag come back,
+// though not its Last-Modified, which followers compare too.
 var RestoredRecord = register(harness.Scenario{
 	Name: "restored-record",
 	Doc: "An outside tool restores an old record of n0's over the lock object, and again 6-8 s later, byte for byte: " +
-		"both writes have the same ETag, so a candidate that timed the first takes the second for the same, unchanged record " +
-		"and acquires it at once; if it never saw the leader in between, it reuses that leader's token. " +
+		"both writes have the same ETag but not the same Last-Modified. A candidate that timed the first restore sees the second " +
+		"as a new state of the object and times it afresh, so it no longer takes it at once beside the leader whose record it overwrote. " +
+		"What If-Match cannot see remains: a takeover decided on a read of the first restore that lands after the second succeeds against it (a race of one round trip). " +
 		"Foreign writes leave the elector's assumptions; no stale write may be accepted.",
 	Expect: harness.Fenced,
 	Build: func(seed uint64) harness.Setup {

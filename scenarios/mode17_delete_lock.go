@@ -15,9 +15,11 @@ import (
 // kept.
 var DeleteLock = register(harness.Scenario{
 	Name: "delete-lock",
-	Doc: "After two hand-overs (token 3), someone deletes the lock object while a node leads. A follower recreates it at once while the old leader still leads " +
-		"until its next renewal; on half the seeds a node restarts just after the delete, knows no old token, " +
-		"and may recreate the object with token 1. Fencing refuses the writes of whichever leader holds the lower token.",
+	Doc: "After two hand-overs, someone deletes the lock object while a node leads. The leader stops at its next renewal; " +
+		"every elector that had seen the object times its absence for a lease before recreating it. " +
+		"On half the seeds a node restarts just after the delete, never saw the object, and recreates it at once, " +
+		"which may overlap the old leader until its next renewal. Tokens go on rising either way: " +
+		"each acquisition's token is at least the acquirer's wall clock in Unix milliseconds, so the fence accepts the new leader's writes.",
 	Expect: harness.Fenced,
 	Build: func(seed uint64) harness.Setup {
 		p := harness.Elector(harness.DefaultElectorSettings)

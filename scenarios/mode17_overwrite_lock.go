@@ -19,10 +19,10 @@ const modeBGarbageRecord = "# lifecycle-rule placeholder: this key is managed by
 // with it the token sequence the object kept.
 var OverwriteLock = register(harness.Scenario{
 	Name: "overwrite-lock",
-	Doc: "After two hand-overs (token 3), another tool overwrites the lock object with a text that is no lock record. " +
+	Doc: "After two hand-overs, another tool overwrites the lock object with a text that is no lock record. " +
 		"The leader stops at its next renewal; everyone times the foreign object for a full lease before taking it over. " +
-		"On half the seeds a node restarts just after the overwrite, knows no old token, and may take over with token 1: " +
-		"the fence refuses its writes.",
+		"On half the seeds a node restarts just after the overwrite and never saw the old tokens; " +
+		"its token is still above them (at least its wall clock in Unix milliseconds), and the fence accepts its writes.",
 	Expect: harness.Fenced,
 	Build: func(seed uint64) harness.Setup {
 		p := harness.Elector(harness.DefaultElectorSettings)

@@ -1,0 +1,117 @@
+package linearizability
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// The watermark checker judges seed 003's hand-off: applications write
+// entries stamped with timestamps, each leader publishes through the lock
+// record a watermark bounding the timestamps of what it and its
+// predecessors wrote, and each new leader must write only above the
+// watermark handed to it. Readers can then order every entry by its
+// timestamp alone, across hand-overs, crashes and wall-clock steps.
+
+// WatermarkChecker is the Checker name of the watermark checker's
+// violations.
+const WatermarkChecker = "watermark"
+
+// The rules of the watermark checker.
+const (
+	// RuleBelowPredecessor: a leader wrote an entry stamped at or below a
+	// watermark that a term with a lower token had published: a reader
+	// ordering by timestamp would put it among its predecessors' entries.
+	// This is what the hand-off exists to prevent.
+	RuleBelowPredecessor = "below-predecessor"
+	// RuleAboveOwn: a leader wrote an entry stamped above every watermark
+	// of its own term published by then: if it dies now, its successor is
+	// handed a lower bound and may write below the entry.
+	RuleAboveOwn = "above-own-watermark"
+)
+
+// StampedWrite is one entry an application wrote under a term.
+type StampedWrite struct {
+	Node  int
+	Token uint64
+	// Stamp is the entry's timestamp, chosen by the application.
+	Stamp time.Time
+	// At is the true time at which it wrote the entry.
+	At time.Duration
+}
+
+// Publication is a watermark the lock object held: a record of the term
+// with Token, carrying Watermark, which S3 applied. Known is the earliest
+// true time at which its writer could know it applied (its answer, a read
+// that returned it, or a write conditioned on it that succeeded).
+type Publication struct {
+	Token     uint64
+	Watermark time.Time
+	Known     time.Duration
+}
+
+// WatermarkHistory is what the watermark checker judges.
+type WatermarkHistory struct {
+	Writes       []StampedWrite
+	Publications []Publication
+}
+
+// CheckWatermarks checks every write of h against the watermarks: none at
+// or below a watermark a term with a lower token published
+// (RuleBelowPredecessor), none above the highest watermark its own term
+// had published when it was written (RuleAboveOwn). It reports the first
+// offending write of each term and rule, ordered by time.
+func CheckWatermarks(h WatermarkHistory) []Violation {
+	pubs := slices.Clone(h.Publications)
+	slices.SortFunc(pubs, func(a, b Publication) int {
+		if a.Token != b.Token {
+			if a.Token < b.Token {
+				return -1
+			}
+			return 1
+		}
+		return int(a.Known - b.Known)
+	})
+	// below[i]: the highest watermark of tokens below pubs[i].Token.
+	type key struct {
+		token uint64
+		rule  string
+	}
+	reported := map[key]bool{}
+	var out []Violation
+	report := func(w StampedWrite, rule, msg string) {
+		if k := (key{w.Token, rule}); !reported[k] {
+			reported[k] = true
+			out = append(out, Violation{Checker: WatermarkChecker, Rule: rule, At: w.At, Nodes: []int{w.Node}, Token: w.Token, Message: msg})
+		}
+	}
+	for _, w := range h.Writes {
+		var pred, own time.Time
+		var predToken uint64
+		for _, p := range pubs {
+			switch {
+			case p.Token < w.Token && p.Watermark.After(pred):
+				pred, predToken = p.Watermark, p.Token
+			case p.Token == w.Token && p.Known <= w.At && p.Watermark.After(own):
+				own = p.Watermark
+			}
+		}
+		if predToken != 0 && !w.Stamp.After(pred) {
+			report(w, RuleBelowPredecessor, fmt.Sprintf("node %d wrote an entry stamped %s under token %d at %v, not above the watermark %s published under token %d",
+				w.Node, stamp(w.Stamp), w.Token, w.At, stamp(pred), predToken))
+		}
+		if w.Stamp.After(own) {
+			report(w, RuleAboveOwn, fmt.Sprintf("node %d wrote an entry stamped %s under token %d at %v, above the watermark %s its term had published by then",
+				w.Node, stamp(w.Stamp), w.Token, w.At, stamp(own)))
+		}
+	}
+	slices.SortStableFunc(out, compareViolations)
+	return out
+}
+
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return "(none)"
+	}
+	return t.UTC().Format(time.RFC3339Nano)
+}
