@@ -34,14 +34,31 @@ func (w *World) lead(ctx context.Context, n *Node, token uint64) {
 	e := n.event(EvLead)
 	e.Token, e.Detail = token, n.identity
 	w.trace.add(e)
+	lastAct := time.Duration(-1)
 	defer func() {
-		w.endTerm(n, idx)
+		if lastAct >= 0 {
+			w.endTermAt(n, idx, lastAct)
+		} else {
+			w.endTerm(n, idx)
+		}
 		w.live.beat()
 	}()
-	for ctx.Err() == nil {
-		w.guardedWrite(ctx, t, n, token)
-		if err := t.wait(ctx, n.clock.after(w.now, w.cfg.WriteInterval)); err != nil {
-			break
+	mode := n.appMode
+	if n.leaseCheck == nil {
+		mode = AppContext
+	}
+	switch mode {
+	case AppPolls:
+		lastAct = w.leadChecking(ctx, t, n, token, true)
+		return
+	case AppChecks:
+		w.leadChecking(ctx, t, n, token, false)
+	default:
+		for ctx.Err() == nil {
+			w.guardedWrite(ctx, t, n, token, appCheck{at: w.now})
+			if err := t.wait(ctx, n.clock.after(w.now, w.cfg.WriteInterval)); err != nil {
+				break
+			}
 		}
 	}
 	if n.linger > 0 {
@@ -66,7 +83,7 @@ func (w *World) lead(ctx context.Context, n *Node, token uint64) {
 			lctx = c
 		}
 		for w.now < until && lctx.Err() == nil {
-			w.guardedWrite(lctx, t, n, token)
+			w.guardedWrite(lctx, t, n, token, appCheck{at: w.now})
 			_ = t.wait(lctx, n.clock.after(w.now, w.cfg.WriteInterval))
 		}
 		w.history.Faults[fi].To = w.now // as long as it really worked on
@@ -74,12 +91,15 @@ func (w *World) lead(ctx context.Context, n *Node, token uint64) {
 }
 
 // guardedWrite is one step of the application's work: it has just checked
-// that it leads (its context was not done); it writes under token. A pause
-// planned for this write falls between the check and the write, and the
-// write is sent after the pause whatever happened meanwhile, as a real
-// process would send it: the check was already made.
-func (w *World) guardedWrite(ctx context.Context, t *task, n *Node, token uint64) {
+// that it leads (its context was not done, and the lease check said yes if
+// c.checked); it works (SetApp) and writes under token. A pause planned for
+// this write falls between the check and the write, and the write is sent
+// after the work and the pause whatever happened meanwhile, as a real
+// process would send it: the check was already made. It returns the
+// instant the write was sent.
+func (w *World) guardedWrite(ctx context.Context, t *task, n *Node, token uint64, c appCheck) time.Duration {
 	n.writes++
+	w.appWorkFor(t, n, n.appWork)
 	if d := n.pauseBeforeWrite[n.writes]; d > 0 {
 		d = w.untilHeal(d)
 		e := n.event(EvFault)
@@ -88,7 +108,14 @@ func (w *World) guardedWrite(ctx context.Context, t *task, n *Node, token uint64
 		n.PauseFor("pause-before-write", d)
 		_ = t.wait(context.Background(), w.now)
 	}
-	w.fenceWrite(ctx, t, n, token, n.delayWrite[n.writes])
+	if n.appWork > 0 {
+		// How stale the check is when the write leaves: judged with the
+		// node's pauses against the pause bound.
+		w.RecordFault(FaultSpan{Kind: "slow-work", Node: n.Index, From: c.at, To: w.now, By: int64(n.appWork)})
+	}
+	sent := w.now
+	w.fenceWrite(ctx, t, n, token, n.delayWrite[n.writes], c)
+	return sent
 }
 
 // endTerm closes term idx at the current instant, unless it was closed
@@ -119,7 +146,7 @@ func (w *World) closeTerms(n *Node) {
 // fenceWrite sends one write under token to the fenced resource and waits
 // for the answer or for ctx to end. The write is judged when it arrives,
 // whatever the sender does meanwhile.
-func (w *World) fenceWrite(ctx context.Context, t *task, n *Node, token uint64, delay time.Duration) {
+func (w *World) fenceWrite(ctx context.Context, t *task, n *Node, token uint64, delay time.Duration, c appCheck) {
 	w.fence.calls++
 	id := w.fence.calls
 	e := n.event(EvFenceSend)
@@ -141,9 +168,11 @@ func (w *World) fenceWrite(ctx context.Context, t *task, n *Node, token uint64, 
 		// The trace first: it refuses the event if the judge blocked and
 		// the run was abandoned meanwhile.
 		w.trace.add(a)
-		w.history.Writes = append(w.history.Writes, FencedWrite{
-			Node: node, Token: token, Sent: sent, Applied: w.now, Accepted: accepted,
-		})
+		fw := FencedWrite{Node: node, Token: token, Sent: sent, Applied: w.now, Accepted: accepted}
+		if c.checked {
+			fw.Checked, fw.CheckedAt = true, c.at
+		}
+		w.history.Writes = append(w.history.Writes, fw)
 	})
 	_ = t.wait(ctx, applyAt+respond)
 }

@@ -79,4 +79,9 @@ type FencedWrite struct {
 	// Accepted reports whether the resource took the write; a rejected
 	// write carried a token lower than the highest the resource had seen.
 	Accepted bool
+	// Checked reports that the application asked the protocol's lease
+	// check at CheckedAt, before the write, and was told that it leads
+	// under Token (AppChecks, AppPolls).
+	Checked   bool
+	CheckedAt time.Duration
 }

@@ -34,6 +34,11 @@ type Env struct {
 	// own, when it starts leading with a fencing token. It keeps writing to
 	// the fenced resource under that token until ctx is done, then returns.
 	Lead func(ctx context.Context, token uint64)
+	// ReportLease, which a candidate may call once it can answer, tells the
+	// application how to ask the protocol whether it still leads
+	// (protocol.Elector.Lease): applications of mode AppChecks and AppPolls
+	// ask it before each guarded write.
+	ReportLease func(LeaseCheck)
 }
 
 // Node is one simulated machine: its clocks, its processes over time
@@ -63,6 +68,11 @@ type Node struct {
 	// linger is how long the application goes on writing after its leader
 	// context ended (an application that ignores cancellation).
 	linger time.Duration
+	// appMode and appWork shape the application (SetApp); leaseCheck is
+	// the current incarnation's lease check (Env.ReportLease).
+	appMode    AppMode
+	appWork    time.Duration
+	leaseCheck LeaseCheck
 }
 
 // PauseBeforeWrite makes the node's application pause for d after it checked
@@ -120,6 +130,7 @@ func (n *Node) start(identity string) {
 	}
 	n.identity = identity
 	n.up = true
+	n.leaseCheck = nil
 	ctx, cancel := context.WithCancel(context.Background())
 	n.cancel = cancel
 	ent := newEntropy(w.chooser.Choose(ChooseEntropy, math.MaxUint64))
@@ -135,7 +146,8 @@ func (n *Node) start(identity string) {
 		Clock: &n.clk, Store: store,
 		Entropy: ent,
 		Bucket:  w.cfg.Bucket, Key: w.cfg.Key,
-		Lead: func(ctx context.Context, token uint64) { w.lead(ctx, n, token) },
+		Lead:        func(ctx context.Context, token uint64) { w.lead(ctx, n, token) },
+		ReportLease: n.reportLease(n.incarnation),
 	}
 	e := n.event(EvStart)
 	e.Detail = identity
