@@ -59,13 +59,17 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 		return nil, fmt.Errorf("%w: protocol %q has no candidate", ErrInvalidSetup, s.Protocol.Name)
 	}
 	cfg := s.Config
-	cfg.Candidate = s.Protocol.Candidate
 	cfg.KeepTrace = keepTrace
 	plan := s.Plan
 	if plan == nil {
 		plan = &faults.Plan{}
 	}
-	if err := faults.Apply(plan, &cfg); err != nil {
+	p, err := Configured(s.Protocol, plan, cfg.Nodes)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Candidate = p.Candidate
+	if err := faults.ApplyEncoded(plan, &cfg, p.EncodeRecord); err != nil {
 		return nil, err
 	}
 	res, err := sim.Run(cfg)
@@ -74,7 +78,7 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 	}
 	o := &Outcome{Seed: cfg.Seed, Plan: plan, Result: res}
 	if res.History != nil {
-		o.Excuses = excuses(s.Protocol, plan, res.History)
+		o.Excuses = excuses(p, plan, res.History)
 		for _, e := range o.Excuses {
 			if !slices.Contains(o.Outside, e.Why) {
 				o.Outside = append(o.Outside, e.Why)
@@ -88,7 +92,7 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 		}
 		return o, nil
 	}
-	judge(o, s.Protocol, plan)
+	judge(o, p, plan)
 	return o, nil
 }
 
@@ -101,6 +105,7 @@ func judge(o *Outcome, p Protocol, plan *faults.Plan) {
 	var found []linearizability.Violation
 	if !p.NoFencingTokens {
 		found = linearizability.CheckElection(h)
+		found = append(found, linearizability.CheckLeaseChecks(h)...)
 	}
 	if S3PorcupineEvery > 0 && o.Seed%S3PorcupineEvery == 0 {
 		o.S3 = linearizability.CheckS3Porcupine(h, S3CheckTimeout)
