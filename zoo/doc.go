@@ -27,6 +27,13 @@
 //     is not acted on. The application runs under that context.
 //   - Stopping, the leader waits for its application, then marks the record
 //     released, same token, If-Match its ETag, before its deadline.
+//   - A body that is no record, or a record holding the largest token
+//     (which no token can follow), is timed like a record, for the lease it
+//     states if any and at least its own, then overwritten; tokens stop at
+//     the largest rather than wrap to 0.
+//   - It answers an application's "do I lead?" from its current term (the
+//     lease check of sim.AppChecks and sim.AppPolls): yes while the term has
+//     not ended and its deadline has not passed.
 //   - Every S3 call has a timeout (Clock.WithTimeout), every wait is a
 //     Clock.Sleep, every goroutine is started with Clock.Go, and time is read
 //     only from the Clock: it runs unchanged in the simulator.
@@ -34,7 +41,9 @@
 // It uses the settings of the swarm campaign's elector (6 s lease, 4 s renew
 // deadline, 1 s retry period, 1.5 s request timeout, 1000 ppm drift) and
 // makes the same claims: Careful returns it as a Variant, the control of the
-// zoo. It passes the swarm campaign and the failure-mode scenarios the
+// zoo. Like the elector it takes any other settings protocol.NewElector
+// accepts (Variant.Protocol's Configure), with the claims those settings
+// make, so that the swarm draws them for it as it does for the elector. It passes the swarm campaign and the failure-mode scenarios the
 // elector passes, which is what makes a variant's failure attributable to
 // its one switch.
 //

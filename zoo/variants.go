@@ -17,7 +17,9 @@ type Variant struct {
 	// with the same settings makes, for every variant.
 	Assumptions   faults.Assumptions
 	LivenessBound time.Duration
-	_             struct{}
+
+	m mistakes
+	s settings
 }
 
 // Careful returns the careful lock itself, the zoo's control: the lock
@@ -50,13 +52,18 @@ func Masked() []Variant {
 }
 
 func variant(name, mistake string, m mistakes) Variant {
-	s := defaults
+	return variantWith(name, mistake, m, defaults)
+}
+
+func variantWith(name, mistake string, m mistakes, s settings) Variant {
 	return Variant{
 		Name:          name,
 		Mistake:       mistake,
 		Candidate:     careful{s: s, m: m}.candidate(),
 		Assumptions:   s.assumptions(),
 		LivenessBound: s.livenessBound(),
+		m:             m,
+		s:             s,
 	}
 }
 
