@@ -25,9 +25,9 @@ func Example() {
 		fmt.Printf("seed %d: %s, %d overlaps, trace %016x\n", seed, o.Verdict, len(o.Overlaps), o.Result.Hash())
 	}
 	// Output:
-	// seed 1: pass, 0 overlaps, trace 61a6807e6c82b555
-	// seed 2: pass, 0 overlaps, trace 31c6969bc703d88b
-	// seed 3: pass, 0 overlaps, trace 019eeda9d600bd88
+	// seed 1: pass, 0 overlaps, trace 96e201167c8976e9
+	// seed 2: pass, 0 overlaps, trace 3a68a857706e70a6
+	// seed 3: pass, 0 overlaps, trace 928eedf3fbced493
 }
 
 // A lock that hands a new holder the token of the term it replaced is
@@ -52,5 +52,5 @@ func Example_caught() {
 		}
 	}
 	// Output:
-	// seed 6: unsafe: fencing/shared-epoch, monotonic-tokens, unique-holder (exit status 1)
+	// seed 1: unsafe: monotonic-tokens, unique-holder (exit status 1)
 }
