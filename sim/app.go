@@ -34,13 +34,8 @@ func (w *World) lead(ctx context.Context, n *Node, token uint64) {
 	e := n.event(EvLead)
 	e.Token, e.Detail = token, n.identity
 	w.trace.add(e)
-	lastAct := time.Duration(-1)
 	defer func() {
-		if lastAct >= 0 {
-			w.endTermAt(n, idx, lastAct)
-		} else {
-			w.endTerm(n, idx)
-		}
+		w.endTerm(n, idx)
 		w.live.beat()
 	}()
 	mode := n.appMode
@@ -49,10 +44,10 @@ func (w *World) lead(ctx context.Context, n *Node, token uint64) {
 	}
 	switch mode {
 	case AppPolls:
-		lastAct = w.leadChecking(ctx, t, n, token, true)
+		w.leadChecking(ctx, t, n, token, idx, true)
 		return
 	case AppChecks:
-		w.leadChecking(ctx, t, n, token, false)
+		w.leadChecking(ctx, t, n, token, idx, false)
 	default:
 		for ctx.Err() == nil {
 			w.guardedWrite(ctx, t, n, token, appCheck{at: w.now})
@@ -114,6 +109,9 @@ func (w *World) guardedWrite(ctx context.Context, t *task, n *Node, token uint64
 		w.RecordFault(FaultSpan{Kind: "slow-work", Node: n.Index, From: c.at, To: w.now, By: int64(n.appWork)})
 	}
 	sent := w.now
+	if c.polls {
+		n.acted[c.term] = sent
+	}
 	w.fenceWrite(ctx, t, n, token, n.delayWrite[n.writes], c)
 	return sent
 }
@@ -127,7 +125,7 @@ func (w *World) endTerm(n *Node, idx int) {
 		return
 	}
 	term.Open = false
-	term.End = w.now
+	term.End = w.actedUntil(n, idx, w.now)
 	e := n.event(EvUnlead)
 	e.Token = term.Token
 	w.trace.add(e)

@@ -89,6 +89,10 @@ func (n *Node) FencedWrites() int { return n.writes }
 type appCheck struct {
 	at      time.Duration
 	checked bool
+	// polls marks the write of an application that polls, in term (an
+	// index in the history): its send is the term's last act so far.
+	polls bool
+	term  int
 }
 
 // askLease asks the node's lease check whether the term with token is
@@ -98,25 +102,39 @@ func (n *Node) askLease(token uint64) bool {
 	return ok && got == token
 }
 
-// leadChecking is the application of AppChecks and AppPolls: before each
-// guarded write it asks the lease check, and ends its term at the first
-// no. With polls it ignores ctx; its term ends at its last act.
-func (w *World) leadChecking(ctx context.Context, t *task, n *Node, token uint64, polls bool) (lastAct time.Duration) {
+// leadChecking is the application of AppChecks and AppPolls, in term idx:
+// before each guarded write it asks the lease check, and ends its term at
+// the first no. With polls it ignores ctx, and the term, as recorded, ends
+// at its last act (actedUntil).
+func (w *World) leadChecking(ctx context.Context, t *task, n *Node, token uint64, idx int, polls bool) {
 	wctx := ctx
 	if polls {
 		wctx = context.Background()
+		if n.acted == nil {
+			n.acted = map[int]time.Duration{}
+		}
+		n.acted[idx] = w.now
 	}
-	lastAct = w.now
 	for polls || ctx.Err() == nil {
 		if !n.askLease(token) {
 			break
 		}
-		lastAct = w.guardedWrite(wctx, t, n, token, appCheck{at: w.now, checked: true})
+		w.guardedWrite(wctx, t, n, token, appCheck{at: w.now, checked: true, polls: polls, term: idx})
 		if err := t.wait(wctx, n.clock.after(w.now, w.cfg.WriteInterval)); err != nil {
 			break
 		}
 	}
-	return lastAct
+}
+
+// actedUntil is when term idx of n ended as its application saw it, were
+// it to end at end: for an application that polls, its last act (it does
+// nothing between acts, waiting for a slow write included), else end.
+func (w *World) actedUntil(n *Node, idx int, end time.Duration) time.Duration {
+	a, ok := n.acted[idx]
+	if !ok {
+		return end
+	}
+	return max(min(a, end), w.history.Terms[idx].Start)
 }
 
 // appWorkFor is the application's work between its check and its write: d on the
@@ -124,16 +142,5 @@ func (w *World) leadChecking(ctx context.Context, t *task, n *Node, token uint64
 func (w *World) appWorkFor(t *task, n *Node, d time.Duration) {
 	if d > 0 {
 		_ = t.wait(context.Background(), n.clock.after(w.now, d))
-	}
-}
-
-// endTermAt closes term idx as endTerm does, but records its end at at
-// (no later than now): the last instant the application acted as leader.
-func (w *World) endTermAt(n *Node, idx int, at time.Duration) {
-	term := &w.history.Terms[idx]
-	open := term.Open && !w.stopping
-	w.endTerm(n, idx)
-	if open && at < term.End {
-		term.End = max(at, term.Start)
 	}
 }

@@ -152,3 +152,29 @@ func TestLandingIsCalledWhereS3AppliesTheRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestAppPollsTermEndsAtItsLastActWhateverEndsIt: an application that
+// polls and waits for a slow write acts no more while it waits; its term
+// ends at that write's send, though the crash that ends it comes later,
+// and so does the end of a run that ends while it waits.
+func TestAppPollsTermEndsAtItsLastActWhateverEndsIt(t *testing.T) {
+	for _, crash := range []bool{true, false} {
+		cfg := testConfig(1, 4*time.Second, leaseCandidate(0, time.Hour))
+		cfg.Setup = func(w *World) {
+			n := w.Node(0)
+			n.SetApp(AppPolls, 0)
+			n.DelayWrite(2, 10*time.Second)
+			if crash {
+				w.At(3*time.Second, -1, n.Crash)
+			}
+		}
+		h := mustRun(t, cfg).History
+		if len(h.Writes) != 1 || len(h.Terms) != 1 { // the slow write lands after the end
+			t.Fatalf("crash %v: %d writes, terms %+v", crash, len(h.Writes), h.Terms)
+		}
+		tm := h.Terms[0]
+		if tm.End < cfg.WriteInterval || tm.End > cfg.WriteInterval+time.Millisecond || tm.Open == crash {
+			t.Fatalf("crash %v: term %+v; want it to end at the second write's send, %v", crash, tm, cfg.WriteInterval)
+		}
+	}
+}

@@ -63,7 +63,9 @@ type Term struct {
 	Token uint64
 	// Start is when the application was told it leads. End is when it
 	// observed that it no longer does (its leader context was done), or the
-	// end of the run if Open.
+	// end of the run if Open; for an application that polls the lease
+	// check (AppPolls), which does nothing between its acts, the last
+	// instant it acted as leader, Open or not.
 	Start, End time.Duration
 	// Open reports that the term was still running when the run stopped.
 	Open bool

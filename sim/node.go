@@ -73,6 +73,9 @@ type Node struct {
 	appMode    AppMode
 	appWork    time.Duration
 	leaseCheck LeaseCheck
+	// acted is, per term (index in the history) of an application that
+	// polls, the last instant it acted as leader.
+	acted map[int]time.Duration
 }
 
 // PauseBeforeWrite makes the node's application pause for d after it checked
