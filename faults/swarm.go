@@ -23,6 +23,10 @@ type SwarmSpace struct {
 	// PauseBounds, if set, is each node's own pause bound (nodes that run
 	// different settings); MaxPause is then the smallest.
 	PauseBounds []time.Duration
+	// Term is the protocol's longest term after a last successful write
+	// (0: Lease): with Lease, how long the effects of a foreign write are
+	// excused.
+	Term time.Duration
 	// Settings are the nodes' settings drawn for the run (SwarmSettings),
 	// which the plan carries.
 	Settings []Settings

@@ -282,8 +282,9 @@ func (s stream) role(roles ...Role) Role { return roles[s.pick(len(roles))] }
 // deletes, overwrites (raw bytes, or a record with a low token, a high
 // one, the topmost, or released) and restores, each at an instant, while
 // a node leads, or just before a renewal lands; the first, aimed at the
-// leader, sometimes while the followers cannot reach S3 for a lease or
-// more, so that what the write did to the leader outlasts its excuse. A
+// leader, half the time a delete while the followers cannot reach S3 for a
+// little longer than a lease and a term, so that what the delete did to
+// the leader outlasts its excuse. A
 // restore may bring back the content the object had before the run (ETag
 // reuse).
 func (ss *streams) foreign(initial bool) []Event {
@@ -315,13 +316,28 @@ func (ss *streams) foreign(initial bool) []Event {
 		}
 		e.Role = []Role{"", RoleLeader, RoleLeader, RoleRenewer, RoleRenewer}[s.pick(5)]
 		if i == 0 {
-			e.At = ss.when(s, e.For.D())
-			if e.Role != "" && s.on(3) {
+			isolated := e.Role != "" && s.on(2)
+			if isolated {
+				// What a leader is told when its lock object vanishes
+				// (a 404 to its renewal) matters most while nobody else
+				// can recreate it.
+				e = Event{Kind: DeleteLock, Role: e.Role}
+			}
+			if !isolated {
+				e.At = ss.when(s, e.For.D())
+			} else {
 				// Meanwhile the followers cannot reach S3 (a network
-				// split that spares the leader): whatever the write did
-				// to the leader lasts longer than its excuse.
-				d := s.timed(ss.sp.Lease, 4*ss.sp.Lease).Truncate(time.Millisecond)
-				d = min(d, ss.sp.HealAt-e.At.D()-time.Millisecond)
+				// split that spares the leader), a little longer than
+				// the write's effects are excused (a lease and a term):
+				// whatever the write did to the leader shows after that.
+				term := ss.sp.Term
+				if term <= 0 {
+					term = ss.sp.Lease
+				}
+				d := s.timed(ss.sp.Lease+term+500*time.Millisecond, ss.sp.Lease+term+3*time.Second).Truncate(time.Millisecond)
+				// Its own instant, away from the other families' shared
+				// one, whose faults would end the leader's delusion.
+				e.At = s.at(d + time.Second)
 				out = append(out, Event{Kind: Partition, Role: RoleLeader, Target: TargetFollowers, At: e.At, For: Duration(d)})
 			}
 		} else {
@@ -331,6 +347,9 @@ func (ss *streams) foreign(initial bool) []Event {
 			e.At = 0 // the content before the run, written back later
 		}
 		out = append(out, e)
+		if e.Kind == DeleteLock && len(out) == 2 && out[0].Kind == Partition {
+			break // no second foreign write to undo what the delete did
+		}
 	}
 	return out
 }

@@ -69,7 +69,7 @@ func SwarmPlan(seed uint64, nodes int, p Protocol) *faults.Plan {
 	}
 	return faults.Swarm(seed, faults.SwarmSpace{
 		Nodes: nodes, HealAt: SwarmHealAt,
-		DriftPPM: a.MaxDriftPPM, MaxPause: a.MaxPause, Lease: a.Lease,
+		DriftPPM: a.MaxDriftPPM, MaxPause: a.MaxPause, Lease: a.Lease, Term: a.Term,
 		PauseBounds: bounds, Settings: settings,
 	})
 }
