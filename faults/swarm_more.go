@@ -215,14 +215,15 @@ func SwarmInitial(seed uint64, sp SwarmSpace) *Object {
 	return &Object{Record: &Record{Holder: s.holder(), Token: math.MaxUint64 - uint64(s.int(0, 1)), Lease: lease(), Released: s.on(2)}}
 }
 
-// SwarmApps draws the nodes' applications: on half the seeds none (every
-// application ignores the lease check: sim.AppContext); otherwise each
-// node's mode at random, and, for some, slow work between the check and
-// the write: within the node's pause bound (nine in ten), or on the node
-// outside (the one the faults beyond the assumptions hit) beyond it.
+// SwarmApps draws the nodes' applications: on a third of the seeds none
+// (every application ignores the lease check: sim.AppContext); otherwise
+// each node's mode at random, and, for two in three, slow work between the
+// check and the write: within the node's pause bound (nine in ten), or on
+// the node outside (the one the faults beyond the assumptions hit) beyond
+// it.
 func SwarmApps(seed uint64, sp SwarmSpace, outside int) []App {
 	s := newStream(seed, streamApps, sp)
-	if s.on(2) {
+	if s.on(3) {
 		return nil
 	}
 	modes := []sim.AppMode{sim.AppContext, sim.AppChecks, sim.AppPolls}
@@ -230,7 +231,7 @@ func SwarmApps(seed uint64, sp SwarmSpace, outside int) []App {
 	for i := range sp.Nodes {
 		a := App{Node: i, Mode: modes[s.pick(len(modes))]}
 		switch bound := sp.pauseBound(i); {
-		case s.on(2):
+		case s.on(3):
 		case s.on(10) && i == outside:
 			a.Work = Duration(s.between(max(bound, 0)+time.Millisecond, 2*sp.Lease).Truncate(time.Millisecond))
 		case bound >= 10*time.Millisecond:
@@ -385,7 +386,9 @@ func (ss *streams) cluster() []Event {
 // (it lands late); a pause between the leader's lease check and its
 // guarded write; a fenced write that arrives late; a hand-over (the leader
 // stopped or crashed) whose next write of the lock object, a release or
-// an acquisition, meets one of those faults on its answer or its way.
+// an acquisition, meets one of those faults on its answer or its way; a
+// leader cut off from S3 just as a renewal lands (that renewal's answer
+// often late), which leads on, quiet, to the end of its term.
 func (ss *streams) roles() []Event {
 	s, sp := ss.rolesS, ss.sp
 	if !s.on(2) {
@@ -413,8 +416,31 @@ func (ss *streams) roles() []Event {
 				e.For = pause()
 			}
 		}
-		switch s.pick(10) {
-		case 9:
+		switch s.pick(13) {
+		case 11, 12:
+			// The leader is cut off from S3 just as a renewal lands (the
+			// renewal applies, its answer still comes, often late): it
+			// leads on, quiet, until its term ends, while the followers
+			// time the record that renewal wrote.
+			cut := Event{Kind: Partition, Role: RoleRenewer, For: Duration(s.timed(sp.Lease, 2*sp.Lease).Truncate(time.Millisecond)), Blackhole: s.on(2)}
+			cut.At = s.at(cut.For.D())
+			if i == 0 {
+				cut.At = ss.when(s, cut.For.D())
+			}
+			out = append(out, cut)
+			if s.pick(3) > 0 {
+				// That renewal's answer comes late: by more than the
+				// lease exceeds the term, and before the term ends.
+				term := sp.Term
+				if term <= 0 || term > sp.Lease {
+					term = sp.Lease
+				}
+				lo, hi := sp.Lease-term, max(term, sp.Lease-term+time.Second)
+				out = append(out, Event{Kind: AnswerDelayed, Role: RoleRenewer, At: cut.At,
+					By: Duration(s.between(lo, hi).Truncate(time.Millisecond) + time.Millisecond)})
+			}
+			continue
+		case 9, 10:
 			// A hand-over: the leader stops (and releases, if it does) or
 			// crashes, and the next write of the lock object by a node
 			// that does not lead, its release or a successor's
