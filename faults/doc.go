@@ -63,7 +63,15 @@
 // Swarm derives a plan from a seed: each fault family is switched on or off,
 // and given an intensity, by the seed, so that a campaign tries every
 // combination of faults, gently and hard, and most plans stay inside the
-// usual assumptions while a minority leave them on purpose. Apply installs a
-// plan on a sim.Config; the faults act through the simulator's hooks, and
-// every random choice they make goes through the run's chooser.
+// usual assumptions while a minority leave them on purpose. Besides the
+// faults it draws the nodes' settings (SwarmSettings: across what
+// protocol.Config accepts, the tight edges included), the lock object
+// before the run (SwarmInitial), the applications (SwarmApps), foreign
+// writes, whole-cluster events and faults aimed at roles; each family
+// draws from a stream of its own, so that one family's choices do not move
+// another's, and several families often share one instant of the run, so
+// that faults that only matter together meet. Apply installs a plan on a
+// sim.Config (ApplyEncoded with the protocol's record format); the faults
+// act through the simulator's hooks, and every random choice they make
+// goes through the run's chooser.
 package faults

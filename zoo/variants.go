@@ -39,10 +39,12 @@ func Variants() []Variant {
 	return out
 }
 
-// Masked returns variants that are real mistakes but that the default
-// swarm campaign does not catch on top of the careful lock: its other
-// defences hide them inside the assumptions. They are kept apart so that a
-// campaign that learns to catch them can join them to the zoo.
+// Masked returns variants that are real mistakes but that the careful
+// lock's other defences hide from plain fault plans: the swarm catches them
+// only through its wider draws (the nodes' settings, the applications,
+// faults aimed at roles, a foreign delete while the followers are cut off;
+// see the package documentation). They are kept apart from Variants, the
+// mistakes any fault plan of the right kind shows.
 func Masked() []Variant {
 	out := make([]Variant, len(masked))
 	for i, e := range masked {
