@@ -20,7 +20,7 @@ func TestLeaseCheckJudgesWhatTheApplicationWasTold(t *testing.T) {
 		},
 		Writes: []sim.FencedWrite{
 			{Node: 0, Token: 1, Sent: 4 * s, Applied: 4 * s, Accepted: true, Checked: true, CheckedAt: 4 * s},
-			{Node: 0, Token: 1, Sent: 6 * s, Applied: 6 * s, Accepted: true},                                  // not checked
+			{Node: 0, Token: 1, Sent: 6 * s, Applied: 6 * s, Accepted: true},                                   // not checked
 			{Node: 0, Token: 1, Sent: 7 * s, Applied: 7 * s, Accepted: false, Checked: true, CheckedAt: 6 * s}, // refused, still a lie
 			{Node: 0, Token: 1, Sent: 8 * s, Applied: 8 * s, Accepted: false, Checked: true, CheckedAt: 8 * s}, // same token: reported once
 			{Node: 1, Token: 2, Sent: 9 * s, Applied: 9 * s, Accepted: true, Checked: true, CheckedAt: 9 * s},

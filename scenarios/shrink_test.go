@@ -253,7 +253,9 @@ func TestShrinkSwarmBreadth(t *testing.T) {
 				t.Fatal(err)
 			}
 			before, after := checkShrunk(t, r, small, harness.SignatureOf(o))
-			setup := func(p *faults.Plan) int { return len(p.Settings) + len(p.Apps) + map[bool]int{true: 1}[p.Initial != nil] }
+			setup := func(p *faults.Plan) int {
+				return len(p.Settings) + len(p.Apps) + map[bool]int{true: 1}[p.Initial != nil]
+			}
 			t.Logf("seed %d (%s): %d events, %d settings/apps/content -> %d events, %d; %d runs",
 				o.Seed, harness.SignatureOf(o), before.events, setup(r.Plan), after.events, setup(small.Plan), runs)
 			if after.events > before.events || after.events == before.events && setup(small.Plan) == setup(r.Plan) && before.events > 0 {
