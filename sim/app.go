@@ -94,7 +94,21 @@ func (w *World) lead(ctx context.Context, n *Node, token uint64) {
 // instant the write was sent.
 func (w *World) guardedWrite(ctx context.Context, t *task, n *Node, token uint64, c appCheck) time.Duration {
 	n.writes++
-	w.appWorkFor(t, n, n.appWork)
+	// How stale the check is when the write leaves, for an application
+	// whose work is slow: judged with the node's pauses against the pause
+	// bound. Recorded from the check, and ended as the write leaves or, if
+	// a crash or the end of the run cuts the work short, there.
+	work, left := -1, false
+	if n.appWork > 0 {
+		work = len(w.history.Faults)
+		w.RecordFault(FaultSpan{Kind: "slow-work", Node: n.Index, From: c.at, To: c.at, By: int64(n.appWork)})
+		defer func() {
+			if !left {
+				w.history.Faults[work].To = w.now
+			}
+		}()
+		w.appWorkFor(t, n, n.appWork)
+	}
 	if d := n.pauseBeforeWrite[n.writes]; d > 0 {
 		d = w.untilHeal(d)
 		e := n.event(EvFault)
@@ -103,12 +117,10 @@ func (w *World) guardedWrite(ctx context.Context, t *task, n *Node, token uint64
 		n.PauseFor("pause-before-write", d)
 		_ = t.wait(context.Background(), w.now)
 	}
-	if n.appWork > 0 {
-		// How stale the check is when the write leaves: judged with the
-		// node's pauses against the pause bound.
-		w.RecordFault(FaultSpan{Kind: "slow-work", Node: n.Index, From: c.at, To: w.now, By: int64(n.appWork)})
-	}
 	sent := w.now
+	if work >= 0 {
+		w.history.Faults[work].To, left = sent, true
+	}
 	if c.polls {
 		n.acted[c.term] = sent
 	}
