@@ -25,8 +25,8 @@ func Example() {
 		fmt.Printf("seed %d: %s, %d overlaps, trace %016x\n", seed, o.Verdict, len(o.Overlaps), o.Result.Hash())
 	}
 	// Output:
-	// seed 1: pass, 0 overlaps, trace 96e201167c8976e9
-	// seed 2: pass, 0 overlaps, trace 3a68a857706e70a6
+	// seed 1: pass, 0 overlaps, trace 84854f789871d5c6
+	// seed 2: pass, 0 overlaps, trace cee75e0d9a067fc0
 	// seed 3: pass, 0 overlaps, trace 928eedf3fbced493
 }
 
@@ -52,5 +52,5 @@ func Example_caught() {
 		}
 	}
 	// Output:
-	// seed 1: unsafe: monotonic-tokens, unique-holder (exit status 1)
+	// seed 1: unsafe: fencing/shared-epoch, monotonic-tokens, unique-holder (exit status 1)
 }

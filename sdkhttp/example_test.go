@@ -64,7 +64,7 @@ func Example_ownClient() {
 		fmt.Printf("seed %d: %s, trace %016x, same as the fast path: %v\n", seed, o.Verdict, o.Result.Hash(), o.Result.Hash() == f.Result.Hash())
 	}
 	// Output:
-	// seed 1: pass, trace 61a6807e6c82b555, same as the fast path: true
-	// seed 2: pass, trace 31c6969bc703d88b, same as the fast path: true
-	// seed 3: pass, trace 019eeda9d600bd88, same as the fast path: true
+	// seed 1: pass, trace 84854f789871d5c6, same as the fast path: true
+	// seed 2: pass, trace cee75e0d9a067fc0, same as the fast path: true
+	// seed 3: pass, trace 928eedf3fbced493, same as the fast path: true
 }
