@@ -17,8 +17,9 @@ type History struct {
 	// S3 lists every S3 request the nodes made, in the order they were
 	// sent, as a client sees it: what it asked, when it asked, and what it
 	// was answered when; this is the history a linearizability checker
-	// judges. (Writes from outside the nodes, such as an operator deleting
-	// the lock object, are not in it.)
+	// judges. Writes from outside the nodes (World.OutsideWrite: an
+	// operator deleting the lock object, its content before the run) are
+	// in it as requests of node -1, answered at the instant they applied.
 	S3 []S3Op
 	// Faults lists the faults as they happened, in the order they began:
 	// pauses (whatever caused them), stalls, wall-clock steps, partitions,
