@@ -134,6 +134,12 @@ func (n *safeNode) await(ctx context.Context, latest listed, s snapshot, wait ti
 // safe: it conflicts with the leader's touch on the same key, so a leader
 // cannot extend a term that a follower has already ended.
 func (n *safeNode) expire(ctx context.Context, latest listed, s snapshot) (time.Duration, *term) {
+	if n.prevLead != nil && n.prevLead.Err() == nil {
+		// The mark hands the lock on at once: not while the application
+		// of this incarnation's last term has not returned (it may be
+		// between its check and its write, within the pause bound).
+		return n.pollWait(), nil
+	}
 	f := s.file
 	if s.bad {
 		f = lockFile{ValidityMS: n.cfg.Validity.Milliseconds()}

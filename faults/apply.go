@@ -1,36 +1,80 @@
 package faults
 
 import (
+	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/s3lease/s3lease/sim"
 )
 
 // Apply validates the plan against cfg and arranges for the run to suffer
-// it: clock settings, timed events, aimed faults and knobs. It keeps any
-// Setup cfg already has, running it first.
-func Apply(p *Plan, cfg *sim.Config) error {
+// it: the lock object's initial content, the nodes' applications, clock
+// settings, timed events, aimed faults and knobs. It keeps any Setup cfg
+// already has, running it first. Records (Plan.Initial, overwrites) are
+// written in the generic format of EncodeRecord; ApplyEncoded writes them
+// in a protocol's own.
+func Apply(p *Plan, cfg *sim.Config) error { return ApplyEncoded(p, cfg, nil) }
+
+// RecordEncoder writes a Record in a protocol's own format. It must be a
+// pure function of the record: the same Record, the same bytes.
+type RecordEncoder func(Record) []byte
+
+// ApplyEncoded is Apply with the records of the plan written by enc (nil:
+// EncodeRecord).
+func ApplyEncoded(p *Plan, cfg *sim.Config, enc RecordEncoder) error {
 	if err := p.Validate(cfg.Nodes, cfg.Duration); err != nil {
 		return err
 	}
 	if p.SDKAttempts > 0 {
 		cfg.S3Attempts = p.SDKAttempts
 	}
+	if enc == nil {
+		enc = EncodeRecord
+	}
 	prev := cfg.Setup
 	plan := *p
+	reqMax := cfg.S3Request.Max
 	cfg.Setup = func(w *sim.World) {
 		if prev != nil {
 			prev(w)
 		}
-		install(&plan, w)
+		install(&plan, w, enc, reqMax)
 	}
 	return nil
 }
 
+// EncodeRecord is the generic form of a record, for a protocol that gives
+// no encoder of its own: {"holder", "token", "nonce", "leaseMs",
+// "released"}, the nonce derived from the other fields, a lease of 0 left
+// out.
+func EncodeRecord(r Record) []byte {
+	b, err := json.Marshal(struct {
+		Holder   string `json:"holder"`
+		Token    uint64 `json:"token"`
+		Nonce    string `json:"nonce"`
+		LeaseMS  int64  `json:"leaseMs,omitempty"`
+		Released bool   `json:"released,omitempty"`
+	}{r.Holder, r.Token, r.Nonce(), r.Lease.D().Milliseconds(), r.Released})
+	if err != nil {
+		panic("faults: encode record: " + err.Error()) // plain fields always encode
+	}
+	return b
+}
+
+// Nonce is 16 lowercase hex digits derived from the record's fields, so
+// that a record written twice is the same bytes, and two records differ.
+func (r Record) Nonce() string {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s\x00%d\x00%d\x00%t", r.Holder, r.Token, r.Lease, r.Released)
+	return fmt.Sprintf("%016x", h.Sum64())
+}
+
 // install schedules the plan on a world that has not started.
-func install(p *Plan, w *sim.World) {
+func install(p *Plan, w *sim.World, enc RecordEncoder, reqMax time.Duration) {
 	clocks := make([]sim.ClockModel, w.Nodes())
 	touched := make([]bool, w.Nodes())
 	for i := range clocks {
@@ -40,12 +84,38 @@ func install(p *Plan, w *sim.World) {
 		clocks[c.Node].Offset, clocks[c.Node].DriftPPM, clocks[c.Node].DriftUntil = c.Offset.D(), c.DriftPPM, c.DriftUntil.D()
 		touched[c.Node] = true
 	}
+	in := newInjector(p)
+	in.enc = enc
+	in.lateFrom = p.HealAt.D() - in.latest(p, reqMax)
+	if o := p.Initial; o != nil {
+		// Before any node starts: the first of the S3 history's requests.
+		body := in.objectBody(o)
+		_ = w.OutsideWrite(body)
+		how := "holds " + strconv.Quote(string(body))
+		if o.Foreign() {
+			how += ", which no elector wrote"
+		}
+		w.Fault(sim.FaultSpan{Kind: KindInitial, Node: -1}, "before the run, the lock object "+how)
+	}
+	for _, a := range p.Apps {
+		w.Node(a.Node).SetApp(a.Mode, a.Work.D())
+	}
 	events := append([]Event(nil), p.Events...)
 	sort.SliceStable(events, func(i, j int) bool { return events[i].At < events[j].At })
-	in := newInjector(p)
 	for _, e := range events {
 		n := w.Node(e.Node)
 		at := e.At.D()
+		switch {
+		case e.Role.byRequest():
+			in.byRequest = append(in.byRequest, &pending{e: e})
+			continue
+		case e.Role == RoleLeader:
+			in.watchLeader(w, e)
+			continue
+		case e.Target != "" || e.Kind == Crash && e.For > 0 || e.Kind == Stop && e.For > 0:
+			w.At(at, -1, func() { in.act(w, e, -1) })
+			continue
+		}
 		switch e.Kind {
 		case Pause:
 			w.At(at, -1, func() { n.PauseFor(string(Pause), e.For.D()) })
@@ -91,8 +161,10 @@ func install(p *Plan, w *sim.World) {
 		case DeleteLock:
 			w.At(at, -1, func() { foreignWrite(w, nil) })
 		case Overwrite:
-			body := []byte(e.Body)
+			body := in.bodyOf(e)
 			w.At(at, -1, func() { foreignWrite(w, body) })
+		case Restore:
+			w.At(at, -1, func() { in.restore(w, e.For.D()) })
 		case Linger:
 			w.At(at, -1, func() { n.SetLinger(e.By.D()) })
 			w.At(p.HealAt.D(), -1, func() { n.SetLinger(0) })
@@ -124,13 +196,61 @@ func install(p *Plan, w *sim.World) {
 // foreignWrite is someone other than the electors writing the lock object:
 // a delete if body is nil, else an unconditional overwrite.
 func foreignWrite(w *sim.World, body []byte) {
+	foreignWriteAs(w, body, Overwrite, "overwrites")
+}
+
+// foreignWriteAs is foreignWrite recorded as a fault of kind (an overwrite
+// or a restore).
+func foreignWriteAs(w *sim.World, body []byte, kind Kind, verb string) {
 	err := w.OutsideWrite(body)
 	now := w.Now()
 	if body == nil {
 		w.Fault(sim.FaultSpan{Kind: string(DeleteLock), Node: -1, From: now, To: now}, fmt.Sprintf("someone else deletes the lock object (%v)", errText(err)))
 		return
 	}
-	w.Fault(sim.FaultSpan{Kind: string(Overwrite), Node: -1, From: now, To: now}, fmt.Sprintf("someone else overwrites the lock object with %q (%v)", body, errText(err)))
+	w.Fault(sim.FaultSpan{Kind: string(kind), Node: -1, From: now, To: now}, fmt.Sprintf("someone else %s the lock object with %q (%v)", verb, body, errText(err)))
+}
+
+// KindInitial is the kind of the fault span that records the lock object's
+// content before the run (Plan.Initial), at time 0.
+const KindInitial = "initial"
+
+// KindLandedAfterHeal is the kind of the fault span that records a write
+// sent before the heal that reached S3 after it (From its send, To its
+// landing): until it landed, the faults that delayed it were not over.
+const KindLandedAfterHeal = "landed-after-heal"
+
+// objectBody is the bytes of an object of the plan.
+func (in *injector) objectBody(o *Object) []byte {
+	if o.Record != nil {
+		return in.enc(*o.Record)
+	}
+	return []byte(o.Body)
+}
+
+// bodyOf is what an overwrite writes.
+func (in *injector) bodyOf(e Event) []byte {
+	if e.Record != nil {
+		return in.enc(*e.Record)
+	}
+	return []byte(e.Body)
+}
+
+// restore copies the lock object now and writes the copy back, byte for
+// byte, after kept (a delete if there was none).
+func (in *injector) restore(w *sim.World, kept time.Duration) {
+	body, etag, ok := w.Store().Object(w.Bucket(), w.Key())
+	if !ok {
+		body = nil
+	} else if body == nil {
+		body = []byte{}
+	}
+	what := "no lock object"
+	if ok {
+		what = "the lock object (ETag " + etag + ")"
+	}
+	w.Note(-1, fmt.Sprintf("someone copies %s, to write it back in %v", what, kept))
+	w.At(w.Now()+kept, -1, func() { foreignWriteAs(w, body, Restore, "restores") })
 }
 
 func errText(err error) string {

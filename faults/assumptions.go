@@ -58,7 +58,18 @@ func (p *Plan) Outside(a Assumptions) []string {
 			why = append(why, fmt.Sprintf("n%d does not run from %v to %v (%v of pauses), beyond the assumed %v", m.Node, m.From, m.To, m.To-m.From, a.MaxPause))
 		}
 	}
+	if p.Initial.Foreign() && !a.ForeignWrites {
+		why = append(why, "someone else wrote the lock object before the run (initial)")
+	}
+	for _, ap := range p.Apps {
+		if ap.Work.D() > a.MaxPause {
+			why = append(why, fmt.Sprintf("n%d's application works for %v between its check and its write, beyond the assumed pause %v", ap.Node, ap.Work, a.MaxPause))
+		}
+	}
 	for _, e := range p.Events {
+		if e.Kind == Pause && (e.Role != "" || e.Target != "") && e.For.D() > a.MaxPause {
+			why = append(why, fmt.Sprintf("a pause of %v aimed at the %s%s, beyond the assumed %v", e.For, e.Role, e.Target, a.MaxPause))
+		}
 		switch e.Kind {
 		case AnswerPause, PauseBefore:
 			// Aimed pauses fire when their request or write does; each is
@@ -75,7 +86,7 @@ func (p *Plan) Outside(a Assumptions) []string {
 			if !a.Stalls {
 				why = append(why, fmt.Sprintf("n%d's monotonic clock stalls for %v", e.Node, e.For))
 			}
-		case DeleteLock, Overwrite:
+		case DeleteLock, Overwrite, Restore:
 			if !a.ForeignWrites {
 				why = append(why, fmt.Sprintf("someone else writes the lock object at %v (%s)", e.At, e.Kind))
 			}
@@ -93,7 +104,7 @@ func (p *Plan) Outside(a Assumptions) []string {
 func timedPauses(evs []Event) []sim.FaultSpan {
 	var ps []sim.FaultSpan
 	for _, e := range evs {
-		if e.Kind == Pause || e.Kind == ClockStall {
+		if (e.Kind == Pause || e.Kind == ClockStall) && e.Role == "" && e.Target == "" {
 			ps = append(ps, sim.FaultSpan{Kind: string(e.Kind), Node: e.Node, From: e.At.D(), To: e.At.D() + e.For.D()})
 		}
 	}

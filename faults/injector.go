@@ -22,6 +22,47 @@ type injector struct {
 	knobs   Knobs
 	aims    map[aimKey]Event
 	windows []window
+	// byRequest are the events aimed at a role that a request reveals.
+	byRequest []*pending
+	// enc writes the plan's records.
+	enc RecordEncoder
+	// lateFrom is the earliest send of a write that can reach S3 after
+	// the heal; such writes are recorded (KindLandedAfterHeal).
+	lateFrom time.Duration
+}
+
+// latest bounds how long after its send a request can reach S3 under the
+// plan: the request leg's longest latency, a delay aimed at the request,
+// the slowest slow-S3 window and the slow tail.
+func (in *injector) latest(p *Plan, reqMax time.Duration) time.Duration {
+	late := reqMax + p.S3.SlowMax.D()
+	var slow time.Duration
+	for _, e := range p.Events {
+		switch e.Kind {
+		case SlowS3:
+			slow = max(slow, e.By.D())
+		case RequestDelayed:
+			late = max(late, reqMax+e.By.D()+p.S3.SlowMax.D())
+		}
+	}
+	return late + slow
+}
+
+// landedAfterHeal records, for a write sent before the heal, its landing
+// if that comes after the heal.
+func (in *injector) landedAfterHeal(w *sim.World, r sim.Request, f *sim.RequestFault) {
+	if f.Fate == sim.Unreachable || f.Fate == sim.Dropped {
+		return // it never reaches S3
+	}
+	sent, node, prev := w.Now(), r.Node, f.Landing
+	f.Landing = func() {
+		if prev != nil {
+			prev()
+		}
+		if now := w.Now(); now > in.heal {
+			w.RecordFault(sim.FaultSpan{Kind: KindLandedAfterHeal, Node: node, From: sent, To: now})
+		}
+	}
 }
 
 func newInjector(p *Plan) *injector {
@@ -36,8 +77,19 @@ func (in *injector) chance(w *sim.World, ppm int64) bool {
 
 // RequestFault implements sim.FaultInjector.
 func (in *injector) RequestFault(w *sim.World, r sim.Request) sim.RequestFault {
+	f := in.requestFault(w, r)
+	if now := w.Now(); r.Write && now < in.heal && now >= in.lateFrom {
+		in.landedAfterHeal(w, r, &f)
+	}
+	return f
+}
+
+func (in *injector) requestFault(w *sim.World, r sim.Request) sim.RequestFault {
 	var f sim.RequestFault
 	now := w.Now()
+	if len(in.byRequest) > 0 && in.roleFault(w, r, &f) {
+		return f
+	}
 	if e, ok := in.aims[aimKey{r.Node, r.Op, r.Nth}]; ok && now < in.heal {
 		switch e.Kind {
 		case AnswerLost:
@@ -48,6 +100,8 @@ func (in *injector) RequestFault(w *sim.World, r sim.Request) sim.RequestFault {
 			f.Fate, f.Err = sim.RefusedBefore, codes[e.Code]
 		case AnswerDelayed:
 			f.ExtraResponse = e.By.D()
+		case RequestDelayed:
+			f.ExtraRequest = e.By.D()
 		case AnswerPause:
 			f.PauseOnAnswer = e.For.D()
 		}

@@ -22,6 +22,16 @@ var ErrInvalidPlan = errors.New("faults: invalid plan")
 type Plan struct {
 	// HealAt is the end of the safety phase.
 	HealAt Duration `json:"healAt"`
+	// Settings give nodes protocol settings of their own, for a protocol
+	// that takes them (harness.Protocol.Configure); a node not listed runs
+	// the protocol as given.
+	Settings []Settings `json:"settings,omitempty"`
+	// Initial is what the lock object holds before time 0; nil: there is
+	// no lock object.
+	Initial *Object `json:"initial,omitempty"`
+	// Apps are how nodes' applications use their terms; a node not listed
+	// runs the default application (AppContext, no work).
+	Apps []App `json:"apps,omitempty"`
 	// Clocks sets nodes' clock offsets and drifts for the whole run.
 	Clocks []ClockSetting `json:"clocks,omitempty"`
 	// Events are the timed and aimed faults, in any order.
@@ -74,6 +84,9 @@ type Kind string
 // The kinds of fault events. Timed kinds happen at At; aimed kinds
 // (answer-*, refused, pause-before-write, write-delayed) hit the Nth request
 // of Op, or the Nth fenced write, of Node, if that happens before HealAt.
+// An event with a Role happens instead at the first moment at or after At
+// when a node plays that role, and hits that node (see Role); Target
+// widens it to every node or every follower.
 const (
 	Pause      Kind = "pause"       // the node's process stops for For
 	Crash      Kind = "crash"       // the node's process dies
@@ -84,16 +97,18 @@ const (
 	Partition  Kind = "partition"   // the node cannot reach S3 for For (Blackhole: requests hang instead of failing)
 	SlowS3     Kind = "slow-s3"     // every S3 request takes By longer on each leg for For
 	DeleteLock Kind = "delete-lock" // someone else deletes the lock object
-	Overwrite  Kind = "overwrite"   // someone else overwrites the lock object with Body
+	Overwrite  Kind = "overwrite"   // someone else overwrites the lock object with Record, or else Body
+	Restore    Kind = "restore"     // someone else copies the lock object at At and writes the copy back, byte for byte, For later
 	Linger     Kind = "linger"      // from At to HealAt, the node's application writes on for By after its term ends
 
-	AnswerLost    Kind = "answer-lost"        // the Nth Op request is applied, its answer lost
-	AnswerFailed  Kind = "answer-failed"      // the Nth Op request is applied, its answer replaced by Code
-	Refused       Kind = "refused"            // the Nth Op request is answered Code without being applied
-	AnswerDelayed Kind = "answer-delayed"     // the Nth Op request's answer takes By longer
-	AnswerPause   Kind = "answer-pause"       // the node pauses for For when the Nth Op answer arrives
-	PauseBefore   Kind = "pause-before-write" // the node pauses for For between its lease check and its Nth fenced write
-	WriteDelayed  Kind = "write-delayed"      // the node's Nth fenced write takes By longer to arrive
+	AnswerLost     Kind = "answer-lost"        // the Nth Op request is applied, its answer lost
+	AnswerFailed   Kind = "answer-failed"      // the Nth Op request is applied, its answer replaced by Code
+	Refused        Kind = "refused"            // the Nth Op request is answered Code without being applied
+	AnswerDelayed  Kind = "answer-delayed"     // the Nth Op request's answer takes By longer
+	RequestDelayed Kind = "request-delayed"    // the Nth Op request takes By longer to reach S3 (it lands late)
+	AnswerPause    Kind = "answer-pause"       // the node pauses for For when the Nth Op answer arrives
+	PauseBefore    Kind = "pause-before-write" // the node pauses for For between its lease check and its Nth fenced write
+	WriteDelayed   Kind = "write-delayed"      // the node's Nth fenced write takes By longer to arrive
 )
 
 // Event is one fault.
@@ -107,8 +122,18 @@ type Event struct {
 	Identity string `json:"identity,omitempty"`
 	// Blackhole makes a partition hang requests instead of refusing them.
 	Blackhole bool `json:"blackhole,omitempty"`
-	// Body is what an overwrite writes.
+	// Body is what an overwrite writes, unless Record is set.
 	Body string `json:"body,omitempty"`
+	// Record, if set, is what an overwrite writes: a lock record in the
+	// protocol's own format (harness.Protocol.EncodeRecord).
+	Record *Record `json:"record,omitempty"`
+	// Role, if set, aims the event at a role instead of at Node and At
+	// alone: it happens at the first moment at or after At when a node
+	// plays the role, to that node (see Role).
+	Role Role `json:"role,omitempty"`
+	// Target, if set, widens the event to every node ("all") or to every
+	// node that does not lead when it happens ("followers").
+	Target Target `json:"target,omitempty"`
 	// Op and Nth aim an answer-* fault at the Nth request of Op
 	// ("PutObject", "GetObject"...) of Node; Nth also counts fenced writes
 	// for pause-before-write.
@@ -120,14 +145,14 @@ type Event struct {
 }
 
 var kinds = map[Kind]bool{Pause: true, Crash: true, Restart: true, Stop: true, ClockJump: true, ClockStall: true,
-	Partition: true, SlowS3: true, DeleteLock: true, Overwrite: true, Linger: true, AnswerLost: true,
-	AnswerFailed: true, Refused: true, AnswerDelayed: true, AnswerPause: true, PauseBefore: true, WriteDelayed: true}
+	Partition: true, SlowS3: true, DeleteLock: true, Overwrite: true, Restore: true, Linger: true, AnswerLost: true,
+	AnswerFailed: true, Refused: true, AnswerDelayed: true, RequestDelayed: true, AnswerPause: true, PauseBefore: true, WriteDelayed: true}
 
 // Aimed reports whether events of kind k hit the Nth request or fenced
 // write of a node rather than an instant.
 func (k Kind) Aimed() bool {
 	switch k {
-	case AnswerLost, AnswerFailed, Refused, AnswerDelayed, AnswerPause, PauseBefore, WriteDelayed:
+	case AnswerLost, AnswerFailed, Refused, AnswerDelayed, RequestDelayed, AnswerPause, PauseBefore, WriteDelayed:
 		return true
 	}
 	return false
@@ -170,8 +195,14 @@ func (p *Plan) Validate(nodes int, duration time.Duration) error {
 	if p.SDKAttempts < 0 || p.SDKAttempts > 10 {
 		return bad("sdkAttempts %d outside [0, 10]", p.SDKAttempts)
 	}
+	if err := p.validateAdditions(nodes); err != nil {
+		return err
+	}
 	for i, e := range p.Events {
 		where := fmt.Sprintf("event %d (%s)", i, e.Kind)
+		if err := e.validateAim(); err != nil {
+			return bad("%s: %v", where, err)
+		}
 		switch {
 		case !kinds[e.Kind]:
 			return bad("%s: unknown kind; known: %s", where, strings.Join(KindNames(), ", "))
@@ -179,7 +210,7 @@ func (p *Plan) Validate(nodes int, duration time.Duration) error {
 			return bad("%s: node %d of %d", where, e.Node, nodes)
 		case e.At < 0 || e.For < 0:
 			return bad("%s: negative time", where)
-		case e.Kind.Aimed() && (e.Op == "" && e.Kind != PauseBefore && e.Kind != WriteDelayed || e.Nth < 1):
+		case e.Kind.Aimed() && e.Role == "" && (e.Op == "" && e.Kind != PauseBefore && e.Kind != WriteDelayed || e.Nth < 1):
 			return bad("%s: aimed at no request (op %q, nth %d)", where, e.Op, e.Nth)
 		case (e.Kind == AnswerFailed || e.Kind == Refused) && codes[e.Code] == nil:
 			return bad("%s: code %q is not InternalError, SlowDown or ConditionalRequestConflict", where, e.Code)

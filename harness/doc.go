@@ -29,6 +29,16 @@
 //   - NoFencingTokens, for a protocol that hands out no tokens: the token
 //     checkers do not apply, and at most one leader at a time is what is
 //     judged.
+//   - Optionally Configure, which makes the protocol with other settings
+//     (a plan's faults.Settings for a node): the swarm then draws each
+//     node's settings, and a plan that mixes them is judged by each node's
+//     assumptions (Configured); EncodeRecord, which writes a lock record in
+//     the protocol's own format for the records a plan puts in the lock
+//     object before or during the run; and, from the candidate,
+//     Env.ReportLease, the protocol's answer to "do I lead?" that
+//     applications drawn to ask it (sim.AppChecks, sim.AppPolls) ask before
+//     each write, so that what they were told is judged too (the
+//     lease-check checker).
 //
 // Code under simulation must wait only through the Clock, the S3 calls and
 // the application. A protocol that blocks on anything else (a bare channel,
@@ -85,9 +95,12 @@
 // run for longer than the pause bound (its pauses merged where they overlap
 // or touch), a stalled clock or a lingering application excuses overlaps of
 // leaders involving that node, and writes it sent under a superseded token,
-// from the fault until the node's term can have ended; a write of the lock
-// object by someone else excuses reused and decreasing tokens from that
-// write on. Nothing excuses a stale write the fence accepted by its own
+// from the fault until the node's term can have ended (slow work between an
+// application's check and its write counts with the node's pauses); a
+// write of the lock object by someone else (a delete, an overwrite, a
+// restore, or content before the run that no elector wrote) excuses reused
+// and decreasing tokens from that write on, and overlaps of any nodes for a
+// lease and a term. Nothing excuses a stale write the fence accepted by its own
 // rule, or an overlap once faults and the time they can affect are over.
 // Excused violations are still reported, each with its excuses (Excused),
 // and counted apart. Faults end by the plan's heal (aimed pauses are cut

@@ -71,15 +71,83 @@ func (s ElectorSettings) LivenessBound() time.Duration {
 
 // ProductionElector is the candidate that runs protocol.Elector, the code
 // users ship, with the node's simulated clock, S3 client and entropy. The
-// application it leads is the simulator's (Env.Lead).
+// application it leads is the simulator's (Env.Lead), which may ask the
+// elector's Lease before each guarded write (Env.ReportLease).
 func ProductionElector(s ElectorSettings) sim.Candidate {
 	return func(ctx context.Context, env sim.Env) error {
 		e, err := protocol.NewElector(s.Config(env))
 		if err != nil {
 			return err
 		}
+		if env.ReportLease != nil {
+			env.ReportLease(func() (uint64, bool) {
+				l, ok := e.Lease()
+				return l.Token, ok
+			})
+		}
 		return e.Run(ctx)
 	}
+}
+
+// SettingsOf are the elector settings of a plan's settings for a node.
+func SettingsOf(s faults.Settings) ElectorSettings {
+	return ElectorSettings{
+		LeaseDuration:   s.Lease.D(),
+		RenewDeadline:   s.RenewDeadline.D(),
+		RetryPeriod:     s.RetryPeriod.D(),
+		RequestTimeout:  s.RequestTimeout.D(),
+		ClockDriftPPM:   s.DriftPPM,
+		ReleaseOnCancel: s.ReleaseOnCancel,
+	}
+}
+
+// Plan returns the settings as a plan gives them to node.
+func (s ElectorSettings) Plan(node int) faults.Settings {
+	return faults.Settings{
+		Node:            node,
+		Lease:           faults.Duration(s.LeaseDuration),
+		RenewDeadline:   faults.Duration(s.RenewDeadline),
+		RetryPeriod:     faults.Duration(s.RetryPeriod),
+		RequestTimeout:  faults.Duration(s.RequestTimeout),
+		DriftPPM:        s.ClockDriftPPM,
+		ReleaseOnCancel: s.ReleaseOnCancel,
+	}
+}
+
+// configureElector is the elector's Protocol.Configure: the elector with a
+// plan's settings, if protocol.NewElector accepts them.
+func configureElector(fs faults.Settings) (Protocol, error) {
+	s := SettingsOf(fs)
+	if err := s.Validate(); err != nil {
+		return Protocol{}, err
+	}
+	return Elector(s), nil
+}
+
+// EncodeRecord writes a plan's record as the elector writes its own
+// (protocol.Record.Encode): the record's nonce, a lease of the record's or
+// else these settings', and S3's epoch as its times. A record the elector
+// cannot encode (no holder, token 0) is written in the generic form,
+// which the elector reads as no record.
+func (s ElectorSettings) EncodeRecord(r faults.Record) []byte {
+	lease := r.Lease.D()
+	if lease <= 0 {
+		lease = s.LeaseDuration
+	}
+	rec := protocol.Record{
+		Holder:          r.Holder,
+		Token:           r.Token,
+		LeaseDurationMS: int64((lease + time.Millisecond - 1) / time.Millisecond),
+		AcquireTime:     sim.Epoch,
+		RenewTime:       sim.Epoch,
+		Nonce:           r.Nonce(),
+		Released:        r.Released,
+	}
+	b, err := rec.Encode()
+	if err != nil {
+		return faults.EncodeRecord(r)
+	}
+	return b
 }
 
 // Validate reports whether protocol.NewElector accepts these settings.

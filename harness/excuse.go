@@ -88,6 +88,9 @@ func (x Excused) Why() string {
 var pauseKinds = map[string]bool{
 	string(faults.Pause): true, string(faults.AnswerPause): true,
 	string(faults.PauseBefore): true, string(faults.ClockStall): true,
+	// Not a pause of the process, but as long between the application's
+	// check that it leads and its write: held against the same bound.
+	"slow-work": true,
 }
 
 // excuses lists how run h of protocol p under plan left p's assumptions,
@@ -128,7 +131,13 @@ func excuses(p Protocol, plan *faults.Plan, h *sim.History) []Excuse {
 			if !a.Linger {
 				add(f, f.Node, f.From, f.To+term, false, fmt.Sprintf("n%d's application works on from %v to %v after its term", f.Node, f.From, f.To))
 			}
-		case string(faults.DeleteLock), string(faults.Overwrite):
+		case faults.KindInitial:
+			if !a.ForeignWrites && plan.Initial.Foreign() {
+				why := "someone else wrote the lock object before the run (initial)"
+				add(f, -1, f.From, h.End, true, why)
+				add(f, -1, f.From, f.From+a.Lease+term, false, why)
+			}
+		case string(faults.DeleteLock), string(faults.Overwrite), string(faults.Restore):
 			if !a.ForeignWrites {
 				why := fmt.Sprintf("someone else writes the lock object at %v (%s)", f.From, f.Kind)
 				add(f, -1, f.From, h.End, true, why)
@@ -143,9 +152,9 @@ func excuses(p Protocol, plan *faults.Plan, h *sim.History) []Excuse {
 		case strings.Contains(causes, string(faults.ClockStall)) && !a.Stalls:
 			add(m, m.Node, m.From, m.To+term, false, fmt.Sprintf("n%d's VM is suspended (its monotonic clock stalls) from %v to %v", m.Node, m.From, m.To))
 			clock()
-		case m.To-m.From > a.MaxPause:
+		case m.To-m.From > p.PauseBound(m.Node):
 			add(m, m.Node, m.From, m.To+term, false, fmt.Sprintf("n%d does not run from %v to %v (%v, %s), beyond the assumed pause of %v",
-				m.Node, m.From, m.To, m.To-m.From, causes, a.MaxPause))
+				m.Node, m.From, m.To, m.To-m.From, causes, p.PauseBound(m.Node)))
 		}
 	}
 	return out
@@ -207,7 +216,8 @@ func excusesFor(v linearizability.Violation, ov *linearizability.Overlap, staleG
 			}
 		}
 		return covering(ws, ov.From, ov.To)
-	case v.Checker == "fencing" && v.Rule == linearizability.RuleSuperseded:
+	case v.Checker == "fencing" && v.Rule == linearizability.RuleSuperseded,
+		v.Checker == linearizability.LeaseCheckName:
 		for _, e := range xs {
 			if (e.Tokens && e.From <= v.At) || (!e.Tokens && involves(e) && e.From <= v.At && v.At <= e.To) {
 				return []Excuse{e}

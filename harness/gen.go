@@ -3,6 +3,7 @@ package harness
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
@@ -200,6 +201,16 @@ const (
 // leases, half the time longer than one); each S3 knob on or off (up to
 // 20%); the SDK's attempts.
 //
+// Last come the lock object's content before the run (a released or live
+// record, one of token 2^40, and for plans that may leave the assumptions
+// the top of the token space or bytes that are no record), the nodes'
+// applications (their mode, and slow work within the pause bound, or beyond
+// it for plans that may leave), and up to maxRoleGroups faults aimed at
+// roles (pauses, crashes, stops, partitions of the leader or of the
+// followers, faults on answers or on the way to S3, pauses before guarded
+// writes, late writes, whole-cluster events; and foreign writes for plans
+// that may leave).
+//
 // Crashes and stops come with their restart, at least 10 ms later, so that
 // every node is up again by healAt. Slow S3 and the slow tail add at most
 // late to a request (see below). Aimed pauses on an answer last at most a
@@ -373,7 +384,143 @@ func drawPlan(src Source, nodes int, pr Protocol) *faults.Plan {
 		p.S3.SlowMax = faults.Duration(length(src, lengthGrain, late, "slow max"))
 	}
 	p.SDKAttempts = int(src.Int(0, 5, "sdk attempts"))
+	// Drawn last, so that the choices of runs drawn before these families
+	// existed (a fuzzer's corpus, rapid's fail files) keep their meaning:
+	// the lock object before the run, the applications, and faults aimed
+	// at roles.
+	if src.Bool("initial content") {
+		p.Initial = drawInitial(src, outside)
+	}
+	if src.Bool("applications") {
+		for i := range nodes {
+			if !src.Bool(fmt.Sprintf("n%d application", i)) {
+				continue
+			}
+			a := faults.App{Node: i, Mode: appModes[src.Int(0, int64(len(appModes)-1), "mode")]}
+			if src.Bool("slow work") {
+				most := maxPause
+				if outside {
+					most = 2 * lease
+				}
+				a.Work = faults.Duration(length(src, 0, most, "work"))
+			}
+			p.Apps = append(p.Apps, a)
+		}
+	}
+	roleKinds := len(roleFaults) - outsideRoleFaults
+	if outside {
+		roleKinds = len(roleFaults)
+	}
+	role := func(src Source, roles ...faults.Role) faults.Role {
+		return roles[src.Int(0, int64(len(roles)-1), "role")]
+	}
+	oneRole := func(src Source) []faults.Event {
+		var e faults.Event
+		switch kind := roleFaults[src.Int(0, int64(roleKinds-1), "kind")]; kind {
+		case "pause":
+			e = faults.Event{Kind: faults.Pause, Role: role(src, faults.RoleLeader, faults.RoleRenewer, faults.RoleRequester, faults.RoleAcquirer),
+				For: faults.Duration(timed(src, 0, min(maxPause, lease), "for"))}
+		case "crash", "stop":
+			k := faults.Crash
+			if kind == "stop" {
+				k = faults.Stop
+			}
+			e = faults.Event{Kind: k, Role: role(src, faults.RoleLeader, faults.RoleAcquirer, faults.RoleRenewer),
+				For: faults.Duration(timed(src, lengthGrain, 5*time.Second, "down"))}
+			if src.Bool("new identity") {
+				e.Identity = fmt.Sprintf("-r%d", src.Int(1, 99, "incarnation"))
+			}
+		case "partition of the leader":
+			e = faults.Event{Kind: faults.Partition, Role: faults.RoleLeader, For: faults.Duration(timed(src, lengthGrain, 2*lease, "for"))}
+		case "partition of the followers":
+			e = faults.Event{Kind: faults.Partition, Role: faults.RoleLeader, Target: faults.TargetFollowers,
+				For: faults.Duration(timed(src, lengthGrain, 4*lease, "for"))}
+		case "answer":
+			e = faults.Event{Kind: []faults.Kind{faults.AnswerLost, faults.AnswerFailed, faults.Refused, faults.AnswerDelayed, faults.RequestDelayed,
+				faults.AnswerPause}[src.Int(0, 5, "answer")], Role: role(src, faults.RoleRenewer, faults.RoleAcquirer, faults.RoleRequester)}
+			switch e.Kind {
+			case faults.AnswerFailed:
+				e.Code = errorCodes[src.Int(0, 1, "code")]
+			case faults.Refused:
+				e.Code = errorCodes[src.Int(0, int64(len(errorCodes)-1), "code")]
+			case faults.AnswerDelayed, faults.RequestDelayed:
+				e.By = faults.Duration(length(src, lengthGrain, 2*lease, "by"))
+			case faults.AnswerPause:
+				e.For = faults.Duration(length(src, 0, min(maxPause, lease), "for"))
+			}
+		case "pause-before-write":
+			e = faults.Event{Kind: faults.PauseBefore, Role: faults.RoleLeader, For: faults.Duration(length(src, 0, maxPause, "for"))}
+		case "write-delayed":
+			e = faults.Event{Kind: faults.WriteDelayed, Role: faults.RoleLeader, By: faults.Duration(length(src, lengthGrain, 2*lease, "by"))}
+		case "whole cluster":
+			e = faults.Event{Kind: []faults.Kind{faults.Crash, faults.Stop, faults.Restart}[src.Int(0, 2, "what")], Target: faults.TargetAll,
+				Role: []faults.Role{"", faults.RoleLeader, faults.RoleAcquirer}[src.Int(0, 2, "when")]}
+			if e.Kind != faults.Restart {
+				e.For = faults.Duration(timed(src, lengthGrain, 5*time.Second, "down"))
+			}
+			if src.Bool("new identities") {
+				e.Identity = fmt.Sprintf("-c%d", src.Int(1, 99, "generation"))
+			}
+		case "delete":
+			e = faults.Event{Kind: faults.DeleteLock, Role: role(src, faults.RoleLeader, faults.RoleRenewer)}
+		case "overwrite with a record":
+			r := &faults.Record{Holder: "intruder", Token: []uint64{1, 1 << 40, math.MaxUint64 - 1, math.MaxUint64}[src.Int(0, 3, "token")],
+				Released: src.Bool("released")}
+			e = faults.Event{Kind: faults.Overwrite, Record: r, Role: role(src, faults.RoleLeader, faults.RoleRenewer)}
+		default: // "restore"
+			e = faults.Event{Kind: faults.Restore, For: faults.Duration(timed(src, lengthGrain, 3*lease, "kept"))}
+		}
+		lasts := e.For.D()
+		if e.Kind.Aimed() {
+			lasts = 0 // an aimed fault waits for its request or write
+		}
+		e.At = at(src, lasts)
+		return []faults.Event{e}
+	}
+	for _, g := range src.Groups(maxRoleGroups, "aimed at roles", oneRole) {
+		p.Events = append(p.Events, g...)
+	}
 	return p
+}
+
+// maxRoleGroups bounds the faults aimed at roles of a drawn plan.
+const maxRoleGroups = 4
+
+// appModes are the applications' modes, the default first.
+var appModes = []sim.AppMode{sim.AppContext, sim.AppChecks, sim.AppPolls}
+
+// roleFaults are the faults the generator aims at roles, simplest first;
+// the last outsideRoleFaults are foreign writes, drawn only for plans that
+// may leave the assumptions.
+var roleFaults = []string{
+	"pause", "crash", "stop", "partition of the leader", "partition of the followers", "answer",
+	"pause-before-write", "write-delayed", "whole cluster",
+	"delete", "overwrite with a record", "restore",
+}
+
+const outsideRoleFaults = 3
+
+// drawInitial draws the lock object's content before the run: a released
+// record, the live record of a node that is gone, one of token 2^40, and
+// for plans that may leave the assumptions a record at the top of the
+// token space or bytes that are no record.
+func drawInitial(src Source, outside bool) *faults.Object {
+	most := int64(2)
+	if outside {
+		most = 4
+	}
+	holder := []string{"gone", "n0", "n1"}[src.Int(0, 2, "holder")]
+	switch src.Int(0, most, "initial") {
+	case 0:
+		return &faults.Object{Record: &faults.Record{Holder: holder, Token: uint64(src.Int(1, 1000, "token")), Released: true}}
+	case 1:
+		return &faults.Object{Record: &faults.Record{Holder: holder, Token: uint64(src.Int(1, 1000, "token"))}}
+	case 2:
+		return &faults.Object{Record: &faults.Record{Holder: holder, Token: 1<<40 + uint64(src.Int(0, 3, "token")), Released: src.Bool("released")}}
+	case 3:
+		return &faults.Object{Record: &faults.Record{Holder: holder, Token: math.MaxUint64 - uint64(src.Int(0, 1, "token")), Released: src.Bool("released")}}
+	}
+	return &faults.Object{Body: overwriteBodies[src.Int(0, int64(len(overwriteBodies)-1), "body")]}
 }
 
 // Check confirms that the run is valid: its plan passes Validate, and its

@@ -38,7 +38,20 @@ type Protocol struct {
 	// one leader at any true instant is still judged inside the
 	// assumptions, and overlaps are reported outside them.
 	NoFencingTokens bool
-	_               struct{}
+	// Configure, if set, makes the protocol with other settings (a swarm
+	// plan's faults.Settings for a node): the swarm then draws settings
+	// per node, and a plan that gives some runs each node with its own
+	// (see Configured for the assumptions of a mix).
+	Configure Configure
+	// EncodeRecord, if set, writes a lock record in the protocol's own
+	// format, for the records a plan puts in the lock object (its initial
+	// content, overwrites); nil writes faults.EncodeRecord's generic form.
+	EncodeRecord faults.RecordEncoder
+
+	// pauses are per-node pause bounds, set by Configured for a plan
+	// that gives nodes settings of their own.
+	pauses []time.Duration
+	_      struct{}
 }
 
 // Elector is the production elector with settings s, with the assumptions
@@ -49,6 +62,8 @@ func Elector(s ElectorSettings) Protocol {
 		Candidate:     ProductionElector(s),
 		Assumptions:   s.Assumptions(),
 		LivenessBound: s.LivenessBound(),
+		Configure:     configureElector,
+		EncodeRecord:  s.EncodeRecord,
 	}
 }
 

@@ -363,28 +363,46 @@ func clonePlan(p *faults.Plan) *faults.Plan {
 	c := *p
 	c.Clocks = slices.Clone(p.Clocks)
 	c.Events = slices.Clone(p.Events)
+	c.Settings = slices.Clone(p.Settings)
+	c.Apps = slices.Clone(p.Apps)
 	return &c
 }
 
-// nodeless reports whether an event kind acts on no node (its Node is
-// ignored, but must exist).
-func nodeless(k faults.Kind) bool {
-	return k == faults.SlowS3 || k == faults.DeleteLock || k == faults.Overwrite
+// nodeless reports whether an event acts on no node named in the plan (its
+// Node is ignored, but must exist): a fault of S3 or the lock object, or
+// one aimed at a role or a target, whose nodes are found when it fires.
+func nodeless(e faults.Event) bool {
+	switch e.Kind {
+	case faults.SlowS3, faults.DeleteLock, faults.Overwrite, faults.Restore:
+		return true
+	}
+	return e.Role != "" || e.Target != ""
 }
 
-// truncateNodes returns p without the clocks and events of nodes n and
-// beyond; events that act on no node are kept, on node 0.
+// truncateNodes returns p without the clocks, settings, applications and
+// events of nodes n and beyond; events that act on no node are kept, on
+// node 0.
 func truncateNodes(p *faults.Plan, n int) *faults.Plan {
 	c := *p
-	c.Clocks, c.Events = nil, nil
+	c.Clocks, c.Events, c.Settings, c.Apps = nil, nil, nil, nil
 	for _, cs := range p.Clocks {
 		if cs.Node < n {
 			c.Clocks = append(c.Clocks, cs)
 		}
 	}
+	for _, s := range p.Settings {
+		if s.Node < n {
+			c.Settings = append(c.Settings, s)
+		}
+	}
+	for _, a := range p.Apps {
+		if a.Node < n {
+			c.Apps = append(c.Apps, a)
+		}
+	}
 	for _, e := range p.Events {
 		switch {
-		case nodeless(e.Kind):
+		case nodeless(e):
 			if e.Node >= n {
 				e.Node = 0
 			}

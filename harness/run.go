@@ -59,13 +59,17 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 		return nil, fmt.Errorf("%w: protocol %q has no candidate", ErrInvalidSetup, s.Protocol.Name)
 	}
 	cfg := s.Config
-	cfg.Candidate = s.Protocol.Candidate
 	cfg.KeepTrace = keepTrace
 	plan := s.Plan
 	if plan == nil {
 		plan = &faults.Plan{}
 	}
-	if err := faults.Apply(plan, &cfg); err != nil {
+	p, err := Configured(s.Protocol, plan, cfg.Nodes)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Candidate = p.Candidate
+	if err := faults.ApplyEncoded(plan, &cfg, p.EncodeRecord); err != nil {
 		return nil, err
 	}
 	res, err := sim.Run(cfg)
@@ -77,7 +81,7 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 		return o, nil // cut short by an exploration as equivalent to a run explored: nothing to judge
 	}
 	if res.History != nil {
-		o.Excuses = excuses(s.Protocol, plan, res.History)
+		o.Excuses = excuses(p, plan, res.History)
 		for _, e := range o.Excuses {
 			if !slices.Contains(o.Outside, e.Why) {
 				o.Outside = append(o.Outside, e.Why)
@@ -91,7 +95,7 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 		}
 		return o, nil
 	}
-	judge(o, s.Protocol, plan, s.Audit)
+	judge(o, p, plan, s.Audit)
 	return o, nil
 }
 
@@ -104,6 +108,7 @@ func judge(o *Outcome, p Protocol, plan *faults.Plan, audit func(*sim.Result) []
 	var found []linearizability.Violation
 	if !p.NoFencingTokens {
 		found = linearizability.CheckElection(h)
+		found = append(found, linearizability.CheckLeaseChecks(h)...)
 	}
 	if audit != nil {
 		found = append(found, audit(o.Result)...)

@@ -30,8 +30,9 @@ const shrinkStep = 100 * time.Millisecond
 // then smaller chunks, down to single events); the nodes cut to the fewest
 // that still fail, then single nodes removed (the later ones renumbered),
 // the clocks and events of removed nodes dropped; clock settings removed,
-// or their offset or drift zeroed; each S3 knob and the SDK's attempts
-// zeroed; and the run shortened: for an unsafe or crashed run to just after
+// or their offset or drift zeroed; the lock object's content before the
+// run, each node's settings and each application removed (or its slow
+// work); each S3 knob and the SDK's attempts zeroed; and the run shortened: for an unsafe or crashed run to just after
 // its violations (or failure), with healAt and the events that no longer
 // fit cut with it; for a liveness failure, healAt brought forward and the
 // run ended soon after healAt plus the protocol's liveness bound, so that
@@ -73,6 +74,7 @@ func Shrink(r *Reproducer, budget int) (*Reproducer, int, error) {
 		progress := sh.events()
 		progress = sh.fewerNodes() || progress
 		progress = sh.clocks() || progress
+		progress = sh.setup() || progress
 		progress = sh.knobs() || progress
 		progress = sh.shorter() || progress
 		if !progress {
@@ -241,7 +243,7 @@ func (sh *shrinker) fewerNodes() bool {
 // kept.
 func withoutNode(p *faults.Plan, i int) *faults.Plan {
 	c := *p
-	c.Clocks, c.Events = nil, nil
+	c.Clocks, c.Events, c.Settings, c.Apps = nil, nil, nil, nil
 	for _, cs := range p.Clocks {
 		switch {
 		case cs.Node == i:
@@ -251,9 +253,27 @@ func withoutNode(p *faults.Plan, i int) *faults.Plan {
 		}
 		c.Clocks = append(c.Clocks, cs)
 	}
+	for _, s := range p.Settings {
+		switch {
+		case s.Node == i:
+			continue
+		case s.Node > i:
+			s.Node--
+		}
+		c.Settings = append(c.Settings, s)
+	}
+	for _, a := range p.Apps {
+		switch {
+		case a.Node == i:
+			continue
+		case a.Node > i:
+			a.Node--
+		}
+		c.Apps = append(c.Apps, a)
+	}
 	for _, e := range p.Events {
 		switch {
-		case nodeless(e.Kind):
+		case nodeless(e):
 			e.Node = 0
 		case e.Node == i:
 			continue
@@ -286,6 +306,43 @@ func (sh *shrinker) clocks() bool {
 				zero(&c.Plan.Clocks[i])
 				progress = sh.try(c) || progress
 			}
+		}
+		i++
+	}
+	return progress
+}
+
+// setup removes what the plan says of the world besides its faults: the
+// lock object's content before the run, each node's settings (the node
+// then runs the protocol as given), each node's application (the default
+// then), or failing that the application's slow work.
+func (sh *shrinker) setup() bool {
+	progress := false
+	if sh.cur.Plan.Initial != nil && sh.left() {
+		c := sh.cur.clone()
+		c.Plan.Initial = nil
+		progress = sh.try(c) || progress
+	}
+	for i := 0; i < len(sh.cur.Plan.Settings) && sh.left(); {
+		c := sh.cur.clone()
+		c.Plan.Settings = slices.Delete(c.Plan.Settings, i, i+1)
+		if sh.try(c) {
+			progress = true
+			continue
+		}
+		i++
+	}
+	for i := 0; i < len(sh.cur.Plan.Apps) && sh.left(); {
+		c := sh.cur.clone()
+		c.Plan.Apps = slices.Delete(c.Plan.Apps, i, i+1)
+		if sh.try(c) {
+			progress = true
+			continue
+		}
+		if sh.cur.Plan.Apps[i].Work != 0 {
+			c := sh.cur.clone()
+			c.Plan.Apps[i].Work = 0
+			progress = sh.try(c) || progress
 		}
 		i++
 	}

@@ -345,9 +345,20 @@ func buildModel(o *harness.Outcome) *model {
 		}
 	}
 
-	// Windows the plan opens: partitions, slow S3.
+	// Windows the plan opens: partitions, slow S3. A partition aimed at a
+	// role or a target is drawn where it really fell (the history's
+	// faults), since the plan does not say which nodes it hit.
+	for _, f := range h.Faults {
+		if f.Kind == string(faults.Partition) && f.Node >= 0 && aimedPartitionAt(plan, f.From) {
+			lane(f.Node).partitions = append(lane(f.Node).partitions, span{f.From, f.To, "no S3",
+				fmt.Sprintf("n%d cannot reach S3 from %s to %s (%v; aimed at a role)", f.Node, secs(f.From), secs(f.To), f.To-f.From)})
+		}
+	}
 	for _, e := range plan.Events {
 		from, to := e.At.D(), e.At.D()+e.For.D()
+		if e.Role != "" || e.Target != "" {
+			continue
+		}
 		switch e.Kind {
 		case faults.Partition:
 			how := "requests fail at once"
@@ -472,4 +483,28 @@ func quoteAll(ss []string) []string {
 		out[i] = fmt.Sprintf("%q", s)
 	}
 	return out
+}
+
+// aimedPartitionAt reports whether a partition that began at from can be
+// one the plan aimed at a role or a target (which fires at or after its
+// At), rather than one it timed.
+func aimedPartitionAt(plan *faults.Plan, from time.Duration) bool {
+	timed := false
+	for _, e := range plan.Events {
+		if e.Kind != faults.Partition {
+			continue
+		}
+		if e.Role == "" && e.Target == "" && e.At.D() == from {
+			timed = true
+		}
+	}
+	if timed {
+		return false
+	}
+	for _, e := range plan.Events {
+		if e.Kind == faults.Partition && (e.Role != "" || e.Target != "") && e.At.D() <= from {
+			return true
+		}
+	}
+	return false
 }

@@ -49,7 +49,13 @@
 //     (a); and (c) accepted writes carrying one token come from one node,
 //     the observable form of two leaders in one epoch.
 //
-// [ElectionCheckers] lists these checkers and [CheckElection] runs them all.
+// [CheckLeaseChecks] judges what applications were told when they asked
+// the protocol whether they lead (sim.AppChecks, sim.AppPolls): a write
+// sent after a yes, once a term with a higher token had begun, is a
+// violation (lease-check), whether the fence took it or not; like overlap,
+// the harness counts it while a run stays inside the assumptions.
+//
+// [ElectionCheckers] lists the first three checkers and [CheckElection] runs them all.
 // Each returns [Violation]s carrying the true time at which the violation is
 // witnessed, the nodes involved and one sentence of evidence. [CheckLiveness]
 // judges the other side, as a Violation too: once faults healed, a leader
@@ -95,9 +101,10 @@
 // holds no listing), requests that neither changed the key nor say
 // anything about it, and time conditions (If-Modified-Since), which the
 // history does not record. Writes made outside the nodes, such as an
-// operator deleting the lock object, are not in the history, so a run with
-// them may be judged Illegal; one recorded with Node -1 is checked like
-// any other. The verdict is porcupine's three-valued one: Unknown means
+// operator deleting the lock object or the lock object's content before
+// the run (written at time 0), are in the history with Node -1 and checked
+// like any other; a write made outside that was not recorded would make a
+// run look Illegal. The verdict is porcupine's three-valued one: Unknown means
 // the timeout passed first and is never a pass. [S3Result.Visualize]
 // writes porcupine's HTML view of the history with the linearization
 // found, or where the search got stuck.

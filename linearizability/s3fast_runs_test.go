@@ -34,10 +34,11 @@ func runHistories(tb testing.TB, sc harness.Scenario, n int) []*sim.History {
 // TestS3FastOnScenarioRuns checks the runs of every registered scenario
 // with both checkers: the fast checker must agree with porcupine whenever
 // it decides, and decide every run of the production elector in the
-// reference scenario and nearly every one of the swarm. It logs the
-// share it decides per scenario; those it leaves to porcupine write one
-// ETag twice on purpose (restored-record, zoo/no-nonce) or race
-// unconditional puts.
+// reference scenario and nearly every one of the swarm but those in which
+// someone restores the lock object byte for byte. It logs the share it
+// decides per scenario; those it leaves to porcupine write one ETag twice
+// on purpose (restored-record, zoo/no-nonce, the swarm's restores) or
+// race unconditional puts.
 func TestS3FastOnScenarioRuns(t *testing.T) {
 	seeds := map[string]int{"reference": 300, "swarm": 300}
 	others := 20
@@ -55,7 +56,7 @@ func TestS3FastOnScenarioRuns(t *testing.T) {
 		if !ok {
 			n = others
 		}
-		var runs, fast int
+		var runs, fast, restored int
 		var fastTime, porcupineTime time.Duration
 		for seed, h := range runHistories(t, sc, n) {
 			start := time.Now()
@@ -64,6 +65,9 @@ func TestS3FastOnScenarioRuns(t *testing.T) {
 			p := linearizability.CheckS3PorcupineOnly(h, time.Minute)
 			porcupineTime += p.Duration
 			runs++
+			if f.Verdict == linearizability.FastUndecided && writesAnETagTwice(h) {
+				restored++ // left to porcupine on purpose
+			}
 			if f.Verdict != linearizability.FastUndecided {
 				fast++
 				if f.Verdict.String() != string(p.Result) {
@@ -81,8 +85,8 @@ func TestS3FastOnScenarioRuns(t *testing.T) {
 				100*float64(fast)/float64(runs), (fastTime / time.Duration(runs)).Round(100*time.Nanosecond),
 				(porcupineTime / time.Duration(runs)).Round(100*time.Nanosecond))
 		}
-		if (name == "reference" && fast != runs) || (name == "swarm" && fast*100 < runs*99) {
-			t.Errorf("%s: the fast checker decided %d of %d runs", name, fast, runs)
+		if (name == "reference" && fast != runs) || (name == "swarm" && fast*100 < (runs-restored)*99) {
+			t.Errorf("%s: the fast checker decided %d of %d runs (%d of them restore a content byte for byte)", name, fast, runs, restored)
 		}
 	}
 	t.Logf("all scenarios: %d runs, the fast checker decided %d (%.1f%%)", total, decided, 100*float64(decided)/float64(total))
@@ -152,4 +156,15 @@ func BenchmarkReferenceRunS3Share(b *testing.B) {
 	// Before the fast checker the run took wall - check + porcupine.
 	b.ReportMetric(100*porcupineOnly.Seconds()/(wall-check+porcupineOnly).Seconds(), "porcupine-%")
 	b.ReportMetric(100*float64(fastRuns)/float64(b.N), "fast-decided-%")
+}
+
+// writesAnETagTwice reports a run in which someone restored the lock
+// object byte for byte (a restore fault), so one ETag was written twice.
+func writesAnETagTwice(h *sim.History) bool {
+	for _, f := range h.Faults {
+		if f.Kind == "restore" {
+			return true
+		}
+	}
+	return false
 }

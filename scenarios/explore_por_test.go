@@ -91,6 +91,8 @@ func TestReductionKeepsVerdicts(t *testing.T) {
 		{"epochfile/naive", 2, time.Second, 0},
 		{"epochfile/list-race", 2, time.Second, 0},
 		{"leadermgr/safe-s3", 2, time.Second, 0},
+		{"leadermgr/safe-sql", 2, time.Second, 0},
+		{"leadermgr/naive-sql-same-identity", 2, time.Second, 1},
 	} {
 		sc, err := harness.Lookup(tc.scenario)
 		if err != nil {

@@ -220,3 +220,47 @@ func TestShrinkRefuses(t *testing.T) {
 		t.Fatalf("budget 1 changed the run: %+v from %+v", a, b)
 	}
 }
+
+// TestShrinkSwarmBreadth: the first swarm failure of each masked zoo
+// variant (settings, content before the run, applications, foreign writes
+// and faults aimed at roles among its plan) shrinks: it keeps failing the
+// same way with fewer plan events, and what the plan said of the world
+// that the failure does not need (settings, content, applications) goes.
+func TestShrinkSwarmBreadth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("shrinks five swarm failures")
+	}
+	for _, sc := range zoo.MaskedScenarios {
+		t.Run(sc.Name, func(t *testing.T) {
+			t.Parallel()
+			var o *harness.Outcome
+			for seed := uint64(1); seed <= 2000; seed++ {
+				out, err := harness.RunSeed(sc, seed, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if out.Verdict != harness.Pass {
+					o = out
+					break
+				}
+			}
+			if o == nil {
+				t.Fatal("no failing seed in 2000")
+			}
+			r := harness.ReproducerFor(o)
+			small, runs, err := harness.Shrink(r, 400)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before, after := checkShrunk(t, r, small, harness.SignatureOf(o))
+			setup := func(p *faults.Plan) int {
+				return len(p.Settings) + len(p.Apps) + map[bool]int{true: 1}[p.Initial != nil]
+			}
+			t.Logf("seed %d (%s): %d events, %d settings/apps/content -> %d events, %d; %d runs",
+				o.Seed, harness.SignatureOf(o), before.events, setup(r.Plan), after.events, setup(small.Plan), runs)
+			if after.events > before.events || after.events == before.events && setup(small.Plan) == setup(r.Plan) && before.events > 0 {
+				t.Errorf("seed %d: nothing removed:\n%s", o.Seed, marshal(t, small))
+			}
+		})
+	}
+}

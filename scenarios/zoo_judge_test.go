@@ -16,10 +16,15 @@ func tokenViolation(v linearizability.Violation) bool {
 		v.Checker == "fencing" && v.Rule == linearizability.RuleSharedEpoch
 }
 
-// foreignWrite reports whether someone else wrote the lock object in the run.
+// foreignWrite reports whether someone else wrote the lock object in the
+// run, or before it.
 func foreignWrite(o *harness.Outcome) bool {
+	if o.Plan.Initial.Foreign() {
+		return true
+	}
 	for _, f := range o.Result.History.Faults {
-		if f.Kind == string(faults.DeleteLock) || f.Kind == string(faults.Overwrite) {
+		switch f.Kind {
+		case string(faults.DeleteLock), string(faults.Overwrite), string(faults.Restore):
 			return true
 		}
 	}

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -9,42 +10,46 @@ import (
 )
 
 // zooBudgets are the seed budgets within which the swarm campaign must
-// catch each variant of the zoo. Each is about twice the smallest budget
-// that catches the variant reliably: the number of seeds that meets a
-// variant failing on a fraction r of seeds with probability 99%, ln(100)/r,
-// measured over seeds 1-3000 (before excuses were scoped to the faulty
-// node, which made most variants fail sooner), so that a change to the
-// swarm's plans that reshuffles which seeds fail does not make the test
-// flaky. The seed that
-// catches each variant today is in the comments; the test stops there, so
-// the budgets cost nothing while the zoo is caught. `simrun zoo` prints the
-// same figures.
+// catch each variant of the zoo, the masked ones included. Each is about
+// twice the smallest budget that catches the variant reliably: the number
+// of seeds that meets a variant failing on a fraction r of seeds with
+// probability 99%, ln(100)/r, with r measured over seeds 1-1000, so that a
+// change to the swarm's plans that reshuffles which seeds fail does not
+// make the test flaky. The seed that catches each variant today is in the
+// comments; the test stops there, so the budgets cost nothing while the zoo
+// is caught. `simrun zoo -swarm` prints the same figures.
 var zooBudgets = map[string]uint64{
-	"unconditional-acquire":    10,   // seed 1; fails 70% of seeds
-	"wall-clock-expiry":        10,   // seed 1; 60%
-	"last-modified":            10,   // seed 2; 92%
-	"same-token":               80,   // seed 6; 11.7%
-	"delete-on-release":        4000, // seed 89; 0.2%: only a leader stopped and restarted at once, before anyone recreates the object, restarts the tokens
+	"unconditional-acquire":    10,   // seed 1; fails 89% of seeds
+	"wall-clock-expiry":        20,   // seed 1; 77%
+	"last-modified":            10,   // seed 1; 92%
+	"same-token":               30,   // seed 1; 37%
+	"delete-on-release":        200,  // seed 5; 5.5%
 	"no-nonce":                 10,   // seed 1; 100%
-	"conflict-as-success":      120,  // seed 10; 7.7%
-	"no-watchdog":              200,  // seed 43; 4.5%
-	"leader-ctx-not-cancelled": 30,   // seed 1; 28%
+	"conflict-as-success":      80,   // seed 4; 13%
+	"no-watchdog":              100,  // seed 13; 9.8%
+	"leader-ctx-not-cancelled": 30,   // seed 1; 35%
 	"follower-no-reset":        10,   // seed 1; 100%
-	"wall-clock-timer":         600,  // seed 32; 1.6%
-	"identity-owns-record":     600,  // seed 6; 1.7%
+	"wall-clock-timer":         400,  // seed 24; 2.7%
+	"identity-owns-record":     100,  // seed 1; 9.8%
+	"term-equals-lease":        1000, // seed 60; 0.9%: slow work within the pause bound, or drift, at the end of a term whose leader was cut off just as a renewal landed
+	"renew-without-if-match":   500,  // seed 58; 2.0%: a foreign delete that the unconditional renewal undoes, or a late renewal
+	"release-unconditional":    1300, // seed 71; 0.7%: a hand-over whose release lands late
+	"deadline-from-answer":     1300, // seed 77; 0.7%: a grant or renewal answered late, the leader then cut off
+	"not-found-as-success":     800,  // seed 8; 1.2%: a delete while the followers cannot reach S3
 }
 
 // TestZooIsCaught: the default campaign catches every variant of the zoo,
-// each within its budget, with an unsafe, liveness or crashed verdict.
+// the masked ones too, each within its budget, with an unsafe, liveness or
+// crashed verdict.
 func TestZooIsCaught(t *testing.T) {
-	for _, sc := range zoo.Scenarios {
+	for _, sc := range append(slices.Clip(zoo.Scenarios), zoo.MaskedScenarios...) {
 		if sc.Expect != harness.Caught {
 			continue
 		}
 		name := strings.TrimPrefix(sc.Name, "zoo/")
 		budget, ok := zooBudgets[name]
 		if !ok {
-			t.Errorf("%s: no budget; measure one with 'simrun zoo'", sc.Name)
+			t.Errorf("%s: no budget; measure one with 'simrun zoo -swarm'", sc.Name)
 			continue
 		}
 		t.Run(name, func(t *testing.T) {

@@ -17,7 +17,15 @@ type Zoo struct {
 	// ControlPassed: the careful lock passed its whole budget.
 	ControlPassed bool            `json:"controlPassed"`
 	Wall          faults.Duration `json:"wall"`
-	Rows          []ZooRow        `json:"rows"`
+	// Swarm: zoo -swarm, every variant (the masked ones too) under plain
+	// swarm seeds. MedianCatch and MaxCatch are the median and the longest
+	// time to a variant's first failing seed, set when every variant was
+	// caught; GOMAXPROCS is the run's.
+	Swarm       bool            `json:"swarm,omitempty"`
+	MedianCatch faults.Duration `json:"medianCatch,omitempty"`
+	MaxCatch    faults.Duration `json:"maxCatch,omitempty"`
+	GOMAXPROCS  int             `json:"gomaxprocs"`
+	Rows        []ZooRow        `json:"rows"`
 }
 
 // ZooRow is one lock of the zoo: its first failing seed, or that there was

@@ -64,7 +64,7 @@ func Example_ownClient() {
 		fmt.Printf("seed %d: %s, trace %016x, same as the fast path: %v\n", seed, o.Verdict, o.Result.Hash(), o.Result.Hash() == f.Result.Hash())
 	}
 	// Output:
-	// seed 1: pass, trace bf1cf21aeccf8b23, same as the fast path: true
-	// seed 2: pass, trace eca487d5ac172b8c, same as the fast path: true
-	// seed 3: pass, trace 7667c3708e73acc7, same as the fast path: true
+	// seed 1: pass, trace 0a4a071a063f8382, same as the fast path: true
+	// seed 2: pass, trace 81522a6c1d26cf4c, same as the fast path: true
+	// seed 3: pass, trace 38f2eb8f97a6649a, same as the fast path: true
 }

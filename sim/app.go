@@ -38,10 +38,22 @@ func (w *World) lead(ctx context.Context, n *Node, token uint64) {
 		w.endTerm(n, idx)
 		w.live.beat()
 	}()
-	for ctx.Err() == nil {
-		w.guardedWrite(ctx, t, n, token)
-		if err := t.wait(ctx, n.clock.after(w.now, w.cfg.WriteInterval)); err != nil {
-			break
+	mode := n.appMode
+	if n.leaseCheck == nil {
+		mode = AppContext
+	}
+	switch mode {
+	case AppPolls:
+		w.leadChecking(ctx, t, n, token, idx, true)
+		return
+	case AppChecks:
+		w.leadChecking(ctx, t, n, token, idx, false)
+	default:
+		for ctx.Err() == nil {
+			w.guardedWrite(ctx, t, n, token, appCheck{at: w.now})
+			if err := t.wait(ctx, n.clock.after(w.now, w.cfg.WriteInterval)); err != nil {
+				break
+			}
 		}
 	}
 	if n.linger > 0 {
@@ -66,7 +78,7 @@ func (w *World) lead(ctx context.Context, n *Node, token uint64) {
 			lctx = c
 		}
 		for w.now < until && lctx.Err() == nil {
-			w.guardedWrite(lctx, t, n, token)
+			w.guardedWrite(lctx, t, n, token, appCheck{at: w.now})
 			_ = t.wait(lctx, n.clock.after(w.now, w.cfg.WriteInterval))
 		}
 		w.history.Faults[fi].To = w.now // as long as it really worked on
@@ -74,12 +86,29 @@ func (w *World) lead(ctx context.Context, n *Node, token uint64) {
 }
 
 // guardedWrite is one step of the application's work: it has just checked
-// that it leads (its context was not done); it writes under token. A pause
-// planned for this write falls between the check and the write, and the
-// write is sent after the pause whatever happened meanwhile, as a real
-// process would send it: the check was already made.
-func (w *World) guardedWrite(ctx context.Context, t *task, n *Node, token uint64) {
+// that it leads (its context was not done, and the lease check said yes if
+// c.checked); it works (SetApp) and writes under token. A pause planned for
+// this write falls between the check and the write, and the write is sent
+// after the work and the pause whatever happened meanwhile, as a real
+// process would send it: the check was already made. It returns the
+// instant the write was sent.
+func (w *World) guardedWrite(ctx context.Context, t *task, n *Node, token uint64, c appCheck) time.Duration {
 	n.writes++
+	// How stale the check is when the write leaves, for an application
+	// whose work is slow: judged with the node's pauses against the pause
+	// bound. Recorded from the check, and ended as the write leaves or, if
+	// a crash or the end of the run cuts the work short, there.
+	work, left := -1, false
+	if n.appWork > 0 {
+		work = len(w.history.Faults)
+		w.RecordFault(FaultSpan{Kind: "slow-work", Node: n.Index, From: c.at, To: c.at, By: int64(n.appWork)})
+		defer func() {
+			if !left {
+				w.history.Faults[work].To = w.now
+			}
+		}()
+		w.appWorkFor(t, n, n.appWork)
+	}
 	if d := n.pauseBeforeWrite[n.writes]; d > 0 {
 		d = w.untilHeal(d)
 		e := n.event(EvFault)
@@ -88,7 +117,15 @@ func (w *World) guardedWrite(ctx context.Context, t *task, n *Node, token uint64
 		n.PauseFor("pause-before-write", d)
 		_ = t.wait(context.Background(), w.now)
 	}
-	w.fenceWrite(ctx, t, n, token, n.delayWrite[n.writes])
+	sent := w.now
+	if work >= 0 {
+		w.history.Faults[work].To, left = sent, true
+	}
+	if c.polls {
+		n.acted[c.term] = sent
+	}
+	w.fenceWrite(ctx, t, n, token, n.delayWrite[n.writes], c)
+	return sent
 }
 
 // endTerm closes term idx at the current instant, unless it was closed
@@ -100,7 +137,7 @@ func (w *World) endTerm(n *Node, idx int) {
 		return
 	}
 	term.Open = false
-	term.End = w.now
+	term.End = w.actedUntil(n, idx, w.now)
 	e := n.event(EvUnlead)
 	e.Token = term.Token
 	w.trace.add(e)
@@ -119,7 +156,7 @@ func (w *World) closeTerms(n *Node) {
 // fenceWrite sends one write under token to the fenced resource and waits
 // for the answer or for ctx to end. The write is judged when it arrives,
 // whatever the sender does meanwhile.
-func (w *World) fenceWrite(ctx context.Context, t *task, n *Node, token uint64, delay time.Duration) {
+func (w *World) fenceWrite(ctx context.Context, t *task, n *Node, token uint64, delay time.Duration, c appCheck) {
 	w.fence.calls++
 	id := w.fence.calls
 	e := n.event(EvFenceSend)
@@ -144,9 +181,11 @@ func (w *World) fenceWrite(ctx context.Context, t *task, n *Node, token uint64, 
 		// The trace first: it refuses the event if the judge blocked and
 		// the run was abandoned meanwhile.
 		w.trace.add(a)
-		w.history.Writes = append(w.history.Writes, FencedWrite{
-			Node: node, Token: token, Sent: sent, Applied: w.now, Accepted: accepted,
-		})
+		fw := FencedWrite{Node: node, Token: token, Sent: sent, Applied: w.now, Accepted: accepted}
+		if c.checked {
+			fw.Checked, fw.CheckedAt = true, c.at
+		}
+		w.history.Writes = append(w.history.Writes, fw)
 	})
 	_ = t.wait(ctx, applyAt+respond)
 }

@@ -113,9 +113,27 @@
 // paused, crashed, restarted and stopped, paused between a lease check and a
 // fenced write, have a fenced write delayed, or have their application go
 // on after its term; clock models carry offsets, drift, jumps and stalls;
-// OutsideWrite is someone other than the nodes writing the lock object. An
+// OutsideWrite is someone other than the nodes writing the lock object. A
+// request fault may also name a function to run at the instant the request
+// reaches S3 (RequestFault.Landing), where faults aimed at "the renewal
+// about to land" act; Node.Leading, Node.TermStart and Node.FencedWrites
+// tell them which node plays which part. An
 // optional layer gives each node's client the retries of aws-sdk-go-v2's
-// standard retryer. Once SetHealAt has said when faults heal, a pause aimed
+// standard retryer.
+//
+// # Applications
+//
+// The application a node runs while it leads (Env.Lead) writes to the
+// fenced resource every WriteInterval. How it decides that it may still
+// act is set per node (Node.SetApp): AppContext, the default, writes while
+// its context is not done; AppChecks also asks the protocol before each
+// write, through the lease check the candidate reported (Env.ReportLease,
+// protocol.Elector.Lease for the elector), and stops at the first no;
+// AppPolls relies on that check alone, as a handler that asks IsLeader
+// before acting does. Each mode may do slow work between its check and its
+// write, recorded as a "slow-work" span; a write made after a check records
+// when the application asked (FencedWrite.Checked, CheckedAt), so that a
+// checker can judge what the application was told. Once SetHealAt has said when faults heal, a pause aimed
 // at a protocol instant is cut there and a lingering application stops
 // there.
 //

@@ -17,8 +17,9 @@ type History struct {
 	// S3 lists every S3 request the nodes made, in the order they were
 	// sent, as a client sees it: what it asked, when it asked, and what it
 	// was answered when; this is the history a linearizability checker
-	// judges. (Writes from outside the nodes, such as an operator deleting
-	// the lock object, are not in it.)
+	// judges. Writes from outside the nodes (World.OutsideWrite: an
+	// operator deleting the lock object, its content before the run) are
+	// in it as requests of node -1, answered at the instant they applied.
 	S3 []S3Op
 	// Faults lists the faults as they happened, in the order they began:
 	// pauses (whatever caused them), stalls, wall-clock steps, partitions,
@@ -63,7 +64,9 @@ type Term struct {
 	Token uint64
 	// Start is when the application was told it leads. End is when it
 	// observed that it no longer does (its leader context was done), or the
-	// end of the run if Open.
+	// end of the run if Open; for an application that polls the lease
+	// check (AppPolls), which does nothing between its acts, the last
+	// instant it acted as leader, Open or not.
 	Start, End time.Duration
 	// Open reports that the term was still running when the run stopped.
 	Open bool
@@ -79,4 +82,9 @@ type FencedWrite struct {
 	// Accepted reports whether the resource took the write; a rejected
 	// write carried a token lower than the highest the resource had seen.
 	Accepted bool
+	// Checked reports that the application asked the protocol's lease
+	// check at CheckedAt, before the write, and was told that it leads
+	// under Token (AppChecks, AppPolls).
+	Checked   bool
+	CheckedAt time.Duration
 }

@@ -199,11 +199,19 @@ type fencedWriteJSON struct {
 	Sent     textDuration `json:"sent"`
 	Applied  textDuration `json:"applied"`
 	Accepted bool         `json:"accepted"`
+	// CheckedAt is set for a write the application made after asking the
+	// protocol's lease check.
+	CheckedAt *textDuration `json:"checkedAt,omitempty"`
 }
 
 // MarshalJSON writes the write with camelCase names and times as text.
 func (f FencedWrite) MarshalJSON() ([]byte, error) {
-	return json.Marshal(fencedWriteJSON{f.Node, f.Token, textDuration(f.Sent), textDuration(f.Applied), f.Accepted})
+	j := fencedWriteJSON{f.Node, f.Token, textDuration(f.Sent), textDuration(f.Applied), f.Accepted, nil}
+	if f.Checked {
+		c := textDuration(f.CheckedAt)
+		j.CheckedAt = &c
+	}
+	return json.Marshal(j)
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -213,5 +221,8 @@ func (f *FencedWrite) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*f = FencedWrite{Node: j.Node, Token: j.Token, Sent: time.Duration(j.Sent), Applied: time.Duration(j.Applied), Accepted: j.Accepted}
+	if j.CheckedAt != nil {
+		f.Checked, f.CheckedAt = true, time.Duration(*j.CheckedAt)
+	}
 	return nil
 }

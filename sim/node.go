@@ -38,6 +38,11 @@ type Env struct {
 	// (World.RowStore), for a protocol that keeps its lock in a database
 	// row rather than in S3.
 	Rows *RowClient
+	// ReportLease, which a candidate may call once it can answer, tells the
+	// application how to ask the protocol whether it still leads
+	// (protocol.Elector.Lease): applications of mode AppChecks and AppPolls
+	// ask it before each guarded write.
+	ReportLease func(LeaseCheck)
 }
 
 // Node is one simulated machine: its clocks, its processes over time
@@ -67,6 +72,14 @@ type Node struct {
 	// linger is how long the application goes on writing after its leader
 	// context ended (an application that ignores cancellation).
 	linger time.Duration
+	// appMode and appWork shape the application (SetApp); leaseCheck is
+	// the current incarnation's lease check (Env.ReportLease).
+	appMode    AppMode
+	appWork    time.Duration
+	leaseCheck LeaseCheck
+	// acted is, per term (index in the history) of an application that
+	// polls, the last instant it acted as leader.
+	acted map[int]time.Duration
 }
 
 // PauseBeforeWrite makes the node's application pause for d after it checked
@@ -124,6 +137,7 @@ func (n *Node) start(identity string) {
 	}
 	n.identity = identity
 	n.up = true
+	n.leaseCheck = nil
 	ctx, cancel := context.WithCancel(context.Background())
 	n.cancel = cancel
 	ent := newEntropy(w.chooser.Choose(ChooseEntropy, math.MaxUint64))
@@ -139,8 +153,9 @@ func (n *Node) start(identity string) {
 		Clock: &n.clk, Store: store,
 		Entropy: ent,
 		Bucket:  w.cfg.Bucket, Key: w.cfg.Key,
-		Lead: func(ctx context.Context, token uint64) { w.lead(ctx, n, token) },
-		Rows: n.rowClient(),
+		Lead:        func(ctx context.Context, token uint64) { w.lead(ctx, n, token) },
+		Rows:        n.rowClient(),
+		ReportLease: n.reportLease(n.incarnation),
 	}
 	e := n.event(EvStart)
 	e.Detail = identity

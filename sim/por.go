@@ -29,6 +29,10 @@ import (
 //     positive fault bound): with none, it decides nothing;
 //   - the answer of an S3 request, written when it lands and read when the
 //     caller wakes with it;
+//   - rows of the SQL row store: a statement that reaches the server reads
+//     and writes its row (a read-only one only reads it), and its answer
+//     is written when it lands and read when the caller wakes with it, as
+//     an S3 request's;
 //   - the shared stream of the choices the explorer does not enumerate
 //     (a restarted node's entropy), which every draw writes.
 //
@@ -83,12 +87,14 @@ import (
 type accessKind uint8
 
 const (
-	accKey      accessKind = iota // an S3 object, by bucket and key
-	accPrefix                     // every S3 object under a prefix (a listing)
-	accFence                      // the fenced resource
-	accInflight                   // the count of conditional writes in flight on a key
-	accAnswer                     // the answer of one S3 request
-	accEntropy                    // the stream of choices the explorer does not enumerate
+	accKey       accessKind = iota // an S3 object, by bucket and key
+	accPrefix                      // every S3 object under a prefix (a listing)
+	accFence                       // the fenced resource
+	accInflight                    // the count of conditional writes in flight on a key
+	accAnswer                      // the answer of one S3 request
+	accEntropy                     // the stream of choices the explorer does not enumerate
+	accRow                         // a row of the SQL row store, by key
+	accRowAnswer                   // the answer of one statement to the SQL row store
 )
 
 // access is one touch of a shared object.
@@ -116,9 +122,9 @@ func (a *access) conflicts(b *access) bool {
 	switch a.kind {
 	case accPrefix:
 		return strings.HasPrefix(a.name, b.name) || strings.HasPrefix(b.name, a.name)
-	case accKey, accInflight:
+	case accKey, accInflight, accRow:
 		return a.name == b.name
-	case accAnswer:
+	case accAnswer, accRowAnswer:
 		return a.id == b.id
 	}
 	return true // the fence, the entropy stream
@@ -304,6 +310,18 @@ func (r *reduction) asleep(seq uint64) bool {
 		}
 	}
 	return false
+}
+
+// rowLanded records the landing of a statement to the SQL row store by
+// the running step: its answer, and its row if it reached the server.
+func (e *Explorer) rowLanded(l *rowLanding) {
+	r := e.por
+	r.touch(access{kind: accRowAnswer, write: true, id: l.id})
+	switch l.fate.Fate {
+	case Unreachable, Dropped, RefusedBefore:
+		return // the row is not touched
+	}
+	r.touch(access{kind: accRow, write: !l.st.ReadOnly, name: l.st.Key})
 }
 
 // sent records the send of an S3 request on key by the running step: the

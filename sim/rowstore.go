@@ -206,6 +206,9 @@ func (c *RowClient) Exec(ctx context.Context, st Statement) (RowResult, error) {
 		w.live.beat()
 		return RowResult{}, &SQLError{Op: st.Op, Err: err}
 	}
+	if w.por != nil {
+		w.por.por.touch(access{kind: accRowAnswer, id: id})
+	}
 	r := c.n.event(EvSQLReturn)
 	r.Call, r.Op = id, st.Op
 	if l.err != nil {
@@ -242,6 +245,9 @@ type rowLanding struct {
 // land applies the statement at the current instant, as its fate says.
 func (l *rowLanding) land() {
 	s, f, w := l.s, l.fate, l.s.w
+	if w.por != nil {
+		w.por.rowLanded(l)
+	}
 	now := s.Now()
 	a := Event{At: w.now, Node: -1, Local: now.Sub(Epoch), Kind: EvSQLApply, Call: l.id, Op: l.st.Op, Key: l.st.Key}
 	if f.Fate != Delivered {

@@ -124,7 +124,7 @@ func (w *World) finish(end time.Duration) {
 	w.history.End = end
 	for i := range w.history.Terms {
 		if term := &w.history.Terms[i]; term.Open {
-			term.End = end
+			term.End = w.actedUntil(w.nodes[term.Node], i, end)
 		}
 	}
 	for _, n := range w.nodes {

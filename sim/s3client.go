@@ -162,6 +162,9 @@ type s3Landing struct {
 // records the answer.
 func (pc *s3Landing) land() {
 	w, f := pc.w, pc.fate
+	if f.Landing != nil {
+		f.Landing()
+	}
 	if pc.tracked {
 		w.s3.inflight[pc.key]--
 	}

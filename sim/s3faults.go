@@ -54,6 +54,10 @@ type RequestFault struct {
 	// PauseOnAnswer pauses the calling node for this long at the instant the
 	// answer arrives, before the caller can act on it.
 	PauseOnAnswer time.Duration
+	// Landing, if set, is called at the instant the request reaches S3,
+	// just before S3 applies it (or refuses it, or it is lost on the way):
+	// faults aimed at that instant act there.
+	Landing func()
 }
 
 // Request describes an S3 request about to be sent, for a FaultInjector.

@@ -35,7 +35,7 @@ usage:
   simrun html   [-scenario NAME] -seed S -o PAGE | FILE -o PAGE
   simrun shrink FILE [-o OUT] [-budget N]
   simrun explore [-scenario NAME] [-nodes N] [-duration D] [-faults F] [-delays K] [-depth N] [-por=false] [-executions N] [-path P] [-o FILE] [-html FILE] [-json]
-  simrun zoo    [-seeds N] [-workers N] [-shrink N] [-json]
+  simrun zoo    [-seeds N] [-workers N] [-shrink N] [-masked | -swarm] [-json]
   simrun bench  [-scenario NAME] [-seeds N] [-workers N] [-scale] [-json] [-cpuprofile FILE]
   simrun live   [-duration D] [-nodes N] [-faults=false] [-endpoint URL -bucket B] [-json] [-html FILE]
   simrun campaign -out DIR [-scenario NAME] [-seeds N] [-duration D] [-start S] [-workers N] [-shard I/N] [-keep K] [-check-determinism] [-junit FILE] [-json]

@@ -33,6 +33,7 @@ func TestEveryCommandSpeaksOneSchema(t *testing.T) {
 		{[]string{"replay", "-scenario", "drift-beyond-bound", "-seed", "1", "-json"}, &schema.Replay{}},
 		{[]string{"explore", "-scenario", "naive-skew", "-faults", "1", "-json", "-o", filepath.Join(dir, "e.json")}, &schema.Explore{}},
 		{[]string{"zoo", "-seeds", "30", "-json"}, &schema.Zoo{}},
+		{[]string{"zoo", "-swarm", "-seeds", "30", "-json"}, &schema.Zoo{}},
 		{[]string{"bench", "-seeds", "5", "-json"}, &schema.Bench{}},
 		{[]string{"campaign", "-out", filepath.Join(dir, "c"), "-scenario", "zoo/no-watchdog", "-seeds", "20", "-json"}, &nightly.Report{}},
 		{[]string{"merge", "-out", filepath.Join(dir, "m.json"), "-json", filepath.Join(dir, "c", "report.json")}, &nightly.Report{}},
@@ -84,6 +85,8 @@ var durationKeys = map[string]bool{
 	"at": true, "local": true, "for": true, "from": true, "to": true, "end": true,
 	"wall": true, "duration": true, "healAt": true, "offset": true, "driftUntil": true,
 	"perSeed": true, "s3Check": true, "simulated": true, "slowMax": true,
+	"medianCatch": true, "maxCatch": true, "lease": true, "renewDeadline": true, "retryPeriod": true,
+	"requestTimeout": true, "work": true, "checkedAt": true,
 }
 
 // checkConventions walks a decoded document: camelCase names, durations as

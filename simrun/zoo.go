@@ -17,10 +17,12 @@ import (
 )
 
 // cmdZoo runs every scenario of the zoo (zoo.Scenarios: the careful lock,
-// then each deliberately broken variant of it) seed by seed from 1, until
-// its first failing seed or the budget, and reports how fast the default
-// campaign catches each mistake. It exits 0 if every variant was caught and
-// the careful control passed its whole budget, 1 otherwise.
+// then each deliberately broken variant of it; with -masked or -swarm the
+// masked variants too) seed by seed from 1, until its first failing seed
+// or the budget, and reports how fast the default campaign catches each
+// mistake; -swarm adds the median and the longest time to a catch. It
+// exits 0 if every variant was caught and the careful control passed its
+// whole budget, 1 otherwise.
 func cmdZoo(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlags("zoo", stderr)
 	budget := fs.Int("seeds", 2000, "the most seeds to run per scenario")
@@ -28,8 +30,15 @@ func cmdZoo(args []string, stdout, stderr io.Writer) (int, error) {
 	shrink := fs.Int("shrink", 0, "shrink each first failure with this many runs at most (0: do not shrink)")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
 	masked := fs.Bool("masked", false, "also run the masked variants (zoo.Masked), which the other defences of the careful lock hide")
+	swarm := fs.Bool("swarm", false, "every variant, the masked ones included, under plain swarm seeds: the first failing seed of each and the time to it, with the median and the longest (-seeds defaults to 20000); exit 0 only if every variant is caught")
 	if err := parse(fs, args); err != nil {
 		return 0, err
+	}
+	if *swarm {
+		*masked = true
+		if !isSet(fs, "seeds") {
+			*budget = 20000
+		}
 	}
 	switch {
 	case *budget < 1:
@@ -54,7 +63,8 @@ func cmdZoo(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	sum := schema.Zoo{Header: schema.NewHeader(schema.CommandZoo), Budget: *budget, Workers: *workers, ControlPassed: true,
-		Wall: faults.Duration(time.Since(start)), Rows: rows}
+		Wall: faults.Duration(time.Since(start)), Rows: rows, Swarm: *swarm, GOMAXPROCS: runtime.GOMAXPROCS(0)}
+	var catches []time.Duration
 	for _, r := range rows {
 		switch {
 		case r.Control:
@@ -63,8 +73,17 @@ func cmdZoo(args []string, stdout, stderr io.Writer) (int, error) {
 			sum.Variants++
 			if r.Caught {
 				sum.Caught++
+				catches = append(catches, r.Wall.D())
 			}
 		}
+	}
+	if len(catches) > 0 && sum.Caught == sum.Variants {
+		slices.Sort(catches)
+		median := catches[len(catches)/2]
+		if len(catches)%2 == 0 {
+			median = (catches[len(catches)/2-1] + median) / 2
+		}
+		sum.MedianCatch, sum.MaxCatch = faults.Duration(median), faults.Duration(catches[len(catches)-1])
 	}
 	if *asJSON {
 		if err := writeJSON(stdout, sum); err != nil {
@@ -137,6 +156,9 @@ func zooRun(sc harness.Scenario, budget, shrink int) (schema.ZooRow, error) {
 func printZoo(w io.Writer, s *schema.Zoo, shrunk bool) error {
 	fmt.Fprintf(w, "zoo: the careful lock and %d broken variants under the swarm campaign, seeds 1..%d each (%d workers)\n\n",
 		s.Variants, s.Budget, s.Workers)
+	if s.Swarm {
+		fmt.Fprintf(w, "(plain swarm seeds from 1, no reproducer of any variant; WALL is the time to the first failing seed)\n\n")
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := "VARIANT\tCAUGHT\tVERDICT\tCHECKER\tSEEDS\tWALL\tPLAN EVENTS"
 	if shrunk {
@@ -177,6 +199,10 @@ func printZoo(w io.Writer, s *schema.Zoo, shrunk bool) error {
 		control = "the careful control FAILED (see its row): a variant's failure is not attributable to its mistake"
 	}
 	fmt.Fprintf(w, "\n%d of %d variants caught; %s; wall %.2fs\n", s.Caught, s.Variants, control, s.Wall.D().Seconds())
+	if s.Swarm && s.Caught == s.Variants {
+		fmt.Fprintf(w, "time to catch a variant: median %.2fs, longest %.2fs (GOMAXPROCS=%d, %d workers)\n",
+			s.MedianCatch.D().Seconds(), s.MaxCatch.D().Seconds(), s.GOMAXPROCS, s.Workers)
+	}
 	fmt.Fprintf(w, "each variant's mistake: %[1]s list -v; a failure's reproducer: %[1]s replay -scenario zoo/NAME -seed S -o FILE\n", harness.Command())
 	for _, r := range s.Rows {
 		if !r.Control && !r.Caught {

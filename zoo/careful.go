@@ -2,6 +2,7 @@ package zoo
 
 import (
 	"context"
+	"math"
 	"strconv"
 	"sync"
 	"time"
@@ -75,6 +76,9 @@ type careful struct {
 func (c careful) candidate() sim.Candidate {
 	return func(ctx context.Context, env sim.Env) error {
 		n := &node{s: c.s, m: c.m, env: env, clk: env.Clock}
+		if env.ReportLease != nil {
+			env.ReportLease(n.lease)
+		}
 		n.run(ctx)
 		return nil
 	}
@@ -87,7 +91,8 @@ type node struct {
 	env sim.Env
 	clk protocol.Clock
 
-	mu sync.Mutex // guards term.deadline and term.ended; never held across a blocking call
+	mu  sync.Mutex // guards cur, term.deadline and term.ended; never held across a blocking call
+	cur *term      // the term in progress, nil between terms
 
 	// Owned by the goroutine in run.
 	highest   uint64          // highest token seen in a record or written by this node
@@ -139,7 +144,9 @@ func (n *node) step(ctx context.Context) (time.Duration, *term) {
 	case !s.exists:
 		return n.acquire(ctx, s)
 	case s.bad:
-		return n.await(ctx, s, n.s.lease)
+		// No record, or one holding the largest token: time it for the
+		// lease it states, if any, and at least ours.
+		return n.await(ctx, s, max(max(s.rec.lease(), 0), n.s.lease))
 	}
 	n.highest = max(n.highest, s.rec.Token)
 	if n.m.identityOwnsRecord && s.rec.Holder == n.env.Identity && !s.rec.Released {
@@ -197,6 +204,9 @@ func (n *node) await(ctx context.Context, s snapshot, wait time.Duration) (time.
 // acquire writes a new term's record over the snapshot, with the next token.
 func (n *node) acquire(ctx context.Context, s snapshot) (time.Duration, *term) {
 	token := n.highest + 1
+	if n.highest == math.MaxUint64 {
+		token = n.highest // the largest token has no successor: never wrap to 0
+	}
 	if n.m.sameToken {
 		token = max(n.highest, 1)
 	}
@@ -252,4 +262,18 @@ func (n *node) spawn(f func()) context.Context {
 		f()
 	})
 	return done
+}
+
+// lease answers an application's "do I lead?": the current term's token,
+// if it has not ended and, but for a lock without a watchdog (whose terms
+// end only when a renewal fails), its deadline has not passed.
+func (n *node) lease() (uint64, bool) {
+	now := n.now()
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	t := n.cur
+	if t == nil || t.ended || !n.m.noWatchdog && now >= t.deadline {
+		return 0, false
+	}
+	return t.token, true
 }

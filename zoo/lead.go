@@ -56,6 +56,9 @@ func (n *node) begin(ctx context.Context, etag string, w sentWrite) *term {
 	}
 	leaderCtx, cancel := context.WithCancel(ctx)
 	t := &term{token: w.rec.Token, ctx: leaderCtx, cancel: cancel, deadline: deadline, etag: etag, rec: w.rec, from: start}
+	n.mu.Lock()
+	n.cur = t
+	n.mu.Unlock()
 	n.seen = observation{}
 	appCtx := leaderCtx
 	if n.m.leaderCtxNotCancelled {
@@ -188,6 +191,11 @@ func (n *node) finish(ctx context.Context, t *term) {
 	if t.watchdogDone != nil {
 		_ = n.clk.Sleep(t.watchdogDone, n.s.lease)
 	}
+	n.mu.Lock()
+	if n.cur == t {
+		n.cur = nil
+	}
+	n.mu.Unlock()
 }
 
 // release marks the term's record released, same token, If-Match its ETag,

@@ -2,7 +2,10 @@ package zoo
 
 import (
 	"encoding/json"
+	"math"
 	"time"
+
+	"github.com/s3lease/s3lease/faults"
 )
 
 // record is the JSON body of the lock object.
@@ -32,10 +35,26 @@ func (r record) encode() []byte {
 }
 
 // decodeRecord parses a body; ok is false for anything that is not a
-// record (someone else's object, a truncated body).
+// record that can be followed (someone else's object, a truncated body, a
+// record holding the largest token, which no token can follow). A body
+// that is JSON keeps what it holds in r, so that its lease, if any, is
+// honoured.
 func decodeRecord(body []byte) (r record, ok bool) {
-	if json.Unmarshal(body, &r) != nil || r.Holder == "" || r.Token == 0 || r.LeaseMS <= 0 {
+	if json.Unmarshal(body, &r) != nil {
 		return record{}, false
 	}
+	if r.Holder == "" || r.Token == 0 || r.Token == math.MaxUint64 || r.LeaseMS <= 0 {
+		return r, false
+	}
 	return r, true
+}
+
+// encodeRecord writes a plan's record as the careful lock writes its own:
+// the record's nonce, and a lease of the record's or else these settings'.
+func (s settings) encodeRecord(r faults.Record) []byte {
+	lease := r.Lease.D()
+	if lease <= 0 {
+		lease = s.lease
+	}
+	return record{Holder: r.Holder, Token: r.Token, Nonce: r.Nonce(), LeaseMS: lease.Milliseconds(), Released: r.Released}.encode()
 }

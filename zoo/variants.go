@@ -17,7 +17,9 @@ type Variant struct {
 	// with the same settings makes, for every variant.
 	Assumptions   faults.Assumptions
 	LivenessBound time.Duration
-	_             struct{}
+
+	m mistakes
+	s settings
 }
 
 // Careful returns the careful lock itself, the zoo's control: the lock
@@ -37,10 +39,12 @@ func Variants() []Variant {
 	return out
 }
 
-// Masked returns variants that are real mistakes but that the default
-// swarm campaign does not catch on top of the careful lock: its other
-// defences hide them inside the assumptions. They are kept apart so that a
-// campaign that learns to catch them can join them to the zoo.
+// Masked returns variants that are real mistakes but that the careful
+// lock's other defences hide from plain fault plans: the swarm catches them
+// only through its wider draws (the nodes' settings, the applications,
+// faults aimed at roles, a foreign delete while the followers are cut off;
+// see the package documentation). They are kept apart from Variants, the
+// mistakes any fault plan of the right kind shows.
 func Masked() []Variant {
 	out := make([]Variant, len(masked))
 	for i, e := range masked {
@@ -50,13 +54,18 @@ func Masked() []Variant {
 }
 
 func variant(name, mistake string, m mistakes) Variant {
-	s := defaults
+	return variantWith(name, mistake, m, defaults)
+}
+
+func variantWith(name, mistake string, m mistakes, s settings) Variant {
 	return Variant{
 		Name:          name,
 		Mistake:       mistake,
 		Candidate:     careful{s: s, m: m}.candidate(),
 		Assumptions:   s.assumptions(),
 		LivenessBound: s.livenessBound(),
+		m:             m,
+		s:             s,
 	}
 }
 

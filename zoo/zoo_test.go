@@ -253,3 +253,34 @@ func TestCutOffLeader(t *testing.T) {
 		})
 	}
 }
+
+// TestCarefulTakesSettings: a variant takes any setting the elector
+// accepts and refuses the others, and its claims follow the setting; the
+// records a plan writes are records the careful lock reads, with the
+// record's lease or else the setting's, and one holding the largest token
+// is read as no record.
+func TestCarefulTakesSettings(t *testing.T) {
+	v := Masked()[0]
+	fs := faults.Settings{Lease: faults.Duration(2 * time.Second), RenewDeadline: faults.Duration(1500 * time.Millisecond),
+		RetryPeriod: faults.Duration(300 * time.Millisecond), DriftPPM: 5000}
+	p, err := v.Protocol().Configure(fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Name != v.Name || p.Assumptions.Lease != 2*time.Second || p.Assumptions.MaxDriftPPM != 5000 ||
+		p.LivenessBound != 2*time.Second+6*300*time.Millisecond {
+		t.Errorf("configured %s: %+v within %v", p.Name, p.Assumptions, p.LivenessBound)
+	}
+	fs.RenewDeadline = fs.Lease // no margin for drift: the elector refuses it
+	if _, err := v.Protocol().Configure(fs); err == nil {
+		t.Error("a renew deadline equal to the lease was accepted")
+	}
+	body := p.EncodeRecord(faults.Record{Holder: "gone", Token: 9, Released: true})
+	if r, ok := decodeRecord(body); !ok || r.Holder != "gone" || r.Token != 9 || !r.Released || r.lease() != 2*time.Second {
+		t.Errorf("record %s read as %+v, %v", body, r, ok)
+	}
+	top := defaults.encodeRecord(faults.Record{Holder: "x", Token: 1<<64 - 1, Lease: faults.Duration(3 * time.Second)})
+	if r, ok := decodeRecord(top); ok || r.lease() != 3*time.Second {
+		t.Errorf("a record of the largest token read as %+v, %v; want no record that states its lease", r, ok)
+	}
+}
