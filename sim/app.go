@@ -131,19 +131,32 @@ func (w *World) fenceWrite(ctx context.Context, t *task, n *Node, token uint64, 
 	sent := w.now
 	applyAt := w.now + w.fence.request.Sample(w.chooser) + delay
 	respond := w.fence.response.Sample(w.chooser)
-	node := n.Index
-	w.atQuiet(applyAt, func() {
-		accepted := w.fence.judge.Admit(token) == nil
-		a := Event{At: w.now, Node: -1, Local: w.now + w.s3.clock, Kind: EvFenceApply, Call: id, Token: token, Status: 200, Code: "accepted"}
-		if !accepted {
-			a.Status, a.Code = 409, "stale"
-		}
-		// The trace first: it refuses the event if the judge blocked and
-		// the run was abandoned meanwhile.
-		w.trace.add(a)
-		w.history.Writes = append(w.history.Writes, FencedWrite{
-			Node: node, Token: token, Sent: sent, Applied: w.now, Accepted: accepted,
-		})
-	})
+	ev := w.newEvent()
+	ev.at, ev.kind, ev.node = max(applyAt, w.now), evFence, -1
+	ev.fence = fenceLanding{node: n.Index, token: token, id: id, sent: sent}
+	w.schedule(ev)
 	_ = t.wait(ctx, applyAt+respond)
+}
+
+// fenceLanding is a fenced write on its way to the resource.
+type fenceLanding struct {
+	node  int
+	token uint64
+	id    uint64
+	sent  time.Duration
+}
+
+// fenceApply is the resource judging write f at the current instant.
+func (w *World) fenceApply(f fenceLanding) {
+	accepted := w.fence.judge.Admit(f.token) == nil
+	a := Event{At: w.now, Node: -1, Local: w.now + w.s3.clock, Kind: EvFenceApply, Call: f.id, Token: f.token, Status: 200, Code: "accepted"}
+	if !accepted {
+		a.Status, a.Code = 409, "stale"
+	}
+	// The trace first: it refuses the event if the judge blocked and the
+	// run was abandoned meanwhile.
+	w.trace.add(a)
+	w.history.Writes = append(w.history.Writes, FencedWrite{
+		Node: f.node, Token: f.token, Sent: f.sent, Applied: w.now, Accepted: accepted,
+	})
 }

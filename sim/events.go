@@ -13,6 +13,10 @@ const (
 	evCall
 	// evTimeout expires a context made by Clock.WithTimeout.
 	evTimeout
+	// evLand applies an S3 request at S3 (land).
+	evLand
+	// evFence has the fenced resource judge a write.
+	evFence
 )
 
 // event is an entry of the simulator's agenda. Events are ordered by due
@@ -29,9 +33,9 @@ type event struct {
 	gen  uint64 // the task's wait generation this wake belongs to
 	fn   func()
 	tc   *timeoutCtx
-	// quiet marks an evCall that cannot cancel a context (S3 or the fenced
-	// resource applying a request), so no poll of awaited contexts follows.
-	quiet bool
+	// land is the S3 request of an evLand, fence the write of an evFence.
+	land  *s3Landing
+	fence fenceLanding
 }
 
 // agenda is a binary min-heap of events, written out rather than through

@@ -93,6 +93,12 @@ func (s *Store) Object(bucketName, key string) (body []byte, etag string, ok boo
 // value but "*", If-Match "*", and both headers together are answered 501
 // NotImplemented, as S3 does. An empty header value counts as absent.
 func (s *Store) PutObject(now time.Time, in *s3.PutObjectInput, body []byte) (*s3.PutObjectOutput, error) {
+	return s.putObject(now, in, body, "")
+}
+
+// putObject is PutObject with body's ETag, if the caller has computed it
+// (etagOf(body)), or "".
+func (s *Store) putObject(now time.Time, in *s3.PutObjectInput, body []byte, etag string) (*s3.PutObjectOutput, error) {
 	const op = OpPutObject
 	seq := s.begin()
 	if in == nil {
@@ -137,9 +143,12 @@ func (s *Store) PutObject(now time.Time, in *s3.PutObjectInput, body []byte) (*s
 		}
 	}
 
+	if etag == "" {
+		etag = etagOf(body)
+	}
 	obj := &storedObject{
 		body:         cloneBytes(body),
-		etag:         etagOf(body),
+		etag:         etag,
 		lastModified: lastModifiedAt(now),
 		contentType:  "application/octet-stream",
 		metadata:     copyMetadata(in.Metadata),
@@ -160,8 +169,12 @@ func (s *Store) PutObject(now time.Time, in *s3.PutObjectInput, body []byte) (*s
 		obj.metadata = merged
 	}
 	b.put(key, obj)
-	etag := obj.etag
-	return &s3.PutObjectOutput{ETag: &etag}, nil
+	out := &struct {
+		out  s3.PutObjectOutput
+		etag string
+	}{etag: obj.etag}
+	out.out.ETag = &out.etag
+	return &out.out, nil
 }
 
 // GetObject applies a GetObject request at S3-clock time now. The output's

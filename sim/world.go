@@ -12,13 +12,15 @@ import (
 // single goroutine at a time (the worker that Run starts, and the tasks it
 // resumes one after another) and is not safe for concurrent use.
 type World struct {
-	cfg     *Config
-	now     time.Duration
-	seq     uint64
-	agenda  agenda
-	free    []*event
-	ties    []*event
-	chooser Chooser
+	cfg    *Config
+	now    time.Duration
+	seq    uint64
+	agenda agenda
+	free   []*event
+	ties   []*event
+	// freeLandings are S3 requests done with, for reuse.
+	freeLandings []*s3Landing
+	chooser      Chooser
 
 	nodes      []*Node
 	current    *task
@@ -106,14 +108,13 @@ func (w *World) At(at time.Duration, node int, f func()) {
 	w.schedule(e)
 }
 
-// atQuiet is At for an action of the outside world that runs no protocol
-// code and cancels no context: S3 or the fenced resource applying a request.
-func (w *World) atQuiet(at time.Duration, f func()) {
+// atLand schedules the S3 request pc to land at instant at.
+func (w *World) atLand(at time.Duration, pc *s3Landing) {
 	if at < w.now {
 		at = w.now
 	}
 	e := w.newEvent()
-	e.at, e.kind, e.node, e.fn, e.quiet = at, evCall, -1, f, true
+	e.at, e.kind, e.node, e.land = at, evLand, -1, pc
 	w.schedule(e)
 }
 
@@ -192,13 +193,25 @@ func (w *World) loop(end time.Duration) {
 			w.recycle(e)
 			w.resume(t)
 		case evCall:
-			fn, quiet := e.fn, e.quiet
+			fn := e.fn
 			w.recycle(e)
 			w.live.beat()
 			fn()
-			if quiet {
-				continue
-			}
+		case evLand:
+			// S3 applying a request: it runs no protocol code and cancels
+			// no context.
+			pc := e.land
+			w.recycle(e)
+			w.live.beat()
+			pc.land()
+			w.releaseLanding(pc)
+			continue
+		case evFence:
+			f := e.fence
+			w.recycle(e)
+			w.live.beat()
+			w.fenceApply(f)
+			continue
 		case evTimeout:
 			tc := e.tc
 			w.recycle(e)
@@ -246,6 +259,14 @@ func (w *World) mustCurrent(what string) *task {
 		return t
 	}
 	return w.noCurrent(what)
+}
+
+// mustCurrentS3 is mustCurrent for the S3 operation op.
+func (w *World) mustCurrentS3(op string) *task {
+	if t := w.current; t != nil && !w.live.abandoned() {
+		return t
+	}
+	return w.noCurrent("S3 " + op)
 }
 
 // noCurrent is mustCurrent's slow path, kept apart so that mustCurrent
