@@ -193,8 +193,7 @@ func (c *nodeClock) Go(f func()) {
 // event of the node, so it fires late if the node is paused, as a real
 // process's timers do.
 func (c *nodeClock) WithTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	inner, cancel := context.WithCancel(ctx)
-	tc := &timeoutCtx{Context: inner, cancel: cancel, deadline: c.Now().Add(d)}
+	tc := &timeoutCtx{parent: ctx, deadline: c.Now().Add(d)}
 	w := c.w
 	e := w.newEvent()
 	e.at, e.kind, e.node, e.tc = c.n.clock.after(w.now, d), evTimeout, c.n.Index, tc
@@ -202,37 +201,120 @@ func (c *nodeClock) WithTimeout(ctx context.Context, d time.Duration) (context.C
 		e.at = w.now
 	}
 	w.schedule(e)
-	return tc, cancel
+	return tc, tc.cancel
 }
 
-// timeoutCtx is a context.WithCancel whose error becomes DeadlineExceeded
-// when the simulator's timer cancels it. It delegates Done and Value to the
-// standard cancel context underneath, so contexts derived from it attach to
-// that context and are cancelled synchronously, without goroutines. (They
-// report context.Canceled rather than DeadlineExceeded; only the timeout
-// context itself reports the deadline.)
+// timeoutCtx is the context of Clock.WithTimeout: a context.WithCancel of
+// its parent whose error becomes DeadlineExceeded when the simulator's timer
+// cancels it.
+//
+// It is cheaper than a context.WithCancel as long as no one asks for its
+// Done channel: its error is its own cancellation's or, read when asked,
+// its parent's, and the scheduler polls Err rather than Done. The first
+// call of Done (a context derived from it, a select) or of Value with a
+// key of context's own kind (context.Cause) makes the standard cancel
+// context it then stands for, so that derived contexts attach to it and
+// are cancelled synchronously, without goroutines. (They report
+// context.Canceled rather than DeadlineExceeded; only the timeout context
+// itself reports the deadline.)
 type timeoutCtx struct {
-	context.Context
-	cancel   context.CancelFunc
+	parent   context.Context
 	deadline time.Time
-	expired  bool
+	// err is the context's error once it is cancelled, by cancel or by its
+	// parent (noticed when Err is called), unless inner holds it.
+	err     error
+	expired bool
+	// inner and innerCancel are the standard context made by the first
+	// Done, nil before.
+	inner       context.Context
+	innerCancel context.CancelFunc
 }
 
 // expire is the timer firing: unless the context ended already, it ends now
 // with DeadlineExceeded.
 func (c *timeoutCtx) expire() {
-	if c.Context.Err() == nil {
+	if c.Err() == nil {
 		c.expired = true
 		c.cancel()
 	}
 }
 
+// cancel is the context's CancelFunc.
+func (c *timeoutCtx) cancel() {
+	if c.inner != nil {
+		c.innerCancel()
+		return
+	}
+	if c.err == nil {
+		// The first cancellation sets the error: the parent's, if it was
+		// cancelled first.
+		if c.err = parentErr(c.parent); c.err == nil {
+			c.err = context.Canceled
+		}
+	}
+}
+
+// materialize makes the standard cancel context c stands for, cancelled
+// already if c is.
+func (c *timeoutCtx) materialize() {
+	if c.inner != nil {
+		return
+	}
+	c.inner, c.innerCancel = context.WithCancel(c.parent)
+	if c.err != nil {
+		c.innerCancel()
+	}
+}
+
+// parentErr is the error a context inherits from its parent p when p is
+// cancelled: p's error, or, for a timeoutCtx, the error of the cancel
+// context it stands for (context.Canceled once it expired), as a standard
+// child of that cancel context sees it.
+func parentErr(p context.Context) error {
+	if tp, ok := p.(*timeoutCtx); ok {
+		return tp.cancelErr()
+	}
+	return p.Err()
+}
+
+// cancelErr is the error of the cancel context c stands for: Err but for
+// the deadline.
+func (c *timeoutCtx) cancelErr() error {
+	if c.inner != nil {
+		return c.inner.Err()
+	}
+	if c.err == nil {
+		c.err = parentErr(c.parent)
+	}
+	return c.err
+}
+
 func (c *timeoutCtx) Deadline() (time.Time, bool) { return c.deadline, true }
 
+func (c *timeoutCtx) Done() <-chan struct{} {
+	c.materialize()
+	return c.inner.Done()
+}
+
 func (c *timeoutCtx) Err() error {
-	err := c.Context.Err()
+	err := c.cancelErr()
 	if err != nil && c.expired {
 		return context.DeadlineExceeded
 	}
 	return err
 }
+
+func (c *timeoutCtx) Value(key any) any {
+	if _, ok := key.(*int); ok {
+		// The key the context package finds a cancel context by
+		// (context.Cause) is an *int: answer it as the cancel context
+		// would.
+		c.materialize()
+	}
+	if c.inner != nil {
+		return c.inner.Value(key)
+	}
+	return c.parent.Value(key)
+}
+
+func (c *timeoutCtx) String() string { return "sim.WithTimeout" }

@@ -202,13 +202,18 @@ func (s *Store) GetObject(now time.Time, in *s3.GetObjectInput) (*s3.GetObjectOu
 	if err != nil {
 		return nil, err
 	}
-	r := &bodyReader{}
+	// The output, its body reader and its fields in one allocation.
+	a := &struct {
+		out    s3.GetObjectOutput
+		body   bodyReader
+		fields objectFields
+	}{}
 	// Stored bodies are never modified (a put stores a new object), and a
 	// bytes.Reader does not hand out its slice, so no copy is needed.
-	r.Reset(obj.body)
-	out := &s3.GetObjectOutput{Body: r}
-	fillObjectOutput(obj, &out.AcceptRanges, &out.ContentLength, &out.ContentType, &out.ETag, &out.LastModified, &out.Metadata)
-	return out, nil
+	a.body.Reset(obj.body)
+	a.out.Body = &a.body
+	fillObjectOutput(obj, &a.fields, &a.out.AcceptRanges, &a.out.ContentLength, &a.out.ContentType, &a.out.ETag, &a.out.LastModified, &a.out.Metadata)
+	return &a.out, nil
 }
 
 // readOptions refuses the GetObject and HeadObject options the store does
@@ -246,9 +251,12 @@ func (s *Store) HeadObject(now time.Time, in *s3.HeadObjectInput) (*s3.HeadObjec
 	if err != nil {
 		return nil, err
 	}
-	out := &s3.HeadObjectOutput{}
-	fillObjectOutput(obj, &out.AcceptRanges, &out.ContentLength, &out.ContentType, &out.ETag, &out.LastModified, &out.Metadata)
-	return out, nil
+	a := &struct {
+		out    s3.HeadObjectOutput
+		fields objectFields
+	}{}
+	fillObjectOutput(obj, &a.fields, &a.out.AcceptRanges, &a.out.ContentLength, &a.out.ContentType, &a.out.ETag, &a.out.LastModified, &a.out.Metadata)
+	return &a.out, nil
 }
 
 // DeleteObject applies a DeleteObject request at S3-clock time now.
@@ -464,14 +472,17 @@ func (s *Store) read(op string, seq uint64, bucketName, key string, ifMatchP, if
 	return obj, nil
 }
 
+// objectFields holds the values an output's pointer fields point to.
+type objectFields struct {
+	acceptRanges, contentType, etag string
+	contentLength                   int64
+	lastModified                    time.Time
+}
+
 // fillObjectOutput sets the fields GetObjectOutput and HeadObjectOutput
-// share.
-func fillObjectOutput(obj *storedObject, acceptRanges **string, contentLength **int64, contentType, etag **string, lastModified **time.Time, metadata *map[string]string) {
-	v := &struct {
-		acceptRanges, contentType, etag string
-		contentLength                   int64
-		lastModified                    time.Time
-	}{"bytes", obj.contentType, obj.etag, int64(len(obj.body)), obj.lastModified}
+// share, pointing into v.
+func fillObjectOutput(obj *storedObject, v *objectFields, acceptRanges **string, contentLength **int64, contentType, etag **string, lastModified **time.Time, metadata *map[string]string) {
+	*v = objectFields{"bytes", obj.contentType, obj.etag, int64(len(obj.body)), obj.lastModified}
 	*acceptRanges = &v.acceptRanges
 	*contentType = &v.contentType
 	*etag = &v.etag

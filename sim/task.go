@@ -26,9 +26,9 @@ type task struct {
 	// was scheduled for, so a wake that lost the race with a cancellation is
 	// recognised as stale and dropped.
 	gen uint64
-	// watch is the Done channel of the context the task is waiting on, if
-	// any; the scheduler polls it after every step.
-	watch     <-chan struct{}
+	// watch is the context the task is waiting on, if it can be
+	// cancelled; the scheduler polls its Err after every step.
+	watch     context.Context
 	watching  bool // the task is in World.waiters
 	cancelled bool // the last wait ended because watch was closed
 
@@ -86,15 +86,17 @@ func (t *task) block() {
 // with a context that is never done, the task blocks until the run ends.
 func (t *task) wait(ctx context.Context, at time.Duration) error {
 	w := t.w
-	var done <-chan struct{}
+	cancellable := false
 	if ctx != nil {
-		done = ctx.Done()
+		if _, ok := ctx.(*timeoutCtx); ok {
+			cancellable = true // and its Done would cost a channel
+		} else {
+			cancellable = ctx.Done() != nil
+		}
 	}
-	if done != nil {
-		select {
-		case <-done:
-			return ctx.Err()
-		default:
+	if cancellable {
+		if err := ctx.Err(); err != nil {
+			return err
 		}
 	}
 	if at >= 0 {
@@ -103,8 +105,8 @@ func (t *task) wait(ctx context.Context, at time.Duration) error {
 		// No timer: only the context (or nothing) ends this wait.
 		t.gen++
 	}
-	if done != nil {
-		t.watch = done
+	if cancellable {
+		t.watch = ctx
 		if !t.watching {
 			t.watching = true
 			w.waiters = append(w.waiters, t)

@@ -234,14 +234,12 @@ func (w *World) pollCancellations() {
 			t.watching = false
 			continue
 		}
-		select {
-		case <-t.watch:
+		if t.watch.Err() != nil {
 			t.watch = nil
 			t.watching = false
 			t.cancelled = true
 			w.wakeAt(t, w.now)
 			continue
-		default:
 		}
 		w.waiters[j] = t
 		j++
