@@ -231,12 +231,14 @@ type timeoutCtx struct {
 }
 
 // expire is the timer firing: unless the context ended already, it ends now
-// with DeadlineExceeded.
-func (c *timeoutCtx) expire() {
-	if c.Err() == nil {
-		c.expired = true
-		c.cancel()
+// with DeadlineExceeded. It reports whether it did.
+func (c *timeoutCtx) expire() bool {
+	if c.Err() != nil {
+		return false
 	}
+	c.expired = true
+	c.cancel()
+	return true
 }
 
 // cancel is the context's CancelFunc.

@@ -166,21 +166,26 @@ const (
 // A landing whose caller never comes back (a killed task) is left to the
 // garbage collector.
 type s3Landing struct {
-	w       *World
-	refs    uint8
-	kind    landingOp
-	id      uint64
-	op, key string
-	tracked bool
-	fate    RequestFault
+	w *World
+	landingState
 
-	put      s3.PutObjectInput
-	body     []byte // the PutObject body, read when the call was made; its buffer is reused
+	body []byte // the PutObject body, read when the call was made; its buffer is reused
+	put  s3.PutObjectInput
+	get  s3.GetObjectInput
+	head s3.HeadObjectInput
+	del  s3.DeleteObjectInput
+	list s3.ListObjectsV2Input
+}
+
+// landingState is what a landing holds besides its input.
+type landingState struct {
+	refs     uint8
+	kind     landingOp
+	id       uint64
+	op, key  string
+	tracked  bool
+	fate     RequestFault
 	bodyETag string
-	get      s3.GetObjectInput
-	head     s3.HeadObjectInput
-	del      s3.DeleteObjectInput
-	list     s3.ListObjectsV2Input
 
 	putOut  *s3.PutObjectOutput
 	getOut  *s3.GetObjectOutput
@@ -210,12 +215,25 @@ func (w *World) newLanding(k landingOp) *s3Landing {
 }
 
 // releaseLanding drops one owner's hold on pc, and recycles it once
-// neither holds it.
+// neither holds it: only the input of its kind needs clearing.
 func (w *World) releaseLanding(pc *s3Landing) {
 	if pc.refs--; pc.refs > 0 {
 		return
 	}
-	*pc = s3Landing{w: w, body: pc.body[:0]}
+	switch pc.kind {
+	case landPut:
+		pc.put = s3.PutObjectInput{}
+		pc.body = pc.body[:0]
+	case landGet:
+		pc.get = s3.GetObjectInput{}
+	case landHead:
+		pc.head = s3.HeadObjectInput{}
+	case landDelete:
+		pc.del = s3.DeleteObjectInput{}
+	default:
+		pc.list = s3.ListObjectsV2Input{}
+	}
+	pc.landingState = landingState{}
 	w.freeLandings = append(w.freeLandings, pc)
 }
 

@@ -216,7 +216,11 @@ func (w *World) loop(end time.Duration) {
 			tc := e.tc
 			w.recycle(e)
 			w.live.beat()
-			tc.expire()
+			if !tc.expire() {
+				// The context had ended already: nothing was cancelled,
+				// so there is nothing to poll.
+				continue
+			}
 		}
 		w.pollCancellations()
 	}
