@@ -54,7 +54,7 @@ type Node struct {
 	pausedUntil time.Duration
 
 	// requests counts S3 requests per operation, for fault triggers.
-	requests map[string]int
+	requests [landList + 1]int
 	// writes counts fenced writes; pauseBeforeWrite maps a write's number
 	// to a pause between the lease check and the write.
 	writes           int

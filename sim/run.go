@@ -85,7 +85,7 @@ func newWorld(cfg *Config) *World {
 	}
 	w.store = NewStore(cfg.Dialect)
 	w.store.CreateBucket(cfg.Bucket)
-	w.s3 = s3Side{request: cfg.S3Request, response: cfg.S3Response, clock: cfg.S3ClockOffset, inflight: map[string]int{}}
+	w.s3 = s3Side{request: cfg.S3Request, response: cfg.S3Response, clock: cfg.S3ClockOffset}
 	var judge Fence
 	if cfg.NewFence != nil {
 		judge = cfg.NewFence()
@@ -103,7 +103,7 @@ func newWorld(cfg *Config) *World {
 		// Each node's monotonic clock starts at an unrelated reading, as
 		// uptimes of real machines do.
 		base := time.Duration(w.chooser.Choose(ChooseSetup, uint64(1000*time.Hour)))
-		n := &Node{Index: i, w: w, clock: newClockState(m, base), requests: map[string]int{}}
+		n := &Node{Index: i, w: w, clock: newClockState(m, base)}
 		n.clk = nodeClock{w: w, n: n}
 		n.s3 = nodeS3{w: w, n: n}
 		w.nodes[i] = n

@@ -16,8 +16,9 @@ type s3Side struct {
 	request, response Latency
 	calls             uint64
 	faults            FaultInjector
-	// inflight counts conditional writes sent and not yet applied, per key.
-	inflight map[string]int
+	// inflight counts conditional writes sent and not yet applied, per key
+	// (a list: runs use a key or two).
+	inflight []keyCount
 	// clock is S3's own clock offset from true time; Last-Modified comes
 	// from it, not from any node.
 	clock time.Duration
@@ -43,6 +44,23 @@ type request struct {
 	write                bool   // PutObject or DeleteObject
 }
 
+// keyCount is a count for one key.
+type keyCount struct {
+	key string
+	n   int
+}
+
+// inflightOf returns the count of conditional writes in flight on key.
+func (s *s3Side) inflightOf(key string) *int {
+	for i := range s.inflight {
+		if s.inflight[i].key == key {
+			return &s.inflight[i].n
+		}
+	}
+	s.inflight = append(s.inflight, keyCount{key: key})
+	return &s.inflight[len(s.inflight)-1].n
+}
+
 // s3Now returns S3's clock reading at the current instant.
 func (w *World) s3Now() time.Time { return Epoch.Add(w.now + w.s3.clock) }
 
@@ -60,9 +78,9 @@ func (c *nodeS3) call(ctx context.Context, rq request, pc *s3Landing) error {
 	conditional := rq.ifMatch != nil || rq.ifNoneMatch != nil
 	var f RequestFault
 	if w.s3.faults != nil {
-		c.n.requests[op]++
-		f = w.s3.faults.RequestFault(w, Request{Node: c.n.Index, Op: op, Key: key, Nth: c.n.requests[op],
-			Conditional: conditional, Write: write, InFlight: w.s3.inflight[key]})
+		c.n.requests[pc.kind]++
+		f = w.s3.faults.RequestFault(w, Request{Node: c.n.Index, Op: op, Key: key, Nth: c.n.requests[pc.kind],
+			Conditional: conditional, Write: write, InFlight: *w.s3.inflightOf(key)})
 	}
 	e := c.n.event(EvS3Send)
 	e.Call, e.Op, e.Key = id, op, key
@@ -73,7 +91,7 @@ func (c *nodeS3) call(ctx context.Context, rq request, pc *s3Landing) error {
 
 	tracked := conditional && write
 	if tracked {
-		w.s3.inflight[key]++
+		*w.s3.inflightOf(key)++
 	}
 	if w.history.S3 == nil {
 		// About one request per node and simulated second is usual; a good
@@ -279,7 +297,7 @@ func (pc *s3Landing) apply(now time.Time) (string, error) {
 func (pc *s3Landing) land() {
 	w, f := pc.w, pc.fate
 	if pc.tracked {
-		w.s3.inflight[pc.key]--
+		*w.s3.inflightOf(pc.key)--
 	}
 	now := w.s3Now()
 	a := Event{At: w.now, Node: -1, Local: now.Sub(Epoch), Kind: EvS3Apply, Call: pc.id, Op: pc.op, Key: pc.key}

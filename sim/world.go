@@ -133,11 +133,11 @@ func (w *World) nextEvent() *event {
 			w.recycle(e)
 			continue
 		}
-		if w.agenda.len() == 0 || w.agenda.peek().at != e.at {
+		if w.agenda.len() == 0 || w.agenda.peekAt() != e.at {
 			return e
 		}
 		ties := append(w.ties[:0], e)
-		for w.agenda.len() > 0 && w.agenda.peek().at == e.at {
+		for w.agenda.len() > 0 && w.agenda.peekAt() == e.at {
 			x := w.agenda.pop()
 			if stale(x) {
 				w.recycle(x)
