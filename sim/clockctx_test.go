@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"errors"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -144,4 +145,39 @@ func errString(err error) string {
 		return "<nil>"
 	}
 	return err.Error()
+}
+
+// TestCoroutinesAreReused checks that the tasks' coroutines go back to the
+// worker's pool: many runs in a row, some of whose tasks panic and all of
+// whose tasks are unwound at the end, leave no goroutines behind and give
+// the same hash as the first time.
+func TestCoroutinesAreReused(t *testing.T) {
+	run := func(seed uint64, panicking bool) *Result {
+		cfg := testConfig(3, 30*time.Second, func(ctx context.Context, env Env) error {
+			if panicking && env.Node == 1 {
+				_ = env.Clock.Sleep(ctx, time.Second)
+				panic("protocol bug")
+			}
+			return naiveLease(ctx, env)
+		})
+		cfg.Seed = seed
+		res, err := Run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	first := run(1, false)
+	before := runtime.NumGoroutine()
+	for i := range 50 {
+		if res := run(uint64(2+i%3), i%2 == 0); i%2 == 0 && (res.Failure == nil || res.Failure.Kind != FailurePanic) {
+			t.Fatalf("run %d: failure %v, want a panic", i, res.Failure)
+		}
+	}
+	if again := run(1, false); again.Hash() != first.Hash() || again.Steps != first.Steps {
+		t.Fatalf("hash %x, %d steps; the first time %x, %d steps", again.Hash(), again.Steps, first.Hash(), first.Steps)
+	}
+	if after := runtime.NumGoroutine(); after > before+5 {
+		t.Fatalf("%d goroutines after the runs, %d before", after, before)
+	}
 }

@@ -43,6 +43,8 @@ func Run(cfg Config) (*Result, error) {
 	if after := cfg.blockedAfter(); after > 0 {
 		return w.runWatched(after), nil
 	}
+	w.coros = &coroPool{}
+	defer w.coros.close()
 	w.run()
 	return w.result(), nil
 }

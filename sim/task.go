@@ -3,8 +3,6 @@ package sim
 import (
 	"context"
 	"fmt"
-	"iter"
-	"runtime/debug"
 	"time"
 )
 
@@ -18,9 +16,10 @@ type task struct {
 	node *Node
 	id   int
 
-	next  func() (struct{}, bool)
-	stop  func()
-	yield func(struct{}) bool
+	// f is the task's function; co the coroutine that runs it, from its
+	// first step until it finishes.
+	f  func()
+	co *coro
 
 	// gen counts the task's waits; a wake event carries the generation it
 	// was scheduled for, so a wake that lost the race with a cancellation is
@@ -51,20 +50,8 @@ func (p *taskPanic) Error() string { return fmt.Sprintf("panic: %v", p.value) }
 // spawn creates a task on node n that will run f, and schedules its first
 // step at the current instant.
 func (w *World) spawn(n *Node, f func()) *task {
-	t := &task{w: w, node: n, id: w.nextTaskID}
+	t := &task{w: w, node: n, id: w.nextTaskID, f: f}
 	w.nextTaskID++
-	t.next, t.stop = iter.Pull(func(yield func(struct{}) bool) {
-		t.yield = yield
-		defer func() {
-			if r := recover(); r != nil {
-				if _, ok := r.(killSignal); !ok {
-					r = &taskPanic{value: r, stack: debug.Stack()}
-				}
-				panic(r)
-			}
-		}()
-		f()
-	})
 	n.tasks = append(n.tasks, t)
 	w.wakeAt(t, w.now)
 	return t
@@ -76,7 +63,7 @@ func (t *task) block() {
 	if t.killed {
 		panic(killSignal{})
 	}
-	if !t.yield(struct{}{}) || t.killed {
+	if !t.co.yield(struct{}{}) || t.killed {
 		panic(killSignal{})
 	}
 }
@@ -127,45 +114,59 @@ func (w *World) resume(t *task) {
 	if t.done {
 		return
 	}
+	if t.co == nil {
+		t.co = w.coros.get(t.f)
+		t.f = nil
+	}
 	w.current = t
 	w.live.beat()
-	defer func() {
-		if w.live.abandoned() {
-			// Run has returned: touch nothing, let a panic go on.
-			return
-		}
-		w.current = nil
-		if r := recover(); r != nil {
-			t.done = true
-			w.taskFailed(t, r)
-		}
-	}()
-	if _, ok := t.next(); !ok {
-		t.done = true
+	co := t.co
+	co.next()
+	if w.live.abandoned() {
+		// Run has returned: touch nothing.
+		return
+	}
+	w.current = nil
+	if co.finished {
+		w.finished(t)
+	}
+}
+
+// finished is the end of task t, whose function returned or unwound: its
+// coroutine goes back to the pool, and a panic that ended it other than
+// the kill signal becomes the run's failure.
+func (w *World) finished(t *task) {
+	co := t.co
+	t.co, t.done = nil, true
+	r := co.failure
+	w.coros.put(co)
+	if r != nil {
+		w.taskFailed(t, r)
 	}
 }
 
 // kill unwinds the task: its blocking primitive panics with killSignal,
-// running the deferred functions of the protocol code on the way out.
+// running the deferred functions of the protocol code on the way out. A
+// task that never ran just ends.
 func (w *World) kill(t *task) {
 	if t.done {
 		return
 	}
 	w.live.check()
+	if t.co == nil {
+		t.done, t.f = true, nil
+		return
+	}
 	t.killed = true
 	w.current = t
 	w.live.beat()
-	defer func() {
-		if w.live.abandoned() {
-			return
-		}
-		w.current = nil
-		t.done = true
-		if r := recover(); r != nil {
-			w.taskFailed(t, r)
-		}
-	}()
-	t.stop()
+	co := t.co
+	co.next()
+	if w.live.abandoned() {
+		return
+	}
+	w.current = nil
+	w.finished(t)
 }
 
 // taskFailed records a panic that escaped a task.

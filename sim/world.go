@@ -24,6 +24,7 @@ type World struct {
 
 	nodes      []*Node
 	current    *task
+	coros      *coroPool // the worker's idle coroutines, for the tasks
 	nextTaskID int
 	waiters    []*task
 
