@@ -156,6 +156,11 @@ func (w *World) fenceApply(f fenceLanding) {
 	// The trace first: it refuses the event if the judge blocked and the
 	// run was abandoned meanwhile.
 	w.trace.add(a)
+	if w.history.Writes == nil {
+		// A leader writes every WriteInterval: a good first guess saves
+		// the slice's growth.
+		w.history.Writes = make([]FencedWrite, 0, 16+int(w.cfg.Duration/w.cfg.WriteInterval))
+	}
 	w.history.Writes = append(w.history.Writes, FencedWrite{
 		Node: f.node, Token: f.token, Sent: f.sent, Applied: w.now, Accepted: accepted,
 	})

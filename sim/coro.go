@@ -12,7 +12,7 @@ import (
 // its stack again, and unwinding a task at the end of a run takes one
 // panic instead of the two that ending a coroutine takes.
 //
-// Coroutines are owned by a coroPool and are only ever resumed from the
+// Coroutines are owned by a workerPool and are only ever resumed from the
 // goroutine that runs the pool's worlds (which also created them), so
 // every goroutine of a run descends from its worker (see runStacks).
 type coro struct {
@@ -59,18 +59,30 @@ func (c *coro) run() {
 	c.f()
 }
 
-// coroPool holds the idle coroutines of one worker goroutine.
-type coroPool struct {
-	idle []*coro
+// workerPool is what a worker goroutine keeps from one run to the next:
+// idle coroutines for the tasks, and the buffers of the scheduler (free
+// events, free S3 requests, the agenda's array, the lists of waiting tasks
+// and of simultaneous events), so that back-to-back runs reuse them instead
+// of allocating them again. A run takes the buffers when it starts and
+// hands them back, emptied, when it ends; a run that does not end normally
+// (abandoned as blocked, ended by a panic of the outside world) keeps
+// them, and the pool starts afresh.
+type workerPool struct {
+	coros    []*coro
+	events   []*event
+	landings []*s3Landing
+	agenda   []agendaEntry
+	waiters  []*task
+	ties     []*event
 }
 
 // get returns an idle coroutine set to run f, or a new one.
-func (p *coroPool) get(f func()) *coro {
+func (p *workerPool) get(f func()) *coro {
 	var c *coro
-	if n := len(p.idle); n > 0 {
-		c = p.idle[n-1]
-		p.idle[n-1] = nil
-		p.idle = p.idle[:n-1]
+	if n := len(p.coros); n > 0 {
+		c = p.coros[n-1]
+		p.coros[n-1] = nil
+		p.coros = p.coros[:n-1]
 	} else {
 		c = newCoro()
 	}
@@ -79,15 +91,48 @@ func (p *coroPool) get(f func()) *coro {
 }
 
 // put gives back a coroutine whose task has finished.
-func (p *coroPool) put(c *coro) {
+func (p *workerPool) put(c *coro) {
 	c.finished, c.failure = false, nil
-	p.idle = append(p.idle, c)
+	p.coros = append(p.coros, c)
 }
 
 // close ends every idle coroutine's goroutine.
-func (p *coroPool) close() {
-	for _, c := range p.idle {
+func (p *workerPool) close() {
+	for _, c := range p.coros {
 		c.stop()
 	}
-	p.idle = nil
+	p.coros = nil
+}
+
+// adopt gives w the pool's buffers, as a run starts.
+func (w *World) adopt() {
+	p := w.pool
+	w.free, p.events = p.events, nil
+	w.freeLandings, p.landings = p.landings, nil
+	w.agenda.h, p.agenda = p.agenda, nil
+	w.waiters, p.waiters = p.waiters, nil
+	w.ties, p.ties = p.ties, nil
+}
+
+// handBack returns w's buffers to the pool, emptied, once the run has
+// ended: the events left on the agenda are recycled with the S3 requests
+// they carry, whose callers are gone.
+func (w *World) handBack() {
+	for _, x := range w.agenda.h {
+		e := x.e
+		if e.kind == evLand {
+			e.land.refs = 1
+			w.releaseLanding(e.land)
+		}
+		w.recycle(e)
+	}
+	clear(w.agenda.h)
+	clear(w.waiters)
+	clear(w.ties)
+	p := w.pool
+	p.events, w.free = w.free, nil
+	p.landings, w.freeLandings = w.freeLandings, nil
+	p.agenda, w.agenda.h = w.agenda.h[:0], nil
+	p.waiters, w.waiters = w.waiters[:0], nil
+	p.ties, w.ties = w.ties[:0], nil
 }

@@ -43,8 +43,8 @@ func Run(cfg Config) (*Result, error) {
 	if after := cfg.blockedAfter(); after > 0 {
 		return w.runWatched(after), nil
 	}
-	w.coros = &coroPool{}
-	defer w.coros.close()
+	w.pool = &workerPool{}
+	defer w.pool.close()
 	w.run()
 	return w.result(), nil
 }
@@ -53,6 +53,7 @@ func Run(cfg Config) (*Result, error) {
 func (w *World) run() {
 	cfg := w.cfg
 	end := cfg.Duration
+	w.adopt()
 	if cfg.Setup != nil {
 		cfg.Setup(w)
 	}
@@ -72,6 +73,9 @@ func (w *World) run() {
 		end = w.now
 	}
 	w.finish(end)
+	if !w.live.abandoned() {
+		w.handBack()
+	}
 }
 
 // result is the Result of a run that ended.

@@ -226,9 +226,9 @@ func (w *World) newLanding(k landingOp) *s3Landing {
 		w.freeLandings[n-1] = nil
 		w.freeLandings = w.freeLandings[:n-1]
 	} else {
-		pc = &s3Landing{w: w}
+		pc = &s3Landing{}
 	}
-	pc.kind, pc.refs = k, 2
+	pc.w, pc.kind, pc.refs = w, k, 2
 	return pc
 }
 
@@ -252,6 +252,7 @@ func (w *World) releaseLanding(pc *s3Landing) {
 		pc.list = s3.ListObjectsV2Input{}
 	}
 	pc.landingState = landingState{}
+	pc.w = nil
 	w.freeLandings = append(w.freeLandings, pc)
 }
 

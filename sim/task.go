@@ -115,7 +115,7 @@ func (w *World) resume(t *task) {
 		return
 	}
 	if t.co == nil {
-		t.co = w.coros.get(t.f)
+		t.co = w.pool.get(t.f)
 		t.f = nil
 	}
 	w.current = t
@@ -139,7 +139,7 @@ func (w *World) finished(t *task) {
 	co := t.co
 	t.co, t.done = nil, true
 	r := co.failure
-	w.coros.put(co)
+	w.pool.put(co)
 	if r != nil {
 		w.taskFailed(t, r)
 	}

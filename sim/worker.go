@@ -30,10 +30,10 @@ func startWorker(w *World) {
 // coroutines for their tasks.
 func worker(w *World) {
 	id := goroutineID()
-	pool := &coroPool{}
+	pool := &workerPool{}
 	defer pool.close()
 	for {
-		w.coros = pool
+		w.pool = pool
 		if !w.work(id) {
 			return
 		}

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -24,7 +25,7 @@ type World struct {
 
 	nodes      []*Node
 	current    *task
-	coros      *coroPool // the worker's idle coroutines, for the tasks
+	pool       *workerPool // what the worker keeps from run to run
 	nextTaskID int
 	waiters    []*task
 
@@ -233,24 +234,45 @@ func (w *World) loop(end time.Duration) {
 // polling after each step observes every cancellation at the instant it
 // happened.
 func (w *World) pollCancellations() {
-	j := 0
-	for _, t := range w.waiters {
+	ws := w.waiters
+	i := 0
+	for i < len(ws) {
+		if t := ws[i]; t.watch == nil || t.done || ended(t.watch) {
+			break
+		}
+		i++
+	}
+	if i == len(ws) {
+		return // the usual case: nothing to wake, nothing to drop
+	}
+	j := i
+	for ; i < len(ws); i++ {
+		t := ws[i]
 		if t.watch == nil || t.done {
 			t.watching = false
 			continue
 		}
-		if t.watch.Err() != nil {
+		if ended(t.watch) {
 			t.watch = nil
 			t.watching = false
 			t.cancelled = true
 			w.wakeAt(t, w.now)
 			continue
 		}
-		w.waiters[j] = t
+		ws[j] = t
 		j++
 	}
-	clear(w.waiters[j:])
-	w.waiters = w.waiters[:j]
+	clear(ws[j:])
+	w.waiters = ws[:j]
+}
+
+// ended reports whether ctx is done, without an interface call for the
+// simulator's own timeout contexts.
+func ended(ctx context.Context) bool {
+	if tc, ok := ctx.(*timeoutCtx); ok {
+		return tc.cancelErr() != nil
+	}
+	return ctx.Err() != nil
 }
 
 // mustCurrent returns the running task, or panics with a message naming the
