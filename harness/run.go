@@ -72,6 +72,11 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	if p := cfg.Phases; p != nil {
+		// The checkers' share, for the measurement of phases.
+		begun := p.Since()
+		defer func() { p.Checkers += p.Since() - begun }()
+	}
 	o := &Outcome{Seed: cfg.Seed, Plan: plan, Result: res}
 	if res.History != nil {
 		o.Excuses = excuses(s.Protocol, plan, res.History)

@@ -179,13 +179,20 @@ func (c *nodeClock) Now() time.Time { return Epoch.Add(c.n.clock.wall(c.w.now)) 
 func (c *nodeClock) Monotonic() time.Duration { return c.n.clock.mono(c.w.now) }
 
 func (c *nodeClock) Sleep(ctx context.Context, d time.Duration) error {
-	t := c.w.mustCurrent("Clock.Sleep")
-	return t.wait(ctx, c.n.clock.after(c.w.now, d))
+	w := c.w
+	w.enter()
+	t := w.mustCurrent("Clock.Sleep")
+	err := t.wait(ctx, c.n.clock.after(w.now, d))
+	w.leave()
+	return err
 }
 
 func (c *nodeClock) Go(f func()) {
-	c.w.mustCurrent("Clock.Go")
-	c.w.spawn(c.n, f)
+	w := c.w
+	w.enter()
+	w.mustCurrent("Clock.Go")
+	w.spawn(c.n, f)
+	w.leave()
 }
 
 // WithTimeout returns a context cancelled, with context.DeadlineExceeded as
@@ -193,8 +200,10 @@ func (c *nodeClock) Go(f func()) {
 // event of the node, so it fires late if the node is paused, as a real
 // process's timers do.
 func (c *nodeClock) WithTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	tc := &timeoutCtx{parent: ctx, deadline: c.Now().Add(d)}
 	w := c.w
+	w.enter()
+	defer w.leave()
+	tc := &timeoutCtx{parent: ctx, deadline: c.Now().Add(d)}
 	e := w.newEvent()
 	e.at, e.kind, e.node, e.tc = c.n.clock.after(w.now, d), evTimeout, c.n.Index, tc
 	if e.at < w.now {

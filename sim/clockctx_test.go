@@ -181,3 +181,27 @@ func TestCoroutinesAreReused(t *testing.T) {
 		t.Fatalf("%d goroutines after the runs, %d before", after, before)
 	}
 }
+
+// TestPhasesChangeNothing checks that timing a run phase by phase leaves
+// the run as it is, and measures both phases.
+func TestPhasesChangeNothing(t *testing.T) {
+	cfg := testConfig(4, 30*time.Second, naiveLease)
+	cfg.Seed = 3
+	want := mustRun(t, cfg)
+	p := NewPhases()
+	cfg.Phases = p
+	got := mustRun(t, cfg)
+	if got.Hash() != want.Hash() || got.Steps != want.Steps {
+		t.Fatalf("timed: hash %x, %d steps; untimed %x, %d steps", got.Hash(), got.Steps, want.Hash(), want.Steps)
+	}
+	if p.Runs != 1 || p.Simulation <= 0 || p.Protocol <= 0 || p.Overhead <= 0 {
+		t.Fatalf("phases %+v", p)
+	}
+	q := p.Fork()
+	cfg.Phases = q
+	mustRun(t, cfg)
+	p.Add(q)
+	if p.Runs != 2 {
+		t.Fatalf("%d runs after Add", p.Runs)
+	}
+}

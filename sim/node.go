@@ -135,7 +135,11 @@ func (n *Node) start(identity string) {
 		Clock: &n.clk, Store: store,
 		Entropy: ent,
 		Bucket:  w.cfg.Bucket, Key: w.cfg.Key,
-		Lead: func(ctx context.Context, token uint64) { w.lead(ctx, n, token) },
+		Lead: func(ctx context.Context, token uint64) {
+			w.enter()
+			w.lead(ctx, n, token)
+			w.leave()
+		},
 	}
 	e := n.event(EvStart)
 	e.Detail = identity

@@ -39,6 +39,11 @@ func Run(cfg Config) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	if p := cfg.Phases; p != nil {
+		begun := p.Since()
+		p.start()
+		defer p.stop(begun)
+	}
 	w := newWorld(&cfg)
 	if after := cfg.blockedAfter(); after > 0 {
 		return w.runWatched(after), nil

@@ -389,6 +389,8 @@ func appendCond(b []byte, ifMatch, ifNoneMatch *string) []byte {
 // changes by the caller do not reach S3.
 func (c *nodeS3) PutObject(ctx context.Context, in *s3.PutObjectInput, _ ...func(*s3.Options)) (*s3.PutObjectOutput, error) {
 	w := c.w
+	w.enter()
+	defer w.leave()
 	pc := w.newLanding(landPut)
 	if in != nil {
 		pc.put = *in
@@ -416,6 +418,8 @@ func (c *nodeS3) PutObject(ctx context.Context, in *s3.PutObjectInput, _ ...func
 // GetObject sends a GetObject request.
 func (c *nodeS3) GetObject(ctx context.Context, in *s3.GetObjectInput, _ ...func(*s3.Options)) (*s3.GetObjectOutput, error) {
 	w := c.w
+	w.enter()
+	defer w.leave()
 	pc := w.newLanding(landGet)
 	if in != nil {
 		pc.get = *in
@@ -433,6 +437,8 @@ func (c *nodeS3) GetObject(ctx context.Context, in *s3.GetObjectInput, _ ...func
 // HeadObject sends a HeadObject request.
 func (c *nodeS3) HeadObject(ctx context.Context, in *s3.HeadObjectInput, _ ...func(*s3.Options)) (*s3.HeadObjectOutput, error) {
 	w := c.w
+	w.enter()
+	defer w.leave()
 	pc := w.newLanding(landHead)
 	if in != nil {
 		pc.head = *in
@@ -450,6 +456,8 @@ func (c *nodeS3) HeadObject(ctx context.Context, in *s3.HeadObjectInput, _ ...fu
 // DeleteObject sends a DeleteObject request.
 func (c *nodeS3) DeleteObject(ctx context.Context, in *s3.DeleteObjectInput, _ ...func(*s3.Options)) (*s3.DeleteObjectOutput, error) {
 	w := c.w
+	w.enter()
+	defer w.leave()
 	pc := w.newLanding(landDelete)
 	if in != nil {
 		pc.del = *in
@@ -467,6 +475,8 @@ func (c *nodeS3) DeleteObject(ctx context.Context, in *s3.DeleteObjectInput, _ .
 // ListObjectsV2 sends a ListObjectsV2 request.
 func (c *nodeS3) ListObjectsV2(ctx context.Context, in *s3.ListObjectsV2Input, _ ...func(*s3.Options)) (*s3.ListObjectsV2Output, error) {
 	w := c.w
+	w.enter()
+	defer w.leave()
 	pc := w.newLanding(landList)
 	if in != nil {
 		pc.list = *in

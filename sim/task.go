@@ -117,6 +117,7 @@ func (w *World) resume(t *task) {
 	if t.co == nil {
 		t.co = w.pool.get(t.f)
 		t.f = nil
+		w.leave() // the task's function is the protocol's
 	}
 	w.current = t
 	w.live.beat()
@@ -126,6 +127,7 @@ func (w *World) resume(t *task) {
 		// Run has returned: touch nothing.
 		return
 	}
+	w.enter() // if the task's function returned
 	w.current = nil
 	if co.finished {
 		w.finished(t)
@@ -165,6 +167,7 @@ func (w *World) kill(t *task) {
 	if w.live.abandoned() {
 		return
 	}
+	w.enter()
 	w.current = nil
 	w.finished(t)
 }
