@@ -95,13 +95,13 @@ func (p *Phases) toSimulation() {
 
 // enter is a primitive's entry from protocol code, leave its return to it.
 func (w *World) enter() {
-	if p := w.cfg.Phases; p != nil {
+	if p := w.phases; p != nil {
 		p.toSimulation()
 	}
 }
 
 func (w *World) leave() {
-	if p := w.cfg.Phases; p != nil {
+	if p := w.phases; p != nil {
 		p.toProtocol()
 	}
 }

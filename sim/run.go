@@ -89,7 +89,7 @@ func (w *World) result() *Result {
 }
 
 func newWorld(cfg *Config) *World {
-	w := &World{cfg: cfg, chooser: cfg.Chooser, trace: newTrace(cfg.KeepTrace)}
+	w := &World{cfg: cfg, chooser: cfg.Chooser, trace: newTrace(cfg.KeepTrace), phases: cfg.Phases}
 	w.trace.live = &w.live
 	if w.chooser == nil {
 		w.chooser = NewRandomChooser(cfg.Seed)

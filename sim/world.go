@@ -26,6 +26,7 @@ type World struct {
 	nodes      []*Node
 	current    *task
 	pool       *workerPool // what the worker keeps from run to run
+	phases     *Phases     // Config.Phases
 	nextTaskID int
 	waiters    []*task
 
