@@ -156,7 +156,7 @@ func (w *World) fenceApply(f fenceLanding) {
 	// The trace first: it refuses the event if the judge blocked and the
 	// run was abandoned meanwhile.
 	w.trace.add(a)
-	if w.history.Writes == nil {
+	if cap(w.history.Writes) == 0 {
 		// A leader writes every WriteInterval: a good first guess saves
 		// the slice's growth.
 		w.history.Writes = make([]FencedWrite, 0, 16+int(w.cfg.Duration/w.cfg.WriteInterval))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 )
@@ -204,4 +205,32 @@ func TestPhasesChangeNothing(t *testing.T) {
 	if p.Runs != 2 {
 		t.Fatalf("%d runs after Add", p.Runs)
 	}
+}
+
+// TestReleasedHistoriesAreReused checks that a run recording into the
+// buffers of a released history records what it would have recorded into
+// fresh ones, and that lists it recorded nothing into stay nil.
+func TestReleasedHistoriesAreReused(t *testing.T) {
+	run := func(seed uint64) *Result {
+		cfg := testConfig(3, 20*time.Second, naiveLease)
+		cfg.Seed = seed
+		return mustRun(t, cfg)
+	}
+	want := run(5)
+	wantS3, wantWrites := append([]S3Op(nil), want.History.S3...), append([]FencedWrite(nil), want.History.Writes...)
+	for seed := uint64(1); seed <= 4; seed++ {
+		run(seed).Release()
+	}
+	got := run(5)
+	if got.Hash() != want.Hash() || !slices.Equal(got.History.S3, wantS3) || !slices.Equal(got.History.Writes, wantWrites) {
+		t.Fatal("a run into released buffers recorded another history")
+	}
+	if got.History.Faults != nil {
+		t.Fatalf("faults %v; want nil", got.History.Faults)
+	}
+	got.Release()
+	if got.History != nil {
+		t.Fatal("History kept after Release")
+	}
+	got.Release() // twice is harmless
 }

@@ -104,6 +104,7 @@ func newWorld(cfg *Config) *World {
 		judge = new(protocol.Fence)
 	}
 	w.fence = fenceSide{request: cfg.FenceRequest, response: cfg.FenceResponse, judge: judge}
+	w.reuseHistory()
 	w.history.Nodes = cfg.Nodes
 	w.nodes = make([]*Node, cfg.Nodes)
 	for i := range w.nodes {
@@ -130,6 +131,7 @@ func (w *World) finish(end time.Duration) {
 		w.now = end
 	}
 	w.history.End = end
+	w.history.dropEmpty()
 	for i := range w.history.Terms {
 		if term := &w.history.Terms[i]; term.Open {
 			term.End = end

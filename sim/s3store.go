@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"bytes"
 	"crypto/md5"
 	"encoding/base64"
 	"encoding/hex"
@@ -208,9 +207,7 @@ func (s *Store) GetObject(now time.Time, in *s3.GetObjectInput) (*s3.GetObjectOu
 		body   bodyReader
 		fields objectFields
 	}{}
-	// Stored bodies are never modified (a put stores a new object), and a
-	// bytes.Reader does not hand out its slice, so no copy is needed.
-	a.body.Reset(obj.body)
+	a.body.b = obj.body
 	a.out.Body = &a.body
 	fillObjectOutput(obj, &a.fields, &a.out.AcceptRanges, &a.out.ContentLength, &a.out.ContentType, &a.out.ETag, &a.out.LastModified, &a.out.Metadata)
 	return &a.out, nil
@@ -637,9 +634,25 @@ func cloneString(p *string) *string {
 	return &v
 }
 
-// bodyReader is GetObject's Body: a reader over a private copy of the
-// object's bytes.
-type bodyReader struct{ bytes.Reader }
+// bodyReader is GetObject's Body: a reader over the object's bytes, which
+// are never modified (a put stores a new object) and which it does not
+// hand out. Like an HTTP response body, it has only Read and Close. It is
+// small, so that a GetObjectOutput and its body fit one allocation of the
+// next size down.
+type bodyReader struct {
+	b []byte
+	i int
+}
+
+// Read reads as bytes.Reader does.
+func (r *bodyReader) Read(p []byte) (int, error) {
+	if r.i >= len(r.b) {
+		return 0, io.EOF
+	}
+	n := copy(p, r.b[r.i:])
+	r.i += n
+	return n, nil
+}
 
 // Close does nothing.
 func (*bodyReader) Close() error { return nil }

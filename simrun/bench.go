@@ -145,6 +145,7 @@ func benchCell(build func(uint64) harness.Setup, nodes int, simulated time.Durat
 			phases.Add(ph)
 			phasesMu.Unlock()
 		}
+		o.Result.Release()
 		steps.Add(int64(o.Result.Steps))
 		s3check.Add(int64(o.S3.Duration))
 		if o.S3.Checker == linearizability.CheckerFast {
