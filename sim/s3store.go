@@ -477,9 +477,14 @@ type objectFields struct {
 }
 
 // fillObjectOutput sets the fields GetObjectOutput and HeadObjectOutput
-// share, pointing into v.
+// share, pointing into v. It is not inlined, so as to keep its locals (a
+// map iterator) out of its callers' frames: the synctest side of package
+// comparison calls the store on goroutines with small stacks.
+//
+//go:noinline
 func fillObjectOutput(obj *storedObject, v *objectFields, acceptRanges **string, contentLength **int64, contentType, etag **string, lastModified **time.Time, metadata *map[string]string) {
-	*v = objectFields{"bytes", obj.contentType, obj.etag, int64(len(obj.body)), obj.lastModified}
+	v.acceptRanges, v.contentType, v.etag = "bytes", obj.contentType, obj.etag
+	v.contentLength, v.lastModified = int64(len(obj.body)), obj.lastModified
 	*acceptRanges = &v.acceptRanges
 	*contentType = &v.contentType
 	*etag = &v.etag
