@@ -341,6 +341,15 @@ func statusOf(err error) (int, string) {
 	if err == nil {
 		return 200, ""
 	}
+	// The errors APIError builds, without errors.As's walk of the chain:
+	// the status is the response's, the code the API error's.
+	if oe, ok := err.(*smithy.OperationError); ok {
+		if re, ok := oe.Err.(*s3ResponseError); ok && re.ResponseError != nil && re.ResponseError.ResponseError != nil {
+			if api, ok := re.Err.(smithy.APIError); ok {
+				return re.HTTPStatusCode(), api.ErrorCode()
+			}
+		}
+	}
 	status := 0
 	var hs interface{ HTTPStatusCode() int }
 	if errors.As(err, &hs) {

@@ -522,3 +522,19 @@ func TestErrAPIErrorBodyRules(t *testing.T) {
 		})
 	}
 }
+
+// TestStatusOfFastPath checks that statusOf reads the errors APIError
+// builds as errors.As does.
+func TestStatusOfFastPath(t *testing.T) {
+	for _, op := range []string{OpPutObject, OpGetObject, OpHeadObject, OpDeleteObject, OpListObjectsV2} {
+		for _, err := range []error{PreconditionFailed(op, "r"), NoSuchKey(op, "r"), NoSuchBucket(op, "r"), InternalError(op, "r"),
+			SlowDown(op, "r"), NotModified(op, "r"), ConditionalRequestConflict(op, "r"), notImplemented(op, "r")} {
+			status, code := statusOf(err)
+			var hs interface{ HTTPStatusCode() int }
+			var api smithy.APIError
+			if !errors.As(err, &hs) || !errors.As(err, &api) || hs.HTTPStatusCode() != status || api.ErrorCode() != code {
+				t.Errorf("%s: statusOf = %d %q; errors.As finds %v", op, status, code, err)
+			}
+		}
+	}
+}

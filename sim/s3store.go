@@ -31,12 +31,20 @@ import (
 type Store struct {
 	dialect Dialect
 	buckets map[string]*storeBucket
+	// last is the bucket named lastName, looked up last: runs use one.
+	lastName string
+	last     *storeBucket
 	// requests counts calls; the n-th call's request id is formatRequestID(n).
 	requests uint64
 }
 
 type storeBucket struct {
 	objects map[string]*storedObject
+	// cached is objects[cachedKey] (nil if absent), when hasCached: the
+	// key looked up or written last, which runs use over and over.
+	cachedKey string
+	cached    *storedObject
+	hasCached bool
 	// keys holds the keys of objects in ascending byte (UTF-8 binary) order.
 	keys []string
 }
@@ -70,11 +78,11 @@ func (s *Store) CreateBucket(name string) {
 // Object returns a copy of the body and the ETag of the object stored under
 // key, for checkers and tests. It is not an S3 call and issues no request id.
 func (s *Store) Object(bucketName, key string) (body []byte, etag string, ok bool) {
-	b := s.buckets[bucketName]
+	b := s.bucket(bucketName)
 	if b == nil {
 		return nil, "", false
 	}
-	obj := b.objects[key]
+	obj := b.get(key)
 	if obj == nil {
 		return nil, "", false
 	}
@@ -109,12 +117,12 @@ func (s *Store) putObject(now time.Time, in *s3.PutObjectInput, body []byte, eta
 	if in.WriteOffsetBytes != nil {
 		return nil, notModeled(op, "WriteOffsetBytes")
 	}
-	b := s.buckets[*in.Bucket]
+	b := s.bucket(*in.Bucket)
 	if b == nil {
 		return nil, NoSuchBucket(op, formatRequestID(seq))
 	}
 	key := *in.Key
-	old := b.objects[key]
+	old := b.get(key)
 	ifMatch, hasIfMatch := condition(in.IfMatch)
 	ifNone, hasIfNone := condition(in.IfNoneMatch)
 
@@ -279,13 +287,13 @@ func (s *Store) DeleteObject(now time.Time, in *s3.DeleteObjectInput) (*s3.Delet
 	case in.IfMatchSize != nil:
 		return nil, notModeled(op, "IfMatchSize")
 	}
-	b := s.buckets[*in.Bucket]
+	b := s.bucket(*in.Bucket)
 	if b == nil {
 		return nil, NoSuchBucket(op, formatRequestID(seq))
 	}
 	key := *in.Key
 	if ifMatch, ok := condition(in.IfMatch); ok && s.dialect == DialectAWS {
-		obj := b.objects[key]
+		obj := b.get(key)
 		if obj == nil {
 			return nil, NoSuchKey(op, formatRequestID(seq))
 		}
@@ -320,7 +328,7 @@ func (s *Store) ListObjectsV2(now time.Time, in *s3.ListObjectsV2Input) (*s3.Lis
 	if len(in.EncodingType) > 0 {
 		return nil, notModeled(op, "EncodingType")
 	}
-	b := s.buckets[*in.Bucket]
+	b := s.bucket(*in.Bucket)
 	if b == nil {
 		return nil, NoSuchBucket(op, formatRequestID(seq))
 	}
@@ -430,11 +438,11 @@ func (s *Store) ListObjectsV2(now time.Time, in *s3.ListObjectsV2Input) (*s3.Lis
 // read looks up an object for GetObject or HeadObject and evaluates the
 // read conditions.
 func (s *Store) read(op string, seq uint64, bucketName, key string, ifMatchP, ifNoneP *string, ims, ius *time.Time) (*storedObject, error) {
-	b := s.buckets[bucketName]
+	b := s.bucket(bucketName)
 	if b == nil {
 		return nil, NoSuchBucket(op, formatRequestID(seq))
 	}
-	obj := b.objects[key]
+	obj := b.get(key)
 	if obj == nil {
 		return nil, NoSuchKey(op, formatRequestID(seq))
 	}
@@ -500,22 +508,46 @@ func fillObjectOutput(obj *storedObject, v *objectFields, acceptRanges **string,
 }
 
 func (b *storeBucket) put(key string, obj *storedObject) {
-	if _, ok := b.objects[key]; !ok {
+	if b.get(key) == nil {
 		i := sort.SearchStrings(b.keys, key)
 		b.keys = append(b.keys, "")
 		copy(b.keys[i+1:], b.keys[i:])
 		b.keys[i] = key
 	}
 	b.objects[key] = obj
+	b.cachedKey, b.cached, b.hasCached = key, obj, true
 }
 
 func (b *storeBucket) remove(key string) {
-	if _, ok := b.objects[key]; !ok {
+	if b.get(key) == nil {
 		return
 	}
 	delete(b.objects, key)
 	i := sort.SearchStrings(b.keys, key)
 	b.keys = append(b.keys[:i], b.keys[i+1:]...)
+	b.cachedKey, b.cached, b.hasCached = key, nil, true
+}
+
+// get returns the object stored under key, or nil.
+func (b *storeBucket) get(key string) *storedObject {
+	if b.hasCached && b.cachedKey == key {
+		return b.cached
+	}
+	obj := b.objects[key]
+	b.cachedKey, b.cached, b.hasCached = key, obj, true
+	return obj
+}
+
+// bucket returns the bucket named name, or nil.
+func (s *Store) bucket(name string) *storeBucket {
+	if s.last != nil && s.lastName == name {
+		return s.last
+	}
+	b := s.buckets[name]
+	if b != nil {
+		s.lastName, s.last = name, b
+	}
+	return b
 }
 
 // firstAfter returns the index of the first key in keys[from:] greater than
