@@ -203,7 +203,7 @@ func (c *nodeClock) WithTimeout(ctx context.Context, d time.Duration) (context.C
 	w := c.w
 	w.enter()
 	defer w.leave()
-	tc := &timeoutCtx{parent: ctx, deadline: c.Now().Add(d)}
+	tc := &timeoutCtx{parent: ctx, deadline: c.n.clock.wall(w.now) + d}
 	e := w.newEvent()
 	e.at, e.kind, e.node, e.tc = c.n.clock.after(w.now, d), evTimeout, c.n.Index, tc
 	if e.at < w.now {
@@ -227,16 +227,22 @@ func (c *nodeClock) WithTimeout(ctx context.Context, d time.Duration) (context.C
 // context.Canceled rather than DeadlineExceeded; only the timeout context
 // itself reports the deadline.)
 type timeoutCtx struct {
-	parent   context.Context
-	deadline time.Time
+	parent context.Context
+	// deadline is the node's wall-clock reading at which the context
+	// expires, as an offset from Epoch.
+	deadline time.Duration
 	// err is the context's error once it is cancelled, by cancel or by its
-	// parent (noticed when Err is called), unless inner holds it.
+	// parent (noticed when Err is called), unless std holds it.
 	err     error
 	expired bool
-	// inner and innerCancel are the standard context made by the first
-	// Done, nil before.
-	inner       context.Context
-	innerCancel context.CancelFunc
+	// std is the standard context made by the first Done, nil before.
+	std *stdCancel
+}
+
+// stdCancel is a standard cancel context and its CancelFunc.
+type stdCancel struct {
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 // expire is the timer firing: unless the context ended already, it ends now
@@ -252,8 +258,8 @@ func (c *timeoutCtx) expire() bool {
 
 // cancel is the context's CancelFunc.
 func (c *timeoutCtx) cancel() {
-	if c.inner != nil {
-		c.innerCancel()
+	if c.std != nil {
+		c.std.cancel()
 		return
 	}
 	if c.err == nil {
@@ -268,12 +274,13 @@ func (c *timeoutCtx) cancel() {
 // materialize makes the standard cancel context c stands for, cancelled
 // already if c is.
 func (c *timeoutCtx) materialize() {
-	if c.inner != nil {
+	if c.std != nil {
 		return
 	}
-	c.inner, c.innerCancel = context.WithCancel(c.parent)
+	ctx, cancel := context.WithCancel(c.parent)
+	c.std = &stdCancel{ctx, cancel}
 	if c.err != nil {
-		c.innerCancel()
+		cancel()
 	}
 }
 
@@ -291,8 +298,8 @@ func parentErr(p context.Context) error {
 // cancelErr is the error of the cancel context c stands for: Err but for
 // the deadline.
 func (c *timeoutCtx) cancelErr() error {
-	if c.inner != nil {
-		return c.inner.Err()
+	if c.std != nil {
+		return c.std.ctx.Err()
 	}
 	if c.err == nil {
 		c.err = parentErr(c.parent)
@@ -300,11 +307,11 @@ func (c *timeoutCtx) cancelErr() error {
 	return c.err
 }
 
-func (c *timeoutCtx) Deadline() (time.Time, bool) { return c.deadline, true }
+func (c *timeoutCtx) Deadline() (time.Time, bool) { return Epoch.Add(c.deadline), true }
 
 func (c *timeoutCtx) Done() <-chan struct{} {
 	c.materialize()
-	return c.inner.Done()
+	return c.std.ctx.Done()
 }
 
 func (c *timeoutCtx) Err() error {
@@ -322,8 +329,8 @@ func (c *timeoutCtx) Value(key any) any {
 		// would.
 		c.materialize()
 	}
-	if c.inner != nil {
-		return c.inner.Value(key)
+	if c.std != nil {
+		return c.std.ctx.Value(key)
 	}
 	return c.parent.Value(key)
 }

@@ -39,8 +39,12 @@ func TestTimeoutContextSemantics(t *testing.T) {
 			return nil
 		}},
 		{"expire", func(ctx context.Context, env Env) error {
+			want := env.Clock.Now().Add(time.Second)
 			tc, cancel := env.Clock.WithTimeout(ctx, time.Second)
 			defer cancel()
+			if d, ok := tc.Deadline(); !ok || !d.Equal(want) {
+				return errors.New("deadline " + d.String() + ", want " + want.String())
+			}
 			if err := env.Clock.Sleep(tc, time.Minute); !errors.Is(err, context.DeadlineExceeded) {
 				return errors.New("sleep: " + errString(err))
 			}
