@@ -203,7 +203,7 @@ func (c *nodeClock) WithTimeout(ctx context.Context, d time.Duration) (context.C
 	w := c.w
 	w.enter()
 	defer w.leave()
-	tc := &timeoutCtx{parent: ctx, deadline: c.n.clock.wall(w.now) + d}
+	tc := &timeoutCtx{w: w, parent: ctx, deadline: c.n.clock.wall(w.now) + d, timed: true}
 	e := w.newEvent()
 	e.at, e.kind, e.node, e.tc = c.n.clock.after(w.now, d), evTimeout, c.n.Index, tc
 	if e.at < w.now {
@@ -227,6 +227,7 @@ func (c *nodeClock) WithTimeout(ctx context.Context, d time.Duration) (context.C
 // context.Canceled rather than DeadlineExceeded; only the timeout context
 // itself reports the deadline.)
 type timeoutCtx struct {
+	w      *World
 	parent context.Context
 	// deadline is the node's wall-clock reading at which the context
 	// expires, as an offset from Epoch.
@@ -235,8 +236,20 @@ type timeoutCtx struct {
 	// parent (noticed when Err is called), unless std holds it.
 	err     error
 	expired bool
+	// timed is false for a node's context, which has no deadline.
+	timed bool
+	// waiting counts the tasks waiting on the context or on one derived
+	// from it (see waitingOn).
+	waiting int32
 	// std is the standard context made by the first Done, nil before.
 	std *stdCancel
+}
+
+// newNodeCtx returns the context a node's incarnation runs its candidate
+// with: a context.WithCancel(context.Background()) of the simulator's own,
+// which the scheduler need not poll after every step.
+func newNodeCtx(w *World) *timeoutCtx {
+	return &timeoutCtx{w: w, parent: context.Background()}
 }
 
 // stdCancel is a standard cancel context and its CancelFunc.
@@ -258,6 +271,9 @@ func (c *timeoutCtx) expire() bool {
 
 // cancel is the context's CancelFunc.
 func (c *timeoutCtx) cancel() {
+	if c.waiting > 0 {
+		c.w.simCancelled = true // a task waits on it, or on one derived from it
+	}
 	if c.std != nil {
 		c.std.cancel()
 		return
@@ -307,7 +323,12 @@ func (c *timeoutCtx) cancelErr() error {
 	return c.err
 }
 
-func (c *timeoutCtx) Deadline() (time.Time, bool) { return Epoch.Add(c.deadline), true }
+func (c *timeoutCtx) Deadline() (time.Time, bool) {
+	if !c.timed {
+		return time.Time{}, false
+	}
+	return Epoch.Add(c.deadline), true
+}
 
 func (c *timeoutCtx) Done() <-chan struct{} {
 	c.materialize()
@@ -335,4 +356,9 @@ func (c *timeoutCtx) Value(key any) any {
 	return c.parent.Value(key)
 }
 
-func (c *timeoutCtx) String() string { return "sim.WithTimeout" }
+func (c *timeoutCtx) String() string {
+	if !c.timed {
+		return "sim.NodeContext"
+	}
+	return "sim.WithTimeout"
+}

@@ -73,6 +73,7 @@ type workerPool struct {
 	landings []*s3Landing
 	agenda   []agendaEntry
 	waiters  []*task
+	sim      []*task
 	ties     []*event
 }
 
@@ -111,6 +112,7 @@ func (w *World) adopt() {
 	w.freeLandings, p.landings = p.landings, nil
 	w.agenda.h, p.agenda = p.agenda, nil
 	w.waiters, p.waiters = p.waiters, nil
+	w.simWaiters, p.sim = p.sim, nil
 	w.ties, p.ties = p.ties, nil
 }
 
@@ -128,11 +130,13 @@ func (w *World) handBack() {
 	}
 	clear(w.agenda.h)
 	clear(w.waiters)
+	clear(w.simWaiters)
 	clear(w.ties)
 	p := w.pool
 	p.events, w.free = w.free, nil
 	p.landings, w.freeLandings = w.freeLandings, nil
 	p.agenda, w.agenda.h = w.agenda.h[:0], nil
 	p.waiters, w.waiters = w.waiters[:0], nil
+	p.sim, w.simWaiters = w.simWaiters[:0], nil
 	p.ties, w.ties = w.ties[:0], nil
 }

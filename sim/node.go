@@ -120,8 +120,9 @@ func (n *Node) start(identity string) {
 	}
 	n.identity = identity
 	n.up = true
-	ctx, cancel := context.WithCancel(context.Background())
-	n.cancel = cancel
+	nc := newNodeCtx(w)
+	var ctx context.Context = nc
+	n.cancel = nc.cancel
 	ent := newEntropy(w.chooser.Choose(ChooseEntropy, math.MaxUint64))
 	var store protocol.ObjectStore = &n.s3
 	if w.cfg.WrapStore != nil {

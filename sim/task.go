@@ -26,10 +26,13 @@ type task struct {
 	// recognised as stale and dropped.
 	gen uint64
 	// watch is the context the task is waiting on, if it can be
-	// cancelled; the scheduler polls its Err after every step.
+	// cancelled; the scheduler polls its Err after the steps that can have
+	// cancelled it (see pollCancellations).
 	watch     context.Context
-	watching  bool // the task is in World.waiters
-	cancelled bool // the last wait ended because watch was closed
+	watching  bool   // the task is in World.waiters or World.simWaiters
+	watchSim  bool   // in World.simWaiters: watch is the simulator's own
+	regSeq    uint64 // when it joined the lists, which keeps their order
+	cancelled bool   // the last wait ended because watch was closed
 
 	killed bool // the task must unwind at its next blocking point
 	done   bool // the task's function returned or unwound
@@ -73,13 +76,9 @@ func (t *task) block() {
 // with a context that is never done, the task blocks until the run ends.
 func (t *task) wait(ctx context.Context, at time.Duration) error {
 	w := t.w
-	cancellable := false
+	cancellable, own := false, false
 	if ctx != nil {
-		if _, ok := ctx.(*timeoutCtx); ok {
-			cancellable = true // and its Done would cost a channel
-		} else {
-			cancellable = ctx.Done() != nil
-		}
+		cancellable, own = watchKind(ctx)
 	}
 	if cancellable {
 		if err := ctx.Err(); err != nil {
@@ -94,12 +93,15 @@ func (t *task) wait(ctx context.Context, at time.Duration) error {
 	}
 	if cancellable {
 		t.watch = ctx
-		if !t.watching {
-			t.watching = true
-			w.waiters = append(w.waiters, t)
+		w.watch(t, own)
+		if own {
+			waitingOn(ctx, 1)
 		}
 	}
 	t.block()
+	if own {
+		waitingOn(ctx, -1)
+	}
 	t.watch = nil
 	if t.cancelled {
 		t.cancelled = false

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"context"
 	"fmt"
 	"time"
 
@@ -28,7 +27,13 @@ type World struct {
 	pool       *workerPool // what the worker keeps from run to run
 	phases     *Phases     // Config.Phases
 	nextTaskID int
-	waiters    []*task
+	// waiters are the tasks waiting on contexts of protocol code, polled
+	// after every step; simWaiters those waiting on the simulator's own
+	// contexts, polled only when one of those is cancelled (simCancelled).
+	waiters      []*task
+	simWaiters   []*task
+	regSeq       uint64
+	simCancelled bool
 
 	store   *Store
 	s3      s3Side
@@ -195,11 +200,16 @@ func (w *World) loop(end time.Duration) {
 			t := e.task
 			w.recycle(e)
 			w.resume(t)
+			w.pollCancellations(t)
+			continue
 		case evCall:
 			fn := e.fn
 			w.recycle(e)
 			w.live.beat()
 			fn()
+			// An action of the outside world may cancel any context (a
+			// node's crash or stop, the end of a lingering application).
+			w.simCancelled = true
 		case evLand:
 			// S3 applying a request: it runs no protocol code and cancels
 			// no context.
@@ -225,55 +235,8 @@ func (w *World) loop(end time.Duration) {
 				continue
 			}
 		}
-		w.pollCancellations()
+		w.pollCancellations(nil)
 	}
-}
-
-// pollCancellations wakes, at the current instant, every task whose awaited
-// context was cancelled by the step that just ran. Contexts are cancelled
-// only by code that runs inside the simulation (a task or a timer), so
-// polling after each step observes every cancellation at the instant it
-// happened.
-func (w *World) pollCancellations() {
-	ws := w.waiters
-	i := 0
-	for i < len(ws) {
-		if t := ws[i]; t.watch == nil || t.done || ended(t.watch) {
-			break
-		}
-		i++
-	}
-	if i == len(ws) {
-		return // the usual case: nothing to wake, nothing to drop
-	}
-	j := i
-	for ; i < len(ws); i++ {
-		t := ws[i]
-		if t.watch == nil || t.done {
-			t.watching = false
-			continue
-		}
-		if ended(t.watch) {
-			t.watch = nil
-			t.watching = false
-			t.cancelled = true
-			w.wakeAt(t, w.now)
-			continue
-		}
-		ws[j] = t
-		j++
-	}
-	clear(ws[j:])
-	w.waiters = ws[:j]
-}
-
-// ended reports whether ctx is done, without an interface call for the
-// simulator's own timeout contexts.
-func ended(ctx context.Context) bool {
-	if tc, ok := ctx.(*timeoutCtx); ok {
-		return tc.cancelErr() != nil
-	}
-	return ctx.Err() != nil
 }
 
 // mustCurrent returns the running task, or panics with a message naming the
