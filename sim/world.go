@@ -212,10 +212,10 @@ func (w *World) loop(end time.Duration) {
 			w.simCancelled = true
 		case evLand:
 			// S3 applying a request: it runs no protocol code and cancels
-			// no context.
+			// no context, and it cannot block (no beat: the next step's
+			// marks the progress).
 			pc := e.land
 			w.recycle(e)
-			w.live.beat()
 			pc.land()
 			w.releaseLanding(pc)
 			continue
