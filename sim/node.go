@@ -182,6 +182,7 @@ func (n *Node) PauseFor(kind string, d time.Duration) {
 	until := w.now + d
 	if until > n.pausedUntil {
 		n.pausedUntil = until
+		w.pausedUntil[n.Index] = until
 	}
 	e := n.event(EvPause)
 	e.Detail, e.Fault, e.For = "for "+d.String(), kind, d

@@ -107,6 +107,8 @@ func newWorld(cfg *Config) *World {
 	w.reuseHistory()
 	w.history.Nodes = cfg.Nodes
 	w.nodes = make([]*Node, cfg.Nodes)
+	w.pausedUntil = make([]time.Duration, cfg.Nodes)
+	w.maxSteps = cfg.MaxSteps
 	for i := range w.nodes {
 		var m ClockModel
 		if cfg.Clocks != nil {

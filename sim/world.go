@@ -22,11 +22,14 @@ type World struct {
 	freeLandings []*s3Landing
 	chooser      Chooser
 
-	nodes      []*Node
-	current    *task
-	pool       *workerPool // what the worker keeps from run to run
-	phases     *Phases     // Config.Phases
-	nextTaskID int
+	nodes []*Node
+	// pausedUntil is each node's Node.pausedUntil, at hand for the loop.
+	pausedUntil []time.Duration
+	maxSteps    int // Config.MaxSteps
+	current     *task
+	pool        *workerPool // what the worker keeps from run to run
+	phases      *Phases     // Config.Phases
+	nextTaskID  int
 	// waiters are the tasks waiting on contexts of protocol code, polled
 	// after every step; simWaiters those waiting on the simulator's own
 	// contexts, polled only when one of those is cancelled (simCancelled).
@@ -182,7 +185,7 @@ func (w *World) loop(end time.Duration) {
 			return
 		}
 		if e.node >= 0 {
-			if until := w.nodes[e.node].pausedUntil; until > e.at {
+			if until := w.pausedUntil[e.node]; until > e.at {
 				e.at = until
 				w.agenda.push(e)
 				continue
@@ -190,7 +193,7 @@ func (w *World) loop(end time.Duration) {
 		}
 		w.now = e.at
 		w.steps++
-		if w.cfg.MaxSteps > 0 && w.steps > w.cfg.MaxSteps {
+		if w.maxSteps > 0 && w.steps > w.maxSteps {
 			w.failure = &Failure{Kind: FailureStuck, At: w.now, Node: -1,
 				Message: fmt.Sprintf("the run took more than %d steps by true time %v: livelock or a busy loop", w.cfg.MaxSteps, w.now)}
 			return
