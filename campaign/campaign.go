@@ -364,6 +364,8 @@ func (c *Campaign) runIndex(k uint64) error {
 		if g, err = c.keep(&r); err != nil {
 			return err
 		}
+	} else {
+		r.o.Result.Release() // counted: later seeds reuse its buffers
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -401,6 +403,7 @@ func (c *Campaign) runSeed(seed uint64) (r seedRun, err error) {
 		// the wall-clock bound of the S3 check (Inconclusive).
 		r.hashes = [2]uint64{o.Result.Hash(), again.Result.Hash()}
 		r.nondet = r.hashes[0] != r.hashes[1]
+		again.Result.Release()
 	}
 	switch {
 	case r.nondet:

@@ -76,6 +76,11 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	if p := cfg.Phases; p != nil {
+		// The checkers' share, for the measurement of phases.
+		begun := p.Since()
+		defer func() { p.Checkers += p.Since() - begun }()
+	}
 	o := &Outcome{Seed: cfg.Seed, Plan: plan, Result: res}
 	if ex, ok := cfg.Chooser.(*sim.Explorer); ok && ex.StoppedEarly() {
 		return o, nil // cut short by an exploration as equivalent to a run explored: nothing to judge

@@ -34,4 +34,13 @@ type BenchCell struct {
 	// S3FastShare is the share of runs the fast checker decided (0..1);
 	// porcupine decided the others.
 	S3FastShare float64 `json:"s3FastShare,omitempty"`
+	// PhaseSeeds is how many seeds were timed phase by phase (one in
+	// seventeen), and SimulationShare, ProtocolShare and CheckersShare how
+	// their time divided (0..1, summing to 1): the simulator (scheduler,
+	// clocks, simulated S3, trace), the protocol's own code, and judging
+	// the run (sim.Phases).
+	PhaseSeeds      int     `json:"phaseSeeds,omitempty"`
+	SimulationShare float64 `json:"simulationShare,omitempty"`
+	ProtocolShare   float64 `json:"protocolShare,omitempty"`
+	CheckersShare   float64 `json:"checkersShare,omitempty"`
 }

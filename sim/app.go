@@ -168,24 +168,43 @@ func (w *World) fenceWrite(ctx context.Context, t *task, n *Node, token uint64, 
 	sent := w.now
 	applyAt := w.now + w.fence.request.Sample(w.chooser) + delay
 	respond := w.fence.response.Sample(w.chooser)
-	node := n.Index
-	w.atQuiet(applyAt, func() {
-		if w.por != nil {
-			w.por.por.touch(access{kind: accFence, write: true})
-		}
-		accepted := w.fence.judge.Admit(token) == nil
-		a := Event{At: w.now, Node: -1, Local: w.now + w.s3.clock, Kind: EvFenceApply, Call: id, Token: token, Status: 200, Code: "accepted"}
-		if !accepted {
-			a.Status, a.Code = 409, "stale"
-		}
-		// The trace first: it refuses the event if the judge blocked and
-		// the run was abandoned meanwhile.
-		w.trace.add(a)
-		fw := FencedWrite{Node: node, Token: token, Sent: sent, Applied: w.now, Accepted: accepted}
-		if c.checked {
-			fw.Checked, fw.CheckedAt = true, c.at
-		}
-		w.history.Writes = append(w.history.Writes, fw)
-	})
+	ev := w.newEvent()
+	ev.at, ev.kind, ev.node = max(applyAt, w.now), evFence, -1
+	ev.fence = fenceLanding{node: n.Index, token: token, id: id, sent: sent, check: c}
+	w.schedule(ev)
 	_ = t.wait(ctx, applyAt+respond)
+}
+
+// fenceLanding is a fenced write on its way to the resource.
+type fenceLanding struct {
+	node  int
+	token uint64
+	id    uint64
+	sent  time.Duration
+	check appCheck // what the application asked before it wrote
+}
+
+// fenceApply is the resource judging write f at the current instant.
+func (w *World) fenceApply(f fenceLanding) {
+	if w.por != nil {
+		w.por.por.touch(access{kind: accFence, write: true})
+	}
+	accepted := w.fence.judge.Admit(f.token) == nil
+	a := Event{At: w.now, Node: -1, Local: w.now + w.s3.clock, Kind: EvFenceApply, Call: f.id, Token: f.token, Status: 200, Code: "accepted"}
+	if !accepted {
+		a.Status, a.Code = 409, "stale"
+	}
+	// The trace first: it refuses the event if the judge blocked and the
+	// run was abandoned meanwhile.
+	w.trace.add(a)
+	if cap(w.history.Writes) == 0 {
+		// A leader writes every WriteInterval: a good first guess saves
+		// the slice's growth.
+		w.history.Writes = make([]FencedWrite, 0, 16+int(w.cfg.Duration/w.cfg.WriteInterval))
+	}
+	fw := FencedWrite{Node: f.node, Token: f.token, Sent: f.sent, Applied: w.now, Accepted: accepted}
+	if f.check.checked {
+		fw.Checked, fw.CheckedAt = true, f.check.at
+	}
+	w.history.Writes = append(w.history.Writes, fw)
 }

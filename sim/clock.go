@@ -179,13 +179,20 @@ func (c *nodeClock) Now() time.Time { return Epoch.Add(c.n.clock.wall(c.w.now)) 
 func (c *nodeClock) Monotonic() time.Duration { return c.n.clock.mono(c.w.now) }
 
 func (c *nodeClock) Sleep(ctx context.Context, d time.Duration) error {
-	t := c.w.mustCurrent("Clock.Sleep")
-	return t.wait(ctx, c.n.clock.after(c.w.now, d))
+	w := c.w
+	w.enter()
+	t := w.mustCurrent("Clock.Sleep")
+	err := t.wait(ctx, c.n.clock.after(w.now, d))
+	w.leave()
+	return err
 }
 
 func (c *nodeClock) Go(f func()) {
-	c.w.mustCurrent("Clock.Go")
-	c.w.spawn(c.n, f)
+	w := c.w
+	w.enter()
+	w.mustCurrent("Clock.Go")
+	w.spawn(c.n, f)
+	w.leave()
 }
 
 // WithTimeout returns a context cancelled, with context.DeadlineExceeded as
@@ -193,46 +200,165 @@ func (c *nodeClock) Go(f func()) {
 // event of the node, so it fires late if the node is paused, as a real
 // process's timers do.
 func (c *nodeClock) WithTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	inner, cancel := context.WithCancel(ctx)
-	tc := &timeoutCtx{Context: inner, cancel: cancel, deadline: c.Now().Add(d)}
 	w := c.w
+	w.enter()
+	defer w.leave()
+	tc := &timeoutCtx{w: w, parent: ctx, deadline: c.n.clock.wall(w.now) + d, timed: true}
 	e := w.newEvent()
 	e.at, e.kind, e.node, e.tc = c.n.clock.after(w.now, d), evTimeout, c.n.Index, tc
 	if e.at < w.now {
 		e.at = w.now
 	}
 	w.schedule(e)
-	return tc, cancel
+	return tc, tc.cancel
 }
 
-// timeoutCtx is a context.WithCancel whose error becomes DeadlineExceeded
-// when the simulator's timer cancels it. It delegates Done and Value to the
-// standard cancel context underneath, so contexts derived from it attach to
-// that context and are cancelled synchronously, without goroutines. (They
-// report context.Canceled rather than DeadlineExceeded; only the timeout
-// context itself reports the deadline.)
+// timeoutCtx is the context of Clock.WithTimeout: a context.WithCancel of
+// its parent whose error becomes DeadlineExceeded when the simulator's timer
+// cancels it.
+//
+// It is cheaper than a context.WithCancel as long as no one asks for its
+// Done channel: its error is its own cancellation's or, read when asked,
+// its parent's, and the scheduler polls Err rather than Done. The first
+// call of Done (a context derived from it, a select) or of Value with a
+// key of context's own kind (context.Cause) makes the standard cancel
+// context it then stands for, so that derived contexts attach to it and
+// are cancelled synchronously, without goroutines. (They report
+// context.Canceled rather than DeadlineExceeded; only the timeout context
+// itself reports the deadline.)
 type timeoutCtx struct {
-	context.Context
-	cancel   context.CancelFunc
-	deadline time.Time
-	expired  bool
+	w      *World
+	parent context.Context
+	// deadline is the node's wall-clock reading at which the context
+	// expires, as an offset from Epoch.
+	deadline time.Duration
+	// err is the context's error once it is cancelled, by cancel or by its
+	// parent (noticed when Err is called), unless std holds it.
+	err     error
+	expired bool
+	// timed is false for a node's context, which has no deadline.
+	timed bool
+	// waiting counts the tasks waiting on the context or on one derived
+	// from it (see waitingOn).
+	waiting int32
+	// std is the standard context made by the first Done, nil before.
+	std *stdCancel
+}
+
+// newNodeCtx returns the context a node's incarnation runs its candidate
+// with: a context.WithCancel(context.Background()) of the simulator's own,
+// which the scheduler need not poll after every step.
+func newNodeCtx(w *World) *timeoutCtx {
+	return &timeoutCtx{w: w, parent: context.Background()}
+}
+
+// stdCancel is a standard cancel context and its CancelFunc.
+type stdCancel struct {
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 // expire is the timer firing: unless the context ended already, it ends now
-// with DeadlineExceeded.
-func (c *timeoutCtx) expire() {
-	if c.Context.Err() == nil {
-		c.expired = true
-		c.cancel()
+// with DeadlineExceeded. It reports whether it did.
+func (c *timeoutCtx) expire() bool {
+	if c.Err() != nil {
+		return false
+	}
+	c.expired = true
+	c.cancel()
+	return true
+}
+
+// cancel is the context's CancelFunc.
+func (c *timeoutCtx) cancel() {
+	if c.waiting > 0 {
+		c.w.simCancelled = true // a task waits on it, or on one derived from it
+	}
+	if c.std != nil {
+		c.std.cancel()
+		return
+	}
+	if c.err == nil {
+		// The first cancellation sets the error: the parent's, if it was
+		// cancelled first.
+		if c.err = parentErr(c.parent); c.err == nil {
+			c.err = context.Canceled
+		}
 	}
 }
 
-func (c *timeoutCtx) Deadline() (time.Time, bool) { return c.deadline, true }
+// materialize makes the standard cancel context c stands for, cancelled
+// already if c is.
+func (c *timeoutCtx) materialize() {
+	if c.std != nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(c.parent)
+	c.std = &stdCancel{ctx, cancel}
+	if c.err != nil {
+		cancel()
+	}
+}
+
+// parentErr is the error a context inherits from its parent p when p is
+// cancelled: p's error, or, for a timeoutCtx, the error of the cancel
+// context it stands for (context.Canceled once it expired), as a standard
+// child of that cancel context sees it.
+func parentErr(p context.Context) error {
+	if tp, ok := p.(*timeoutCtx); ok {
+		return tp.cancelErr()
+	}
+	return p.Err()
+}
+
+// cancelErr is the error of the cancel context c stands for: Err but for
+// the deadline.
+func (c *timeoutCtx) cancelErr() error {
+	if c.std != nil {
+		return c.std.ctx.Err()
+	}
+	if c.err == nil {
+		c.err = parentErr(c.parent)
+	}
+	return c.err
+}
+
+func (c *timeoutCtx) Deadline() (time.Time, bool) {
+	if !c.timed {
+		return time.Time{}, false
+	}
+	return Epoch.Add(c.deadline), true
+}
+
+func (c *timeoutCtx) Done() <-chan struct{} {
+	c.materialize()
+	return c.std.ctx.Done()
+}
 
 func (c *timeoutCtx) Err() error {
-	err := c.Context.Err()
+	err := c.cancelErr()
 	if err != nil && c.expired {
 		return context.DeadlineExceeded
 	}
 	return err
+}
+
+func (c *timeoutCtx) Value(key any) any {
+	if _, ok := key.(*int); ok {
+		// The key the context package finds a cancel context by
+		// (context.Cause) is an *int: answer it as the cancel context
+		// would.
+		c.materialize()
+	}
+	if c.std != nil {
+		return c.std.ctx.Value(key)
+	}
+	return c.parent.Value(key)
+}
+
+func (c *timeoutCtx) String() string {
+	if !c.timed {
+		return "sim.NodeContext"
+	}
+	return "sim.WithTimeout"
 }

@@ -90,6 +90,10 @@ type Config struct {
 	// Setup, if set, runs before the first step; faults and scenarios use it
 	// to schedule their actions with World.At.
 	Setup func(w *World)
+	// Phases, if set, receives how the run's real time divides between the
+	// protocol's code and the simulator (see Phases). It changes nothing in
+	// the run but its speed.
+	Phases *Phases
 }
 
 // Validate reports the first problem with c.

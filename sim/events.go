@@ -13,6 +13,14 @@ const (
 	evCall
 	// evTimeout expires a context made by Clock.WithTimeout.
 	evTimeout
+	// evLand applies an S3 request at S3 (land).
+	evLand
+	// evFence has the fenced resource judge a write.
+	evFence
+	// evQuiet runs a function of the outside world that runs no protocol
+	// code and cancels no context (the SQL row store applying a
+	// statement): no poll of awaited contexts follows it.
+	evQuiet
 )
 
 // event is an entry of the simulator's agenda. Events are ordered by due
@@ -29,20 +37,28 @@ type event struct {
 	gen  uint64 // the task's wait generation this wake belongs to
 	fn   func()
 	tc   *timeoutCtx
-	// quiet marks an evCall that cannot cancel a context (S3 or the fenced
-	// resource applying a request), so no poll of awaited contexts follows.
-	quiet bool
+	// land is the S3 request of an evLand, fence the write of an evFence.
+	land  *s3Landing
+	fence fenceLanding
 }
 
 // agenda is a binary min-heap of events, written out rather than through
-// container/heap to avoid interface conversions on the hot path.
+// container/heap to avoid interface conversions on the hot path. Each entry
+// carries its event's due time and sequence number, so that ordering
+// reads no event.
 type agenda struct {
-	h []*event
+	h []agendaEntry
+}
+
+type agendaEntry struct {
+	at  time.Duration
+	seq uint64
+	e   *event
 }
 
 func (a *agenda) len() int { return len(a.h) }
 
-func less(x, y *event) bool {
+func less(x, y *agendaEntry) bool {
 	if x.at != y.at {
 		return x.at < y.at
 	}
@@ -50,26 +66,35 @@ func less(x, y *event) bool {
 }
 
 func (a *agenda) push(e *event) {
-	a.h = append(a.h, e)
-	i := len(a.h) - 1
+	a.h = append(a.h, agendaEntry{at: e.at, seq: e.seq, e: e})
+	h := a.h
+	i := len(h) - 1
+	x := h[i]
 	for i > 0 {
 		p := (i - 1) / 2
-		if !less(a.h[i], a.h[p]) {
+		if !less(&x, &h[p]) {
 			break
 		}
-		a.h[i], a.h[p] = a.h[p], a.h[i]
+		h[i] = h[p]
 		i = p
 	}
+	h[i] = x
 }
 
-func (a *agenda) peek() *event { return a.h[0] }
+// peekAt returns the due time of the first event.
+func (a *agenda) peekAt() time.Duration { return a.h[0].at }
 
 func (a *agenda) pop() *event {
-	n := len(a.h) - 1
-	top := a.h[0]
-	a.h[0] = a.h[n]
-	a.h[n] = nil
-	a.h = a.h[:n]
+	h := a.h
+	n := len(h) - 1
+	top := h[0].e
+	x := h[n]
+	h[n] = agendaEntry{}
+	h = h[:n]
+	a.h = h
+	if n == 0 {
+		return top
+	}
 	i := 0
 	for {
 		l := 2*i + 1
@@ -77,14 +102,15 @@ func (a *agenda) pop() *event {
 			break
 		}
 		m := l
-		if r := l + 1; r < n && less(a.h[r], a.h[l]) {
+		if r := l + 1; r < n && less(&h[r], &h[l]) {
 			m = r
 		}
-		if !less(a.h[m], a.h[i]) {
+		if !less(&h[m], &x) {
 			break
 		}
-		a.h[i], a.h[m] = a.h[m], a.h[i]
+		h[i] = h[m]
 		i = m
 	}
+	h[i] = x
 	return top
 }

@@ -271,7 +271,7 @@ func (e *Explorer) beginStep(ev *event) bool {
 		r.blocked = true
 		return false
 	}
-	s := step{seq: ev.seq, cp: -1, parent: -1, quiet: ev.kind == evCall && ev.quiet}
+	s := step{seq: ev.seq, cp: -1, parent: -1, quiet: ev.kind == evLand || ev.kind == evFence || ev.kind == evQuiet}
 	if r.pendingCP >= 0 && r.pendingSq == ev.seq {
 		s.cp = r.pendingCP
 	}
@@ -282,7 +282,7 @@ func (e *Explorer) beginStep(ev *event) bool {
 		}
 	}
 	switch {
-	case ev.kind == evCall && !ev.quiet:
+	case ev.kind == evCall:
 		s.fp.global = true // a fault of the plan or another action of the world: anything
 	case ev.node >= 0:
 		s.fp.addNode(ev.node)

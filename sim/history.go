@@ -1,6 +1,9 @@
 package sim
 
-import "time"
+import (
+	"sync"
+	"time"
+)
 
 // History is what a run leaves for the checkers: every leadership term as the
 // application saw it and every write that leaders sent to the fenced
@@ -87,4 +90,49 @@ type FencedWrite struct {
 	// under Token (AppChecks, AppPolls).
 	Checked   bool
 	CheckedAt time.Duration
+}
+
+// releasedHistories holds the buffers of released histories (Result.Release)
+// for the runs that follow: an empty History whose slices have capacity.
+var releasedHistories sync.Pool
+
+// reuseHistory gives w the buffers of a released history, if there is one.
+func (w *World) reuseHistory() {
+	if b, ok := releasedHistories.Get().(*History); ok {
+		w.history.S3, w.history.Writes, w.history.Terms, w.history.Faults = b.S3, b.Writes, b.Terms, b.Faults
+	}
+}
+
+// dropEmpty sets the lists that recorded nothing to nil, as they are in a
+// history that reused no buffers.
+func (h *History) dropEmpty() {
+	if len(h.S3) == 0 {
+		h.S3 = nil
+	}
+	if len(h.Writes) == 0 {
+		h.Writes = nil
+	}
+	if len(h.Terms) == 0 {
+		h.Terms = nil
+	}
+	if len(h.Faults) == 0 {
+		h.Faults = nil
+	}
+}
+
+// Release hands the buffers of the result's history back to the simulator,
+// for the runs that follow in the process to record into instead of
+// allocating their own. Neither the result's History nor any slice taken
+// from it may be used afterwards (History is set to nil). Releasing is
+// optional: a result that is not released is collected as usual. A
+// campaign that judges a run and keeps only a summary releases it.
+func (r *Result) Release() {
+	h := r.History
+	if h == nil || r.Failure != nil {
+		return // an incomplete run's history may still be in use
+	}
+	r.History = nil
+	b := &History{S3: h.S3[:0], Writes: h.Writes[:0], Terms: h.Terms[:0], Faults: h.Faults[:0]}
+	*h = History{}
+	releasedHistories.Put(b)
 }

@@ -63,7 +63,10 @@ type Node struct {
 	pausedUntil time.Duration
 
 	// requests counts S3 requests per operation, for fault triggers.
-	requests map[string]int
+	requests [landList + 1]int
+	// rowRequests counts statements to the SQL row store, writes [0] and
+	// reads [1], for fault triggers.
+	rowRequests [2]int
 	// writes counts fenced writes; pauseBeforeWrite maps a write's number
 	// to a pause between the lease check and the write.
 	writes           int
@@ -138,8 +141,9 @@ func (n *Node) start(identity string) {
 	n.identity = identity
 	n.up = true
 	n.leaseCheck = nil
-	ctx, cancel := context.WithCancel(context.Background())
-	n.cancel = cancel
+	nc := newNodeCtx(w)
+	var ctx context.Context = nc
+	n.cancel = nc.cancel
 	ent := newEntropy(w.chooser.Choose(ChooseEntropy, math.MaxUint64))
 	var store protocol.ObjectStore = &n.s3
 	if w.cfg.WrapStore != nil {
@@ -153,7 +157,11 @@ func (n *Node) start(identity string) {
 		Clock: &n.clk, Store: store,
 		Entropy: ent,
 		Bucket:  w.cfg.Bucket, Key: w.cfg.Key,
-		Lead:        func(ctx context.Context, token uint64) { w.lead(ctx, n, token) },
+		Lead: func(ctx context.Context, token uint64) {
+			w.enter()
+			w.lead(ctx, n, token)
+			w.leave()
+		},
 		Rows:        n.rowClient(),
 		ReportLease: n.reportLease(n.incarnation),
 	}
@@ -197,6 +205,7 @@ func (n *Node) PauseFor(kind string, d time.Duration) {
 	until := w.now + d
 	if until > n.pausedUntil {
 		n.pausedUntil = until
+		w.pausedUntil[n.Index] = until
 	}
 	e := n.event(EvPause)
 	e.Detail, e.Fault, e.For = "for "+d.String(), kind, d

@@ -175,14 +175,14 @@ func (c *RowClient) Exec(ctx context.Context, st Statement) (RowResult, error) {
 	s := w.RowStore()
 	s.calls++
 	id := s.calls
-	op := RowWrite
+	op, opi := RowWrite, 0
 	if st.ReadOnly {
-		op = RowRead
+		op, opi = RowRead, 1
 	}
 	var f RequestFault
 	if w.s3.faults != nil {
-		c.n.requests[op]++
-		f = w.s3.faults.RequestFault(w, Request{Node: c.n.Index, Op: op, Key: st.Key, Nth: c.n.requests[op], Write: !st.ReadOnly})
+		c.n.rowRequests[opi]++
+		f = w.s3.faults.RequestFault(w, Request{Node: c.n.Index, Op: op, Key: st.Key, Nth: c.n.rowRequests[opi], Write: !st.ReadOnly})
 	}
 	e := c.n.event(EvSQLSend)
 	e.Call, e.Op, e.Key, e.Cond = id, st.Op, st.Key, st.Cond

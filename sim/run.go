@@ -39,10 +39,17 @@ func Run(cfg Config) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	if p := cfg.Phases; p != nil {
+		begun := p.Since()
+		p.start()
+		defer p.stop(begun)
+	}
 	w := newWorld(&cfg)
 	if after := cfg.blockedAfter(); after > 0 {
 		return w.runWatched(after), nil
 	}
+	w.pool = &workerPool{}
+	defer w.pool.close()
 	w.run()
 	return w.result(), nil
 }
@@ -51,6 +58,7 @@ func Run(cfg Config) (*Result, error) {
 func (w *World) run() {
 	cfg := w.cfg
 	end := cfg.Duration
+	w.adopt()
 	if cfg.Setup != nil {
 		cfg.Setup(w)
 	}
@@ -70,6 +78,9 @@ func (w *World) run() {
 		end = w.now
 	}
 	w.finish(end)
+	if !w.live.abandoned() {
+		w.handBack()
+	}
 }
 
 // result is the Result of a run that ended.
@@ -78,7 +89,7 @@ func (w *World) result() *Result {
 }
 
 func newWorld(cfg *Config) *World {
-	w := &World{cfg: cfg, chooser: cfg.Chooser, trace: newTrace(cfg.KeepTrace)}
+	w := &World{cfg: cfg, chooser: cfg.Chooser, trace: newTrace(cfg.KeepTrace), phases: cfg.Phases}
 	w.trace.live = &w.live
 	if w.chooser == nil {
 		w.chooser = NewRandomChooser(cfg.Seed)
@@ -88,7 +99,7 @@ func newWorld(cfg *Config) *World {
 	}
 	w.store = NewStore(cfg.Dialect)
 	w.store.CreateBucket(cfg.Bucket)
-	w.s3 = s3Side{request: cfg.S3Request, response: cfg.S3Response, clock: cfg.S3ClockOffset, inflight: map[string]int{}}
+	w.s3 = s3Side{request: cfg.S3Request, response: cfg.S3Response, clock: cfg.S3ClockOffset}
 	var judge Fence
 	if cfg.NewFence != nil {
 		judge = cfg.NewFence()
@@ -96,8 +107,11 @@ func newWorld(cfg *Config) *World {
 		judge = new(protocol.Fence)
 	}
 	w.fence = fenceSide{request: cfg.FenceRequest, response: cfg.FenceResponse, judge: judge}
+	w.reuseHistory()
 	w.history.Nodes = cfg.Nodes
 	w.nodes = make([]*Node, cfg.Nodes)
+	w.pausedUntil = make([]time.Duration, cfg.Nodes)
+	w.maxSteps = cfg.MaxSteps
 	for i := range w.nodes {
 		var m ClockModel
 		if cfg.Clocks != nil {
@@ -106,7 +120,7 @@ func newWorld(cfg *Config) *World {
 		// Each node's monotonic clock starts at an unrelated reading, as
 		// uptimes of real machines do.
 		base := time.Duration(w.chooser.Choose(ChooseSetup, uint64(1000*time.Hour)))
-		n := &Node{Index: i, w: w, clock: newClockState(m, base), requests: map[string]int{}}
+		n := &Node{Index: i, w: w, clock: newClockState(m, base)}
 		n.clk = nodeClock{w: w, n: n}
 		n.s3 = nodeS3{w: w, n: n}
 		w.nodes[i] = n
@@ -122,6 +136,7 @@ func (w *World) finish(end time.Duration) {
 		w.now = end
 	}
 	w.history.End = end
+	w.history.dropEmpty()
 	for i := range w.history.Terms {
 		if term := &w.history.Terms[i]; term.Open {
 			term.End = w.actedUntil(w.nodes[term.Node], i, end)

@@ -16,8 +16,9 @@ type s3Side struct {
 	request, response Latency
 	calls             uint64
 	faults            FaultInjector
-	// inflight counts conditional writes sent and not yet applied, per key.
-	inflight map[string]int
+	// inflight counts conditional writes sent and not yet applied, per key
+	// (a list: runs use a key or two).
+	inflight []keyCount
 	// clock is S3's own clock offset from true time; Last-Modified comes
 	// from it, not from any node.
 	clock time.Duration
@@ -43,40 +44,59 @@ type request struct {
 	write                bool   // PutObject or DeleteObject
 }
 
+// keyCount is a count for one key.
+type keyCount struct {
+	key string
+	n   int
+}
+
+// inflightOf returns the count of conditional writes in flight on key.
+func (s *s3Side) inflightOf(key string) *int {
+	for i := range s.inflight {
+		if s.inflight[i].key == key {
+			return &s.inflight[i].n
+		}
+	}
+	s.inflight = append(s.inflight, keyCount{key: key})
+	return &s.inflight[len(s.inflight)-1].n
+}
+
 // s3Now returns S3's clock reading at the current instant.
 func (w *World) s3Now() time.Time { return Epoch.Add(w.now + w.s3.clock) }
 
-// call runs one request. apply is called at the instant S3 applies the
-// request and returns the answer's error (nil for success) and ETag. The
-// world's FaultInjector, if any, decides the request's fate when it is sent.
-func (c *nodeS3) call(ctx context.Context, rq request, apply func(now time.Time) (etag string, err error)) error {
+// call runs one request, whose input pc holds. S3 applies it (pc.land) at
+// one instant and records the answer in pc. The world's FaultInjector, if
+// any, decides the request's fate when it is sent. The caller reads the
+// output from pc once call returns nil, then hands pc back with
+// releaseLanding.
+func (c *nodeS3) call(ctx context.Context, rq request, pc *s3Landing) error {
 	w := c.w
 	op, key, write := rq.op, rq.key, rq.write
-	t := w.mustCurrent("S3 " + op)
+	t := w.mustCurrentS3(op)
 	w.s3.calls++
 	id := w.s3.calls
 	conditional := rq.ifMatch != nil || rq.ifNoneMatch != nil
 	var f RequestFault
 	if w.s3.faults != nil {
-		c.n.requests[op]++
-		f = w.s3.faults.RequestFault(w, Request{Node: c.n.Index, Op: op, Key: key, Nth: c.n.requests[op],
-			Conditional: conditional, Write: write, InFlight: w.s3.inflight[key]})
+		c.n.requests[pc.kind]++
+		f = w.s3.faults.RequestFault(w, Request{Node: c.n.Index, Op: op, Key: key, Nth: c.n.requests[pc.kind],
+			Conditional: conditional, Write: write, InFlight: *w.s3.inflightOf(key)})
 	}
 	e := c.n.event(EvS3Send)
-	e.Call, e.Op, e.Key, e.Cond = id, op, key, cond(rq.ifMatch, rq.ifNoneMatch)
+	e.Call, e.Op, e.Key = id, op, key
 	if f.Fate != Delivered {
-		e.Detail, e.Fault = "fault: "+f.Fate.String(), f.Fate.String()
+		e.Detail, e.Fault = fateDetails[f.Fate], f.Fate.String()
 	}
-	w.trace.add(e)
+	w.trace.addCond(e, rq.ifMatch, rq.ifNoneMatch)
 
 	tracked := conditional && write
 	if tracked {
-		w.s3.inflight[key]++
+		*w.s3.inflightOf(key)++
 	}
 	if w.por != nil {
 		w.por.sent(rq.bucket, key, w.s3.faults != nil, tracked)
 	}
-	if w.history.S3 == nil {
+	if cap(w.history.S3) == 0 {
 		// About one request per node and simulated second is usual; a good
 		// first guess saves the slice's growth, a large part of what a run
 		// allocates.
@@ -86,10 +106,10 @@ func (c *nodeS3) call(ctx context.Context, rq request, apply func(now time.Time)
 	w.history.S3 = append(w.history.S3, S3Op{Node: c.n.Index, Op: op, Key: key, IfMatch: str(rq.ifMatch),
 		IfNoneMatch: str(rq.ifNoneMatch), BodyETag: rq.bodyETag, Call: w.now, Return: -1})
 	// The answer, decided when the request reaches S3.
-	pc := &s3Landing{w: w, id: id, op: op, bucket: rq.bucket, key: key, tracked: tracked, fate: f, apply: apply}
+	pc.id, pc.op, pc.bucket, pc.key, pc.tracked, pc.fate = id, op, rq.bucket, key, tracked, f
 	applyAt := w.now + w.s3.request.Sample(w.chooser) + f.ExtraRequest
 	respond := w.s3.response.Sample(w.chooser) + f.ExtraResponse
-	w.atQuiet(applyAt, pc.land)
+	w.atLand(applyAt, pc)
 	wake := applyAt + respond
 	if f.Fate == Lost || f.Fate == Dropped {
 		wake = -1
@@ -140,22 +160,144 @@ func (c *nodeS3) call(ctx context.Context, rq request, apply func(now time.Time)
 	return pc.result
 }
 
-// s3Landing is a request on its way to S3: what it is, and once it has
-// landed (land, at the instant S3 applies it), the answer: its error (nil
-// for success), status and code, and the ETag it carries.
+// fateDetails is the trace's Detail for a request sent with each fate.
+var fateDetails = func() (d [numFates]string) {
+	for f := Fate(1); f < numFates; f++ {
+		d[f] = "fault: " + f.String()
+	}
+	return d
+}()
+
+// landingOp says which operation an s3Landing carries.
+type landingOp uint8
+
+const (
+	landPut landingOp = iota
+	landGet
+	landHead
+	landDelete
+	landList
+)
+
+// s3Landing is a request on its way to S3: what it is, the input as the
+// client serialised it when the call was made, and once it has landed
+// (land, at the instant S3 applies it), the answer: the output, its error
+// (nil for success), status and code, and the ETag it carries.
+//
+// Landings are recycled within a world: one has two owners, the agenda
+// until it lands and the calling task until it has read the answer, and
+// goes back to the world's free list when both are done with it (refs).
+// A landing whose caller never comes back (a killed task) is left to the
+// garbage collector.
 type s3Landing struct {
-	w       *World
-	id      uint64
-	op, key string
-	bucket  string
-	tracked bool
-	fate    RequestFault
-	apply   func(now time.Time) (etag string, err error)
+	w *World
+	landingState
+
+	body []byte // the PutObject body, read when the call was made; its buffer is reused
+	put  s3.PutObjectInput
+	get  s3.GetObjectInput
+	head s3.HeadObjectInput
+	del  s3.DeleteObjectInput
+	list s3.ListObjectsV2Input
+}
+
+// landingState is what a landing holds besides its input.
+type landingState struct {
+	refs     uint8
+	kind     landingOp
+	id       uint64
+	op, key  string
+	bucket   string
+	tracked  bool
+	fate     RequestFault
+	bodyETag string
+
+	putOut  *s3.PutObjectOutput
+	getOut  *s3.GetObjectOutput
+	headOut *s3.HeadObjectOutput
+	delOut  *s3.DeleteObjectOutput
+	listOut *s3.ListObjectsV2Output
 
 	result error
 	status int
 	code   string
 	etag   string
+}
+
+// newLanding returns a landing for a request of kind k, owned by the
+// caller and (once call schedules it) the agenda.
+func (w *World) newLanding(k landingOp) *s3Landing {
+	var pc *s3Landing
+	if n := len(w.freeLandings); n > 0 {
+		pc = w.freeLandings[n-1]
+		w.freeLandings[n-1] = nil
+		w.freeLandings = w.freeLandings[:n-1]
+	} else {
+		pc = &s3Landing{}
+	}
+	pc.w, pc.kind, pc.refs = w, k, 2
+	return pc
+}
+
+// releaseLanding drops one owner's hold on pc, and recycles it once
+// neither holds it: only the input of its kind needs clearing.
+func (w *World) releaseLanding(pc *s3Landing) {
+	if pc.refs--; pc.refs > 0 {
+		return
+	}
+	switch pc.kind {
+	case landPut:
+		pc.put = s3.PutObjectInput{}
+		pc.body = pc.body[:0]
+	case landGet:
+		pc.get = s3.GetObjectInput{}
+	case landHead:
+		pc.head = s3.HeadObjectInput{}
+	case landDelete:
+		pc.del = s3.DeleteObjectInput{}
+	default:
+		pc.list = s3.ListObjectsV2Input{}
+	}
+	pc.landingState = landingState{}
+	pc.w = nil
+	w.freeLandings = append(w.freeLandings, pc)
+}
+
+// apply applies the request to the store and records the output; it
+// returns the answer's ETag and error.
+func (pc *s3Landing) apply(now time.Time) (string, error) {
+	st := pc.w.store
+	switch pc.kind {
+	case landPut:
+		o, err := st.putObject(now, &pc.put, pc.body, pc.bodyETag)
+		pc.putOut = o
+		if o != nil {
+			return str(o.ETag), err
+		}
+		return "", err
+	case landGet:
+		o, err := st.GetObject(now, &pc.get)
+		pc.getOut = o
+		if o != nil {
+			return str(o.ETag), err
+		}
+		return "", err
+	case landHead:
+		o, err := st.HeadObject(now, &pc.head)
+		pc.headOut = o
+		if o != nil {
+			return str(o.ETag), err
+		}
+		return "", err
+	case landDelete:
+		o, err := st.DeleteObject(now, &pc.del)
+		pc.delOut = o
+		return "", err
+	default:
+		o, err := st.ListObjectsV2(now, &pc.list)
+		pc.listOut = o
+		return "", err
+	}
 }
 
 // land applies the request at the current instant, as its fate says, and
@@ -166,7 +308,7 @@ func (pc *s3Landing) land() {
 		f.Landing()
 	}
 	if pc.tracked {
-		w.s3.inflight[pc.key]--
+		*w.s3.inflightOf(pc.key)--
 	}
 	if w.por != nil {
 		w.por.landed(pc)
@@ -212,6 +354,15 @@ func statusOf(err error) (int, string) {
 	if err == nil {
 		return 200, ""
 	}
+	// The errors APIError builds, without errors.As's walk of the chain:
+	// the status is the response's, the code the API error's.
+	if oe, ok := err.(*smithy.OperationError); ok {
+		if re, ok := oe.Err.(*s3ResponseError); ok && re.ResponseError != nil && re.ResponseError.ResponseError != nil {
+			if api, ok := re.Err.(smithy.APIError); ok {
+				return re.HTTPStatusCode(), api.ErrorCode()
+			}
+		}
+	}
 	status := 0
 	var hs interface{ HTTPStatusCode() int }
 	if errors.As(err, &hs) {
@@ -232,95 +383,150 @@ func str(p *string) string {
 }
 
 func cond(ifMatch, ifNoneMatch *string) string {
-	switch {
-	case ifMatch != nil && ifNoneMatch != nil:
-		return "If-Match:" + *ifMatch + " If-None-Match:" + *ifNoneMatch
-	case ifMatch != nil:
-		return "If-Match:" + *ifMatch
-	case ifNoneMatch != nil:
-		return "If-None-Match:" + *ifNoneMatch
-	}
-	return ""
+	var buf [condBuf]byte
+	return string(appendCond(buf[:0], ifMatch, ifNoneMatch))
 }
 
-// exchange runs one call whose answer is an output of type O, and returns
-// the output applied at S3, or the call's error.
-func exchange[O any](c *nodeS3, ctx context.Context, rq request,
-	apply func(now time.Time) (*O, error), etag func(*O) *string) (*O, error) {
-	var out *O
-	err := c.call(ctx, rq, func(now time.Time) (string, error) {
-		o, err := apply(now)
-		out = o
-		if o != nil && etag != nil {
-			return str(etag(o)), err
+// condBuf is a size that holds the preconditions the protocols send.
+const condBuf = 128
+
+// appendCond appends the trace's rendering of a request's preconditions.
+func appendCond(b []byte, ifMatch, ifNoneMatch *string) []byte {
+	if ifMatch != nil {
+		b = append(b, "If-Match:"...)
+		b = append(b, *ifMatch...)
+		if ifNoneMatch != nil {
+			b = append(b, ' ')
 		}
-		return "", err
-	})
+	}
+	if ifNoneMatch != nil {
+		b = append(b, "If-None-Match:"...)
+		b = append(b, *ifNoneMatch...)
+	}
+	return b
+}
+
+// PutObject sends a PutObject request. The body is read when the call is
+// made, as the SDK does before sending; the input is copied then, so later
+// changes by the caller do not reach S3.
+func (c *nodeS3) PutObject(ctx context.Context, in *s3.PutObjectInput, _ ...func(*s3.Options)) (*s3.PutObjectOutput, error) {
+	w := c.w
+	w.enter()
+	defer w.leave()
+	pc := w.newLanding(landPut)
+	if in != nil {
+		pc.put = *in
+	}
+	if pc.put.Body != nil {
+		b, err := readBodyInto(pc.body[:0], pc.put.Body)
+		if err != nil {
+			pc.refs = 1
+			w.releaseLanding(pc)
+			return nil, &smithy.OperationError{ServiceID: "S3", OperationName: "PutObject", Err: err}
+		}
+		pc.body = b
+	}
+	pc.bodyETag = etagOf(pc.body)
+	rq := request{op: OpPutObject, bucket: str(pc.put.Bucket), key: str(pc.put.Key), ifMatch: pc.put.IfMatch, ifNoneMatch: pc.put.IfNoneMatch, bodyETag: pc.bodyETag, write: true}
+	err := c.call(ctx, rq, pc)
+	out := pc.putOut
+	w.releaseLanding(pc)
 	if err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// snapshot copies a request input when the call is made, as the SDK
-// serialises it before sending: later changes by the caller do not reach S3.
-func snapshot[T any](in *T) *T {
-	var v T
-	if in != nil {
-		v = *in
-	}
-	return &v
-}
-
-// PutObject sends a PutObject request. The body is read when the call is
-// made, as the SDK does before sending.
-func (c *nodeS3) PutObject(ctx context.Context, in *s3.PutObjectInput, _ ...func(*s3.Options)) (*s3.PutObjectOutput, error) {
-	req := snapshot(in)
-	var body []byte
-	if req.Body != nil {
-		b, err := readBody(req.Body)
-		if err != nil {
-			return nil, &smithy.OperationError{ServiceID: "S3", OperationName: "PutObject", Err: err}
-		}
-		body = b
-	}
-	rq := request{op: "PutObject", bucket: str(req.Bucket), key: str(req.Key), ifMatch: req.IfMatch, ifNoneMatch: req.IfNoneMatch, bodyETag: etagOf(body), write: true}
-	return exchange(c, ctx, rq,
-		func(now time.Time) (*s3.PutObjectOutput, error) { return c.w.store.PutObject(now, req, body) },
-		func(o *s3.PutObjectOutput) *string { return o.ETag })
-}
-
 // GetObject sends a GetObject request.
 func (c *nodeS3) GetObject(ctx context.Context, in *s3.GetObjectInput, _ ...func(*s3.Options)) (*s3.GetObjectOutput, error) {
-	req := snapshot(in)
-	rq := request{op: "GetObject", bucket: str(req.Bucket), key: str(req.Key), ifMatch: req.IfMatch, ifNoneMatch: req.IfNoneMatch}
-	return exchange(c, ctx, rq,
-		func(now time.Time) (*s3.GetObjectOutput, error) { return c.w.store.GetObject(now, req) },
-		func(o *s3.GetObjectOutput) *string { return o.ETag })
+	w := c.w
+	w.enter()
+	defer w.leave()
+	pc := w.newLanding(landGet)
+	if in != nil {
+		pc.get = *in
+	}
+	req := &pc.get
+	err := c.call(ctx, request{op: OpGetObject, bucket: str(req.Bucket), key: str(req.Key), ifMatch: req.IfMatch, ifNoneMatch: req.IfNoneMatch}, pc)
+	out := pc.getOut
+	w.releaseLanding(pc)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // HeadObject sends a HeadObject request.
 func (c *nodeS3) HeadObject(ctx context.Context, in *s3.HeadObjectInput, _ ...func(*s3.Options)) (*s3.HeadObjectOutput, error) {
-	req := snapshot(in)
-	rq := request{op: "HeadObject", bucket: str(req.Bucket), key: str(req.Key), ifMatch: req.IfMatch, ifNoneMatch: req.IfNoneMatch}
-	return exchange(c, ctx, rq,
-		func(now time.Time) (*s3.HeadObjectOutput, error) { return c.w.store.HeadObject(now, req) },
-		func(o *s3.HeadObjectOutput) *string { return o.ETag })
+	w := c.w
+	w.enter()
+	defer w.leave()
+	pc := w.newLanding(landHead)
+	if in != nil {
+		pc.head = *in
+	}
+	req := &pc.head
+	err := c.call(ctx, request{op: OpHeadObject, bucket: str(req.Bucket), key: str(req.Key), ifMatch: req.IfMatch, ifNoneMatch: req.IfNoneMatch}, pc)
+	out := pc.headOut
+	w.releaseLanding(pc)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // DeleteObject sends a DeleteObject request.
 func (c *nodeS3) DeleteObject(ctx context.Context, in *s3.DeleteObjectInput, _ ...func(*s3.Options)) (*s3.DeleteObjectOutput, error) {
-	req := snapshot(in)
-	rq := request{op: "DeleteObject", bucket: str(req.Bucket), key: str(req.Key), ifMatch: req.IfMatch, write: true}
-	return exchange(c, ctx, rq,
-		func(now time.Time) (*s3.DeleteObjectOutput, error) { return c.w.store.DeleteObject(now, req) }, nil)
+	w := c.w
+	w.enter()
+	defer w.leave()
+	pc := w.newLanding(landDelete)
+	if in != nil {
+		pc.del = *in
+	}
+	req := &pc.del
+	err := c.call(ctx, request{op: OpDeleteObject, bucket: str(req.Bucket), key: str(req.Key), ifMatch: req.IfMatch, write: true}, pc)
+	out := pc.delOut
+	w.releaseLanding(pc)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // ListObjectsV2 sends a ListObjectsV2 request.
 func (c *nodeS3) ListObjectsV2(ctx context.Context, in *s3.ListObjectsV2Input, _ ...func(*s3.Options)) (*s3.ListObjectsV2Output, error) {
-	req := snapshot(in)
-	return exchange(c, ctx, request{op: "ListObjectsV2", bucket: str(req.Bucket), key: str(req.Prefix)},
-		func(now time.Time) (*s3.ListObjectsV2Output, error) { return c.w.store.ListObjectsV2(now, req) }, nil)
+	w := c.w
+	w.enter()
+	defer w.leave()
+	pc := w.newLanding(landList)
+	if in != nil {
+		pc.list = *in
+	}
+	req := &pc.list
+	err := c.call(ctx, request{op: OpListObjectsV2, bucket: str(req.Bucket), key: str(req.Prefix)}, pc)
+	out := pc.listOut
+	w.releaseLanding(pc)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// readBodyInto reads a request body into buf's storage, growing it in one
+// allocation when the reader knows its length (bytes.Reader,
+// strings.Reader).
+func readBodyInto(buf []byte, r io.Reader) ([]byte, error) {
+	if l, ok := r.(interface{ Len() int }); ok {
+		n := l.Len()
+		if cap(buf) < n {
+			buf = make([]byte, n)
+		}
+		buf = buf[:n]
+		_, err := io.ReadFull(r, buf)
+		return buf, err
+	}
+	return io.ReadAll(r)
 }
 
 // readBody reads a request body, sized in one allocation when the reader

@@ -203,8 +203,27 @@ func (e *s3ResponseError) Error() string {
 		e.Response.StatusCode, e.RequestID, e.HostID, e.Err)
 }
 
-// As populates target with the error types the response error embeds.
+// As populates target with the error types the response error embeds:
+// errors.As(e.ResponseError, target), with the targets callers ask for most
+// (the API error, the two HTTP response errors) found without reflection.
 func (e *s3ResponseError) As(target any) bool {
+	if aws := e.ResponseError; aws != nil && aws.ResponseError != nil {
+		// The chain is *awshttp.ResponseError, *smithyhttp.ResponseError,
+		// then the API error; neither response error is a smithy.APIError.
+		switch t := target.(type) {
+		case *smithy.APIError:
+			if api, ok := aws.Err.(smithy.APIError); ok {
+				*t = api
+				return true
+			}
+		case **awshttp.ResponseError:
+			*t = aws
+			return true
+		case **smithyhttp.ResponseError:
+			*t = aws.ResponseError
+			return true
+		}
+	}
 	return errors.As(e.ResponseError, target)
 }
 

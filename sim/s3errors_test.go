@@ -522,3 +522,54 @@ func TestErrAPIErrorBodyRules(t *testing.T) {
 		})
 	}
 }
+
+// TestStatusOfFastPath checks that statusOf reads the errors APIError
+// builds as errors.As does.
+func TestStatusOfFastPath(t *testing.T) {
+	for _, op := range []string{OpPutObject, OpGetObject, OpHeadObject, OpDeleteObject, OpListObjectsV2} {
+		for _, err := range []error{PreconditionFailed(op, "r"), NoSuchKey(op, "r"), NoSuchBucket(op, "r"), InternalError(op, "r"),
+			SlowDown(op, "r"), NotModified(op, "r"), ConditionalRequestConflict(op, "r"), notImplemented(op, "r")} {
+			status, code := statusOf(err)
+			var hs interface{ HTTPStatusCode() int }
+			var api smithy.APIError
+			if !errors.As(err, &hs) || !errors.As(err, &api) || hs.HTTPStatusCode() != status || api.ErrorCode() != code {
+				t.Errorf("%s: statusOf = %d %q; errors.As finds %v", op, status, code, err)
+			}
+		}
+	}
+}
+
+// TestResponseErrorAsFastPath checks that s3ResponseError.As finds what
+// errors.As finds in the chain it embeds, for the targets it shortcuts and
+// others.
+func TestResponseErrorAsFastPath(t *testing.T) {
+	for _, op := range []string{OpPutObject, OpGetObject, OpHeadObject, OpDeleteObject, OpListObjectsV2} {
+		for _, err := range []error{PreconditionFailed(op, "r"), NoSuchKey(op, "r"), NoSuchBucket(op, "r"), InternalError(op, "r"),
+			SlowDown(op, "r"), NotModified(op, "r"), ConditionalRequestConflict(op, "r")} {
+			var re *s3ResponseError
+			if !errors.As(err, &re) {
+				t.Fatalf("%v: no s3ResponseError", err)
+			}
+			var api1, api2 smithy.APIError
+			if a, b := re.As(&api1), errors.As(re.ResponseError, &api2); a != b || api1 != api2 {
+				t.Errorf("%s %v: APIError %v %v, errors.As %v %v", op, err, a, api1, b, api2)
+			}
+			var aws1, aws2 *awshttp.ResponseError
+			if a, b := re.As(&aws1), errors.As(re.ResponseError, &aws2); a != b || aws1 != aws2 {
+				t.Errorf("%s %v: awshttp.ResponseError differs", op, err)
+			}
+			var sm1, sm2 *smithyhttp.ResponseError
+			if a, b := re.As(&sm1), errors.As(re.ResponseError, &sm2); a != b || sm1 != sm2 {
+				t.Errorf("%s %v: smithyhttp.ResponseError differs", op, err)
+			}
+			var nk1, nk2 *types.NoSuchKey
+			if a, b := re.As(&nk1), errors.As(re.ResponseError, &nk2); a != b || nk1 != nk2 {
+				t.Errorf("%s %v: NoSuchKey differs", op, err)
+			}
+			var hs1, hs2 interface{ HTTPStatusCode() int }
+			if a, b := re.As(&hs1), errors.As(re.ResponseError, &hs2); a != b || hs1 != hs2 {
+				t.Errorf("%s %v: HTTPStatusCode differs", op, err)
+			}
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"bytes"
 	"crypto/md5"
 	"encoding/base64"
 	"encoding/hex"
@@ -32,12 +31,20 @@ import (
 type Store struct {
 	dialect Dialect
 	buckets map[string]*storeBucket
+	// last is the bucket named lastName, looked up last: runs use one.
+	lastName string
+	last     *storeBucket
 	// requests counts calls; the n-th call's request id is formatRequestID(n).
 	requests uint64
 }
 
 type storeBucket struct {
 	objects map[string]*storedObject
+	// cached is objects[cachedKey] (nil if absent), when hasCached: the
+	// key looked up or written last, which runs use over and over.
+	cachedKey string
+	cached    *storedObject
+	hasCached bool
 	// keys holds the keys of objects in ascending byte (UTF-8 binary) order.
 	keys []string
 }
@@ -71,11 +78,11 @@ func (s *Store) CreateBucket(name string) {
 // Object returns a copy of the body and the ETag of the object stored under
 // key, for checkers and tests. It is not an S3 call and issues no request id.
 func (s *Store) Object(bucketName, key string) (body []byte, etag string, ok bool) {
-	b := s.buckets[bucketName]
+	b := s.bucket(bucketName)
 	if b == nil {
 		return nil, "", false
 	}
-	obj := b.objects[key]
+	obj := b.get(key)
 	if obj == nil {
 		return nil, "", false
 	}
@@ -93,6 +100,12 @@ func (s *Store) Object(bucketName, key string) (body []byte, etag string, ok boo
 // value but "*", If-Match "*", and both headers together are answered 501
 // NotImplemented, as S3 does. An empty header value counts as absent.
 func (s *Store) PutObject(now time.Time, in *s3.PutObjectInput, body []byte) (*s3.PutObjectOutput, error) {
+	return s.putObject(now, in, body, "")
+}
+
+// putObject is PutObject with body's ETag, if the caller has computed it
+// (etagOf(body)), or "".
+func (s *Store) putObject(now time.Time, in *s3.PutObjectInput, body []byte, etag string) (*s3.PutObjectOutput, error) {
 	const op = OpPutObject
 	seq := s.begin()
 	if in == nil {
@@ -104,12 +117,12 @@ func (s *Store) PutObject(now time.Time, in *s3.PutObjectInput, body []byte) (*s
 	if in.WriteOffsetBytes != nil {
 		return nil, notModeled(op, "WriteOffsetBytes")
 	}
-	b := s.buckets[*in.Bucket]
+	b := s.bucket(*in.Bucket)
 	if b == nil {
 		return nil, NoSuchBucket(op, formatRequestID(seq))
 	}
 	key := *in.Key
-	old := b.objects[key]
+	old := b.get(key)
 	ifMatch, hasIfMatch := condition(in.IfMatch)
 	ifNone, hasIfNone := condition(in.IfNoneMatch)
 
@@ -137,9 +150,12 @@ func (s *Store) PutObject(now time.Time, in *s3.PutObjectInput, body []byte) (*s
 		}
 	}
 
+	if etag == "" {
+		etag = etagOf(body)
+	}
 	obj := &storedObject{
 		body:         cloneBytes(body),
-		etag:         etagOf(body),
+		etag:         etag,
 		lastModified: lastModifiedAt(now),
 		contentType:  "application/octet-stream",
 		metadata:     copyMetadata(in.Metadata),
@@ -160,8 +176,12 @@ func (s *Store) PutObject(now time.Time, in *s3.PutObjectInput, body []byte) (*s
 		obj.metadata = merged
 	}
 	b.put(key, obj)
-	etag := obj.etag
-	return &s3.PutObjectOutput{ETag: &etag}, nil
+	out := &struct {
+		out  s3.PutObjectOutput
+		etag string
+	}{etag: obj.etag}
+	out.out.ETag = &out.etag
+	return &out.out, nil
 }
 
 // GetObject applies a GetObject request at S3-clock time now. The output's
@@ -189,13 +209,16 @@ func (s *Store) GetObject(now time.Time, in *s3.GetObjectInput) (*s3.GetObjectOu
 	if err != nil {
 		return nil, err
 	}
-	r := &bodyReader{}
-	// Stored bodies are never modified (a put stores a new object), and a
-	// bytes.Reader does not hand out its slice, so no copy is needed.
-	r.Reset(obj.body)
-	out := &s3.GetObjectOutput{Body: r}
-	fillObjectOutput(obj, &out.AcceptRanges, &out.ContentLength, &out.ContentType, &out.ETag, &out.LastModified, &out.Metadata)
-	return out, nil
+	// The output, its body reader and its fields in one allocation.
+	a := &struct {
+		out    s3.GetObjectOutput
+		body   bodyReader
+		fields objectFields
+	}{}
+	a.body.b = obj.body
+	a.out.Body = &a.body
+	fillObjectOutput(obj, &a.fields, &a.out.AcceptRanges, &a.out.ContentLength, &a.out.ContentType, &a.out.ETag, &a.out.LastModified, &a.out.Metadata)
+	return &a.out, nil
 }
 
 // readOptions refuses the GetObject and HeadObject options the store does
@@ -233,9 +256,12 @@ func (s *Store) HeadObject(now time.Time, in *s3.HeadObjectInput) (*s3.HeadObjec
 	if err != nil {
 		return nil, err
 	}
-	out := &s3.HeadObjectOutput{}
-	fillObjectOutput(obj, &out.AcceptRanges, &out.ContentLength, &out.ContentType, &out.ETag, &out.LastModified, &out.Metadata)
-	return out, nil
+	a := &struct {
+		out    s3.HeadObjectOutput
+		fields objectFields
+	}{}
+	fillObjectOutput(obj, &a.fields, &a.out.AcceptRanges, &a.out.ContentLength, &a.out.ContentType, &a.out.ETag, &a.out.LastModified, &a.out.Metadata)
+	return &a.out, nil
 }
 
 // DeleteObject applies a DeleteObject request at S3-clock time now.
@@ -261,13 +287,13 @@ func (s *Store) DeleteObject(now time.Time, in *s3.DeleteObjectInput) (*s3.Delet
 	case in.IfMatchSize != nil:
 		return nil, notModeled(op, "IfMatchSize")
 	}
-	b := s.buckets[*in.Bucket]
+	b := s.bucket(*in.Bucket)
 	if b == nil {
 		return nil, NoSuchBucket(op, formatRequestID(seq))
 	}
 	key := *in.Key
 	if ifMatch, ok := condition(in.IfMatch); ok && s.dialect == DialectAWS {
-		obj := b.objects[key]
+		obj := b.get(key)
 		if obj == nil {
 			return nil, NoSuchKey(op, formatRequestID(seq))
 		}
@@ -302,7 +328,7 @@ func (s *Store) ListObjectsV2(now time.Time, in *s3.ListObjectsV2Input) (*s3.Lis
 	if len(in.EncodingType) > 0 {
 		return nil, notModeled(op, "EncodingType")
 	}
-	b := s.buckets[*in.Bucket]
+	b := s.bucket(*in.Bucket)
 	if b == nil {
 		return nil, NoSuchBucket(op, formatRequestID(seq))
 	}
@@ -412,11 +438,11 @@ func (s *Store) ListObjectsV2(now time.Time, in *s3.ListObjectsV2Input) (*s3.Lis
 // read looks up an object for GetObject or HeadObject and evaluates the
 // read conditions.
 func (s *Store) read(op string, seq uint64, bucketName, key string, ifMatchP, ifNoneP *string, ims, ius *time.Time) (*storedObject, error) {
-	b := s.buckets[bucketName]
+	b := s.bucket(bucketName)
 	if b == nil {
 		return nil, NoSuchBucket(op, formatRequestID(seq))
 	}
-	obj := b.objects[key]
+	obj := b.get(key)
 	if obj == nil {
 		return nil, NoSuchKey(op, formatRequestID(seq))
 	}
@@ -451,14 +477,22 @@ func (s *Store) read(op string, seq uint64, bucketName, key string, ifMatchP, if
 	return obj, nil
 }
 
+// objectFields holds the values an output's pointer fields point to.
+type objectFields struct {
+	acceptRanges, contentType, etag string
+	contentLength                   int64
+	lastModified                    time.Time
+}
+
 // fillObjectOutput sets the fields GetObjectOutput and HeadObjectOutput
-// share.
-func fillObjectOutput(obj *storedObject, acceptRanges **string, contentLength **int64, contentType, etag **string, lastModified **time.Time, metadata *map[string]string) {
-	v := &struct {
-		acceptRanges, contentType, etag string
-		contentLength                   int64
-		lastModified                    time.Time
-	}{"bytes", obj.contentType, obj.etag, int64(len(obj.body)), obj.lastModified}
+// share, pointing into v. It is not inlined, so as to keep its locals (a
+// map iterator) out of its callers' frames: the synctest side of package
+// comparison calls the store on goroutines with small stacks.
+//
+//go:noinline
+func fillObjectOutput(obj *storedObject, v *objectFields, acceptRanges **string, contentLength **int64, contentType, etag **string, lastModified **time.Time, metadata *map[string]string) {
+	v.acceptRanges, v.contentType, v.etag = "bytes", obj.contentType, obj.etag
+	v.contentLength, v.lastModified = int64(len(obj.body)), obj.lastModified
 	*acceptRanges = &v.acceptRanges
 	*contentType = &v.contentType
 	*etag = &v.etag
@@ -474,22 +508,46 @@ func fillObjectOutput(obj *storedObject, acceptRanges **string, contentLength **
 }
 
 func (b *storeBucket) put(key string, obj *storedObject) {
-	if _, ok := b.objects[key]; !ok {
+	if b.get(key) == nil {
 		i := sort.SearchStrings(b.keys, key)
 		b.keys = append(b.keys, "")
 		copy(b.keys[i+1:], b.keys[i:])
 		b.keys[i] = key
 	}
 	b.objects[key] = obj
+	b.cachedKey, b.cached, b.hasCached = key, obj, true
 }
 
 func (b *storeBucket) remove(key string) {
-	if _, ok := b.objects[key]; !ok {
+	if b.get(key) == nil {
 		return
 	}
 	delete(b.objects, key)
 	i := sort.SearchStrings(b.keys, key)
 	b.keys = append(b.keys[:i], b.keys[i+1:]...)
+	b.cachedKey, b.cached, b.hasCached = key, nil, true
+}
+
+// get returns the object stored under key, or nil.
+func (b *storeBucket) get(key string) *storedObject {
+	if b.hasCached && b.cachedKey == key {
+		return b.cached
+	}
+	obj := b.objects[key]
+	b.cachedKey, b.cached, b.hasCached = key, obj, true
+	return obj
+}
+
+// bucket returns the bucket named name, or nil.
+func (s *Store) bucket(name string) *storeBucket {
+	if s.last != nil && s.lastName == name {
+		return s.last
+	}
+	b := s.buckets[name]
+	if b != nil {
+		s.lastName, s.last = name, b
+	}
+	return b
 }
 
 // firstAfter returns the index of the first key in keys[from:] greater than
@@ -613,9 +671,25 @@ func cloneString(p *string) *string {
 	return &v
 }
 
-// bodyReader is GetObject's Body: a reader over a private copy of the
-// object's bytes.
-type bodyReader struct{ bytes.Reader }
+// bodyReader is GetObject's Body: a reader over the object's bytes, which
+// are never modified (a put stores a new object) and which it does not
+// hand out. Like an HTTP response body, it has only Read and Close. It is
+// small, so that a GetObjectOutput and its body fit one allocation of the
+// next size down.
+type bodyReader struct {
+	b []byte
+	i int
+}
+
+// Read reads as bytes.Reader does.
+func (r *bodyReader) Read(p []byte) (int, error) {
+	if r.i >= len(r.b) {
+		return 0, io.EOF
+	}
+	n := copy(p, r.b[r.i:])
+	r.i += n
+	return n, nil
+}
 
 // Close does nothing.
 func (*bodyReader) Close() error { return nil }

@@ -21,8 +21,9 @@ const maxOtherStacks = 64 << 10
 // goroutine worker, the stuck ones first: those that are not parked in the
 // simulator. It is called only when a run is blocked, so it can afford a
 // dump of every goroutine. The run's goroutines are found by their ancestry:
-// every task's coroutine was started by the worker or by the task that
-// called Clock.Go, and a goroutine of a go statement by the task that ran it.
+// every task's coroutine was started by the worker (its pool's coroutines
+// are created on it), and a goroutine of a go statement by the task that
+// ran it.
 func runStacks(worker uint64) string {
 	all := dumpGoroutines()
 	children := map[uint64][]int{}
@@ -43,7 +44,7 @@ func runStacks(worker uint64) string {
 		// The worker ended meanwhile, or the dump's format changed: show
 		// every task, of any run.
 		for i, g := range all {
-			if strings.Contains(g.text, "(*World).spawn.func") {
+			if strings.Contains(g.text, "(*coro).run") {
 				run = append(run, i)
 			}
 		}
@@ -51,7 +52,9 @@ func runStacks(worker uint64) string {
 	var stuck, parked []string
 	for _, i := range run {
 		if g := all[i]; strings.HasPrefix(g.state, "coroutine") {
-			parked = append(parked, g.text)
+			if strings.Contains(g.text, "(*coro).run") {
+				parked = append(parked, g.text) // an idle coroutine of the pool runs no task
+			}
 		} else {
 			stuck = append(stuck, g.text)
 		}
@@ -60,7 +63,7 @@ func runStacks(worker uint64) string {
 		// The stuck task descends from a task that has ended, which broke
 		// the chain: show every task of the process that is not parked.
 		for _, g := range all {
-			if !strings.HasPrefix(g.state, "coroutine") && strings.Contains(g.text, "(*World).spawn.func") {
+			if !strings.HasPrefix(g.state, "coroutine") && strings.Contains(g.text, "(*coro).run") {
 				stuck = append(stuck, g.text)
 			}
 		}

@@ -3,8 +3,6 @@ package sim
 import (
 	"context"
 	"fmt"
-	"iter"
-	"runtime/debug"
 	"time"
 )
 
@@ -18,19 +16,23 @@ type task struct {
 	node *Node
 	id   int
 
-	next  func() (struct{}, bool)
-	stop  func()
-	yield func(struct{}) bool
+	// f is the task's function; co the coroutine that runs it, from its
+	// first step until it finishes.
+	f  func()
+	co *coro
 
 	// gen counts the task's waits; a wake event carries the generation it
 	// was scheduled for, so a wake that lost the race with a cancellation is
 	// recognised as stale and dropped.
 	gen uint64
-	// watch is the Done channel of the context the task is waiting on, if
-	// any; the scheduler polls it after every step.
-	watch     <-chan struct{}
-	watching  bool // the task is in World.waiters
-	cancelled bool // the last wait ended because watch was closed
+	// watch is the context the task is waiting on, if it can be
+	// cancelled; the scheduler polls its Err after the steps that can have
+	// cancelled it (see pollCancellations).
+	watch     context.Context
+	watching  bool   // the task is in World.waiters or World.simWaiters
+	watchSim  bool   // in World.simWaiters: watch is the simulator's own
+	regSeq    uint64 // when it joined the lists, which keeps their order
+	cancelled bool   // the last wait ended because watch was closed
 
 	killed bool // the task must unwind at its next blocking point
 	done   bool // the task's function returned or unwound
@@ -51,20 +53,8 @@ func (p *taskPanic) Error() string { return fmt.Sprintf("panic: %v", p.value) }
 // spawn creates a task on node n that will run f, and schedules its first
 // step at the current instant.
 func (w *World) spawn(n *Node, f func()) *task {
-	t := &task{w: w, node: n, id: w.nextTaskID}
+	t := &task{w: w, node: n, id: w.nextTaskID, f: f}
 	w.nextTaskID++
-	t.next, t.stop = iter.Pull(func(yield func(struct{}) bool) {
-		t.yield = yield
-		defer func() {
-			if r := recover(); r != nil {
-				if _, ok := r.(killSignal); !ok {
-					r = &taskPanic{value: r, stack: debug.Stack()}
-				}
-				panic(r)
-			}
-		}()
-		f()
-	})
 	n.tasks = append(n.tasks, t)
 	w.wakeAt(t, w.now)
 	return t
@@ -76,7 +66,7 @@ func (t *task) block() {
 	if t.killed {
 		panic(killSignal{})
 	}
-	if !t.yield(struct{}{}) || t.killed {
+	if !t.co.yield(struct{}{}) || t.killed {
 		panic(killSignal{})
 	}
 }
@@ -86,15 +76,13 @@ func (t *task) block() {
 // with a context that is never done, the task blocks until the run ends.
 func (t *task) wait(ctx context.Context, at time.Duration) error {
 	w := t.w
-	var done <-chan struct{}
+	cancellable, own := false, false
 	if ctx != nil {
-		done = ctx.Done()
+		cancellable, own = watchKind(ctx)
 	}
-	if done != nil {
-		select {
-		case <-done:
-			return ctx.Err()
-		default:
+	if cancellable {
+		if err := ctx.Err(); err != nil {
+			return err
 		}
 	}
 	if at >= 0 {
@@ -103,14 +91,17 @@ func (t *task) wait(ctx context.Context, at time.Duration) error {
 		// No timer: only the context (or nothing) ends this wait.
 		t.gen++
 	}
-	if done != nil {
-		t.watch = done
-		if !t.watching {
-			t.watching = true
-			w.waiters = append(w.waiters, t)
+	if cancellable {
+		t.watch = ctx
+		w.watch(t, own)
+		if own {
+			waitingOn(ctx, 1)
 		}
 	}
 	t.block()
+	if own {
+		waitingOn(ctx, -1)
+	}
 	t.watch = nil
 	if t.cancelled {
 		t.cancelled = false
@@ -125,45 +116,62 @@ func (w *World) resume(t *task) {
 	if t.done {
 		return
 	}
+	if t.co == nil {
+		t.co = w.pool.get(t.f)
+		t.f = nil
+		w.leave() // the task's function is the protocol's
+	}
 	w.current = t
 	w.live.beat()
-	defer func() {
-		if w.live.abandoned() {
-			// Run has returned: touch nothing, let a panic go on.
-			return
-		}
-		w.current = nil
-		if r := recover(); r != nil {
-			t.done = true
-			w.taskFailed(t, r)
-		}
-	}()
-	if _, ok := t.next(); !ok {
-		t.done = true
+	co := t.co
+	co.next()
+	if w.live.abandoned() {
+		// Run has returned: touch nothing.
+		return
+	}
+	w.enter() // if the task's function returned
+	w.current = nil
+	if co.finished {
+		w.finished(t)
+	}
+}
+
+// finished is the end of task t, whose function returned or unwound: its
+// coroutine goes back to the pool, and a panic that ended it other than
+// the kill signal becomes the run's failure.
+func (w *World) finished(t *task) {
+	co := t.co
+	t.co, t.done = nil, true
+	r := co.failure
+	w.pool.put(co)
+	if r != nil {
+		w.taskFailed(t, r)
 	}
 }
 
 // kill unwinds the task: its blocking primitive panics with killSignal,
-// running the deferred functions of the protocol code on the way out.
+// running the deferred functions of the protocol code on the way out. A
+// task that never ran just ends.
 func (w *World) kill(t *task) {
 	if t.done {
 		return
 	}
 	w.live.check()
+	if t.co == nil {
+		t.done, t.f = true, nil
+		return
+	}
 	t.killed = true
 	w.current = t
 	w.live.beat()
-	defer func() {
-		if w.live.abandoned() {
-			return
-		}
-		w.current = nil
-		t.done = true
-		if r := recover(); r != nil {
-			w.taskFailed(t, r)
-		}
-	}()
-	t.stop()
+	co := t.co
+	co.next()
+	if w.live.abandoned() {
+		return
+	}
+	w.enter()
+	w.current = nil
+	w.finished(t)
 }
 
 // taskFailed records a panic that escaped a task.

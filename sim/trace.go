@@ -133,11 +133,9 @@ func mix(h, v uint64) uint64 {
 	return h ^ h>>32
 }
 
-func (t *Trace) u64(v uint64) { t.hash = mix(t.hash, v) }
-
-// str mixes s and its length, eight bytes at a time.
-func (t *Trace) str(s string) {
-	h := mix(t.hash, uint64(len(s)))
+// mixStr mixes s and its length into h, eight bytes at a time.
+func mixStr[S string | []byte](h uint64, s S) uint64 {
+	h = mix(h, uint64(len(s)))
 	for len(s) >= 8 {
 		h = mix(h, uint64(s[0])|uint64(s[1])<<8|uint64(s[2])<<16|uint64(s[3])<<24|
 			uint64(s[4])<<32|uint64(s[5])<<40|uint64(s[6])<<48|uint64(s[7])<<56)
@@ -150,34 +148,61 @@ func (t *Trace) str(s string) {
 		}
 		h = mix(h, w)
 	}
-	t.hash = h
+	return h
 }
 
 // add hashes e and, if the trace keeps events, appends it. Detail is
 // hashed too: it is derived from the run's state.
 func (t *Trace) add(e Event) {
-	if t.live != nil {
-		t.live.check()
-	}
-	t.u64(uint64(e.At))
-	t.u64(uint64(int64(e.Node)))
-	t.u64(uint64(e.Local))
-	t.u64(uint64(e.Kind)<<32 | uint64(uint32(e.Status)))
-	t.u64(e.Call)
-	t.u64(e.Token)
-	t.str(e.Op)
-	t.str(e.Key)
-	t.str(e.Cond)
-	t.str(e.Code)
-	t.str(e.ETag)
-	t.str(e.Detail)
-	if e.Fault != "" {
-		t.str(e.Fault)
-		t.u64(uint64(e.For))
-	}
+	t.hashEvent(&e, nil)
 	if t.keep {
 		t.Events = append(t.Events, e)
 	}
+}
+
+// addCond is add for an event whose Cond is the rendering of a request's
+// preconditions (cond): the text is made only if the trace keeps events,
+// and hashed from a buffer on the stack otherwise.
+func (t *Trace) addCond(e Event, ifMatch, ifNoneMatch *string) {
+	if t.keep || (ifMatch == nil && ifNoneMatch == nil) {
+		if ifMatch != nil || ifNoneMatch != nil {
+			e.Cond = cond(ifMatch, ifNoneMatch)
+		}
+		t.add(e)
+		return
+	}
+	var buf [condBuf]byte
+	t.hashEvent(&e, appendCond(buf[:0], ifMatch, ifNoneMatch))
+}
+
+// hashEvent mixes e into the running hash; cond, if not nil, stands for
+// e.Cond.
+func (t *Trace) hashEvent(e *Event, cond []byte) {
+	if t.live != nil {
+		t.live.check()
+	}
+	h := t.hash
+	h = mix(h, uint64(e.At))
+	h = mix(h, uint64(int64(e.Node)))
+	h = mix(h, uint64(e.Local))
+	h = mix(h, uint64(e.Kind)<<32|uint64(uint32(e.Status)))
+	h = mix(h, e.Call)
+	h = mix(h, e.Token)
+	h = mixStr(h, e.Op)
+	h = mixStr(h, e.Key)
+	if cond != nil {
+		h = mixStr(h, cond)
+	} else {
+		h = mixStr(h, e.Cond)
+	}
+	h = mixStr(h, e.Code)
+	h = mixStr(h, e.ETag)
+	h = mixStr(h, e.Detail)
+	if e.Fault != "" {
+		h = mixStr(h, e.Fault)
+		h = mix(h, uint64(e.For))
+	}
+	t.hash = h
 }
 
 // fmtDur prints a duration as seconds with nanosecond precision, which

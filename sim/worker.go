@@ -26,10 +26,17 @@ func startWorker(w *World) {
 	}
 }
 
-// worker runs w, then the worlds it is handed.
+// worker runs w, then the worlds it is handed, with one pool of
+// coroutines for their tasks.
 func worker(w *World) {
 	id := goroutineID()
-	for w.work(id) {
+	pool := &workerPool{}
+	defer pool.close()
+	for {
+		w.pool = pool
+		if !w.work(id) {
+			return
+		}
 		if idleCount.Add(1) > int32(runtime.GOMAXPROCS(0)) {
 			idleCount.Add(-1)
 			return
@@ -85,16 +92,19 @@ func (w *World) work(id uint64) (reusable bool) {
 // release unwinds the tasks of an abandoned world that are still parked in
 // the simulator, so that their goroutines end. It records nothing; the
 // tasks' deferred functions run, and any simulator primitive they call
-// unwinds at once.
+// unwinds at once. Their coroutines end with them rather than going back
+// to the pool.
 func (w *World) release() {
 	for _, n := range w.nodes {
 		for _, t := range n.tasks {
 			if !t.done {
 				t.done = true
-				func() {
-					defer func() { _ = recover() }()
-					t.stop()
-				}()
+				if t.co != nil {
+					func() {
+						defer func() { _ = recover() }()
+						t.co.stop()
+					}()
+				}
 			}
 		}
 	}

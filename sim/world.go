@@ -12,22 +12,35 @@ import (
 // single goroutine at a time (the worker that Run starts, and the tasks it
 // resumes one after another) and is not safe for concurrent use.
 type World struct {
-	cfg     *Config
-	now     time.Duration
-	seq     uint64
-	agenda  agenda
-	free    []*event
-	ties    []*event
-	chooser Chooser
+	cfg    *Config
+	now    time.Duration
+	seq    uint64
+	agenda agenda
+	free   []*event
+	ties   []*event
+	// freeLandings are S3 requests done with, for reuse.
+	freeLandings []*s3Landing
+	chooser      Chooser
 	// por is the chooser when it is an Explorer reducing by partial order:
 	// the scheduler tells it which events are due and each step what it
 	// touches (por.go).
 	por *Explorer
 
-	nodes      []*Node
-	current    *task
-	nextTaskID int
-	waiters    []*task
+	nodes []*Node
+	// pausedUntil is each node's Node.pausedUntil, at hand for the loop.
+	pausedUntil []time.Duration
+	maxSteps    int // Config.MaxSteps
+	current     *task
+	pool        *workerPool // what the worker keeps from run to run
+	phases      *Phases     // Config.Phases
+	nextTaskID  int
+	// waiters are the tasks waiting on contexts of protocol code, polled
+	// after every step; simWaiters those waiting on the simulator's own
+	// contexts, polled only when one of those is cancelled (simCancelled).
+	waiters      []*task
+	simWaiters   []*task
+	regSeq       uint64
+	simCancelled bool
 
 	store   *Store
 	s3      s3Side
@@ -115,13 +128,23 @@ func (w *World) At(at time.Duration, node int, f func()) {
 }
 
 // atQuiet is At for an action of the outside world that runs no protocol
-// code and cancels no context: S3 or the fenced resource applying a request.
+// code and cancels no context: the SQL row store applying a statement.
 func (w *World) atQuiet(at time.Duration, f func()) {
 	if at < w.now {
 		at = w.now
 	}
 	e := w.newEvent()
-	e.at, e.kind, e.node, e.fn, e.quiet = at, evCall, -1, f, true
+	e.at, e.kind, e.node, e.fn = at, evQuiet, -1, f
+	w.schedule(e)
+}
+
+// atLand schedules the S3 request pc to land at instant at.
+func (w *World) atLand(at time.Duration, pc *s3Landing) {
+	if at < w.now {
+		at = w.now
+	}
+	e := w.newEvent()
+	e.at, e.kind, e.node, e.land = at, evLand, -1, pc
 	w.schedule(e)
 }
 
@@ -143,11 +166,11 @@ func (w *World) nextEvent() *event {
 			w.recycle(e)
 			continue
 		}
-		if w.agenda.len() == 0 || w.agenda.peek().at != e.at {
+		if w.agenda.len() == 0 || w.agenda.peekAt() != e.at {
 			return e
 		}
 		ties := append(w.ties[:0], e)
-		for w.agenda.len() > 0 && w.agenda.peek().at == e.at {
+		for w.agenda.len() > 0 && w.agenda.peekAt() == e.at {
 			x := w.agenda.pop()
 			if stale(x) {
 				if w.por != nil {
@@ -196,7 +219,7 @@ func (w *World) loop(end time.Duration) {
 			return
 		}
 		if e.node >= 0 {
-			if until := w.nodes[e.node].pausedUntil; until > e.at {
+			if until := w.pausedUntil[e.node]; until > e.at {
 				e.at = until
 				w.agenda.push(e)
 				continue
@@ -204,7 +227,7 @@ func (w *World) loop(end time.Duration) {
 		}
 		w.now = e.at
 		w.steps++
-		if w.cfg.MaxSteps > 0 && w.steps > w.cfg.MaxSteps {
+		if w.maxSteps > 0 && w.steps > w.maxSteps {
 			w.failure = &Failure{Kind: FailureStuck, At: w.now, Node: -1,
 				Message: fmt.Sprintf("the run took more than %d steps by true time %v: livelock or a busy loop", w.cfg.MaxSteps, w.now)}
 			return
@@ -214,53 +237,49 @@ func (w *World) loop(end time.Duration) {
 			t := e.task
 			w.recycle(e)
 			w.resume(t)
+			w.pollCancellations(t)
+			continue
 		case evCall:
-			fn, quiet := e.fn, e.quiet
+			fn := e.fn
 			w.recycle(e)
 			w.live.beat()
 			fn()
-			if quiet {
-				continue
-			}
+			// An action of the outside world may cancel any context (a
+			// node's crash or stop, the end of a lingering application).
+			w.simCancelled = true
+		case evLand:
+			// S3 applying a request: it runs no protocol code and cancels
+			// no context, and it cannot block (no beat: the next step's
+			// marks the progress).
+			pc := e.land
+			w.recycle(e)
+			pc.land()
+			w.releaseLanding(pc)
+			continue
+		case evFence:
+			f := e.fence
+			w.recycle(e)
+			w.live.beat()
+			w.fenceApply(f)
+			continue
+		case evQuiet:
+			fn := e.fn
+			w.recycle(e)
+			w.live.beat()
+			fn()
+			continue
 		case evTimeout:
 			tc := e.tc
 			w.recycle(e)
 			w.live.beat()
-			tc.expire()
-		}
-		w.pollCancellations()
-	}
-}
-
-// pollCancellations wakes, at the current instant, every task whose awaited
-// context was cancelled by the step that just ran. Contexts are cancelled
-// only by code that runs inside the simulation (a task or a timer), so
-// polling after each step observes every cancellation at the instant it
-// happened.
-func (w *World) pollCancellations() {
-	j := 0
-	for _, t := range w.waiters {
-		if t.watch == nil || t.done {
-			t.watching = false
-			continue
-		}
-		select {
-		case <-t.watch:
-			t.watch = nil
-			t.watching = false
-			t.cancelled = true
-			if w.por != nil {
-				w.por.por.touchNode(t.node.Index)
+			if !tc.expire() {
+				// The context had ended already: nothing was cancelled,
+				// so there is nothing to poll.
+				continue
 			}
-			w.wakeAt(t, w.now)
-			continue
-		default:
 		}
-		w.waiters[j] = t
-		j++
+		w.pollCancellations(nil)
 	}
-	clear(w.waiters[j:])
-	w.waiters = w.waiters[:j]
 }
 
 // mustCurrent returns the running task, or panics with a message naming the
@@ -272,6 +291,14 @@ func (w *World) mustCurrent(what string) *task {
 		return t
 	}
 	return w.noCurrent(what)
+}
+
+// mustCurrentS3 is mustCurrent for the S3 operation op.
+func (w *World) mustCurrentS3(op string) *task {
+	if t := w.current; t != nil && !w.live.abandoned() {
+		return t
+	}
+	return w.noCurrent("S3 " + op)
 }
 
 // noCurrent is mustCurrent's slow path, kept apart so that mustCurrent

@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"sync"
 	"sync/atomic"
 	"text/tabwriter"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/schema"
+	"github.com/s3lease/s3lease/sim"
 )
 
 const benchUsage = `usage:
@@ -22,9 +24,11 @@ const benchUsage = `usage:
   simrun bench -scale [-scenario NAME] [-seeds N] [-json]
 
 Measures the simulator with every checker on: seeds per second, time and
-allocations per seed and per step, and the share of the linearizability
-check of the S3 history. One goroutine by default (one core); -workers N
-runs N at once, to measure how the harness scales across cores.
+allocations per seed and per step, how the time divides between the
+simulator, the protocol's code and the checkers (one seed in seventeen is
+timed phase by phase), and the share of the linearizability check of the
+S3 history. One goroutine by default (one core); -workers N runs N at
+once, to measure how the harness scales across cores.
 
 -scale runs the scenario's world without faults at 3, 5, 15 and 50 nodes
 for 15, 60 and 600 simulated seconds and prints the cost per node and
@@ -104,24 +108,46 @@ func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
 		c.SeedsPerSecond, c.PerSeed.D().Round(time.Microsecond), c.SeedsPerSecond*c.Simulated.D().Seconds(), c.StepsPerSeed, c.NsPerStep)
 	fmt.Fprintf(stdout, "%d allocations and %d KiB allocated per seed (%.1f allocations per step)\n",
 		c.AllocsPerSeed, c.BytesPerSeed>>10, float64(c.AllocsPerSeed)/float64(max(c.StepsPerSeed, 1)))
+	fmt.Fprintf(stdout, "%.0f%% of the time in the simulator, %.0f%% in the protocol's code, %.0f%% in the checkers (%d seeds timed phase by phase)\n",
+		100*c.SimulationShare, 100*c.ProtocolShare, 100*c.CheckersShare, c.PhaseSeeds)
 	fmt.Fprintf(stdout, "the linearizability check of the S3 history took %.1f%% of the time (%v per seed); the fast checker decided %.1f%% of the runs, porcupine the rest (1 in %d sampled, and every run the fast checker found illegal or could not decide)\n",
 		100*c.S3CheckShare, c.S3Check.D().Round(time.Microsecond), 100*c.S3FastShare, harness.S3PorcupineEvery)
 	return exitOK, nil
 }
+
+// phaseEvery is how often bench times a seed phase by phase: one seed in
+// phaseEvery, so that the clock readings (a few thousand per seed) cost
+// little of the figure. It is prime to harness.S3PorcupineEvery, so that
+// the seeds timed include porcupine's share.
+const phaseEvery = 17
 
 // benchCell runs seeds 1..seeds of build on workers goroutines and
 // measures them.
 func benchCell(build func(uint64) harness.Setup, nodes int, simulated time.Duration, seeds, workers int) (schema.BenchCell, error) {
 	var steps, s3check, fast atomic.Int64
 	var before, after runtime.MemStats
+	phases := sim.NewPhases()
+	var phasesMu sync.Mutex
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	start := time.Now()
 	err := harness.Work(context.Background(), workers, harness.Count(uint64(seeds)), func(i uint64) error {
-		o, err := harness.RunSetup(build(i+1), false)
+		s := build(i + 1)
+		var ph *sim.Phases
+		if i%phaseEvery == 0 {
+			ph = phases.Fork()
+			s.Config.Phases = ph
+		}
+		o, err := harness.RunSetup(s, false)
 		if err != nil {
 			return err
 		}
+		if ph != nil {
+			phasesMu.Lock()
+			phases.Add(ph)
+			phasesMu.Unlock()
+		}
+		o.Result.Release()
 		steps.Add(int64(o.Result.Steps))
 		s3check.Add(int64(o.S3.Duration))
 		if o.S3.Checker == linearizability.CheckerFast {
@@ -136,14 +162,21 @@ func benchCell(build func(uint64) harness.Setup, nodes int, simulated time.Durat
 	}
 	n := time.Duration(seeds)
 	st := steps.Load()
-	return schema.BenchCell{Nodes: nodes, Simulated: faults.Duration(simulated), Seeds: seeds, Workers: workers,
+	c := schema.BenchCell{Nodes: nodes, Simulated: faults.Duration(simulated), Seeds: seeds, Workers: workers,
 		Wall: faults.Duration(wall), SeedsPerSecond: float64(seeds) / wall.Seconds(), PerSeed: faults.Duration(wall / n),
 		StepsPerSeed: int(st / int64(seeds)), NsPerStep: float64(wall.Nanoseconds()*int64(workers)) / float64(max(st, 1)),
 		AllocsPerSeed: (after.Mallocs - before.Mallocs) / uint64(seeds),
 		BytesPerSeed:  (after.TotalAlloc - before.TotalAlloc) / uint64(seeds),
 		S3Check:       faults.Duration(time.Duration(s3check.Load()) / n),
 		S3CheckShare:  time.Duration(s3check.Load()).Seconds() / (wall.Seconds() * float64(workers)),
-		S3FastShare:   float64(fast.Load()) / float64(seeds)}, nil
+		S3FastShare:   float64(fast.Load()) / float64(seeds)}
+	if total := phases.Simulation + phases.Protocol + phases.Checkers; total > 0 {
+		c.PhaseSeeds = phases.Runs
+		c.SimulationShare = phases.Simulation.Seconds() / total.Seconds()
+		c.ProtocolShare = phases.Protocol.Seconds() / total.Seconds()
+		c.CheckersShare = phases.Checkers.Seconds() / total.Seconds()
+	}
+	return c, nil
 }
 
 // The scaling table's nodes and simulated durations.

@@ -47,6 +47,7 @@ func campaign(ctx context.Context, sc harness.Scenario, first uint64, count uint
 			return err
 		}
 		r := summarize(o)
+		o.Result.Release() // summarized: later seeds reuse its buffers
 		r.Replay += path3.flag()
 		if r.verdict != harness.Pass {
 			failed.Store(true)
