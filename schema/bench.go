@@ -9,6 +9,9 @@ type Bench struct {
 	Header
 	Scenario string `json:"scenario"`
 	BenchCell
+	// SDK is, with -compare-s3, the same seeds run through the real
+	// aws-sdk-go-v2 client (BenchCell is then the fast path's).
+	SDK   *BenchCell  `json:"sdk,omitempty"`
 	Scale []BenchCell `json:"scale,omitempty"`
 }
 

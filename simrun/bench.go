@@ -20,7 +20,7 @@ import (
 )
 
 const benchUsage = `usage:
-  simrun bench [-scenario NAME] [-seeds N] [-workers N] [-s3 fast|sdk] [-json] [-cpuprofile FILE]
+  simrun bench [-scenario NAME] [-seeds N] [-workers N] [-s3 fast|sdk | -compare-s3] [-json] [-cpuprofile FILE]
   simrun bench -scale [-scenario NAME] [-seeds N] [-json]
 
 Measures the simulator with every checker on: seeds per second, time and
@@ -28,7 +28,9 @@ allocations per seed and per step, how the time divides between the
 simulator, the protocol's code and the checkers (one seed in seventeen is
 timed phase by phase), and the share of the linearizability check of the
 S3 history. One goroutine by default (one core); -workers N runs N at
-once, to measure how the harness scales across cores.
+once, to measure how the harness scales across cores. -compare-s3 runs
+the same seeds on the fast path and then through the real aws-sdk-go-v2
+client (-s3 sdk), and prints both and their ratio.
 
 -scale runs the scenario's world without faults at 3, 5, 15 and 50 nodes
 for 15, 60 and 600 simulated seconds and prints the cost per node and
@@ -49,6 +51,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the runs to `FILE`")
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
 	s3 := s3Flag(fs)
+	compareS3 := fs.Bool("compare-s3", false, "run the seeds on the fast path and through the real SDK, one after the other, and print both")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), benchUsage)
 		fs.PrintDefaults()
@@ -63,6 +66,8 @@ func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, fmt.Errorf("%w: -workers must be at least 1, got %d", errUsage, *workers)
 	case *scale && *workers != 1:
 		return 0, fmt.Errorf("%w: -scale measures one goroutine; do not combine it with -workers", errUsage)
+	case *compareS3 && (*scale || *s3 != string(s3Fast)):
+		return 0, fmt.Errorf("%w: -compare-s3 measures both paths; do not combine it with -scale or -s3", errUsage)
 	}
 	path3, err := parseS3(*s3)
 	if err != nil {
@@ -99,11 +104,31 @@ func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if *compareS3 {
+		sdk := s3SDK.scenario(sc)
+		cell, err := benchCell(sdk.Build, sdk.Build(1).Config.Nodes, sdk.Build(1).Config.Duration, *seeds, *workers)
+		if err != nil {
+			return 0, err
+		}
+		b.SDK = &cell
+	}
 	if *asJSON {
 		return exitOK, writeJSON(stdout, b)
 	}
-	c := &b.BenchCell
-	fmt.Fprintf(stdout, "scenario %s, %d seeds on %d goroutine(s), all checkers on, S3 reached by the %s path\n", b.Scenario, c.Seeds, c.Workers, path3)
+	printBenchCell(stdout, b.Scenario, &b.BenchCell, path3)
+	if b.SDK != nil {
+		fmt.Fprintln(stdout)
+		printBenchCell(stdout, b.Scenario, b.SDK, s3SDK)
+		fmt.Fprintf(stdout, "\nthe same %d seeds: %.0f seeds/s on the fast path, %.0f through the real SDK (%.1f times slower)\n",
+			b.Seeds, b.SeedsPerSecond, b.SDK.SeedsPerSecond, b.SeedsPerSecond/max(b.SDK.SeedsPerSecond, 1e-9))
+	}
+	return exitOK, nil
+}
+
+// printBenchCell prints the figures of one measurement of the scenario,
+// whose nodes reached S3 by path3.
+func printBenchCell(stdout io.Writer, scenario string, c *schema.BenchCell, path3 s3Path) {
+	fmt.Fprintf(stdout, "scenario %s, %d seeds on %d goroutine(s), all checkers on, S3 reached by the %s path\n", scenario, c.Seeds, c.Workers, path3)
 	fmt.Fprintf(stdout, "%.0f seeds/s, %v per seed, %.0f simulated s per wall s, %d steps per seed, %.0f ns per step\n",
 		c.SeedsPerSecond, c.PerSeed.D().Round(time.Microsecond), c.SeedsPerSecond*c.Simulated.D().Seconds(), c.StepsPerSeed, c.NsPerStep)
 	fmt.Fprintf(stdout, "%d allocations and %d KiB allocated per seed (%.1f allocations per step)\n",
@@ -112,7 +137,6 @@ func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
 		100*c.SimulationShare, 100*c.ProtocolShare, 100*c.CheckersShare, c.PhaseSeeds)
 	fmt.Fprintf(stdout, "the linearizability check of the S3 history took %.1f%% of the time (%v per seed); the fast checker decided %.1f%% of the runs, porcupine the rest (1 in %d sampled, and every run the fast checker found illegal or could not decide)\n",
 		100*c.S3CheckShare, c.S3Check.D().Round(time.Microsecond), 100*c.S3FastShare, harness.S3PorcupineEvery)
-	return exitOK, nil
 }
 
 // phaseEvery is how often bench times a seed phase by phase: one seed in

@@ -35,6 +35,7 @@ func TestEveryCommandSpeaksOneSchema(t *testing.T) {
 		{[]string{"zoo", "-seeds", "30", "-json"}, &schema.Zoo{}},
 		{[]string{"zoo", "-swarm", "-seeds", "30", "-json"}, &schema.Zoo{}},
 		{[]string{"bench", "-seeds", "5", "-json"}, &schema.Bench{}},
+		{[]string{"bench", "-scenario", "reference", "-seeds", "2", "-compare-s3", "-json"}, &schema.Bench{}},
 		{[]string{"campaign", "-out", filepath.Join(dir, "c"), "-scenario", "zoo/no-watchdog", "-seeds", "20", "-json"}, &nightly.Report{}},
 		{[]string{"merge", "-out", filepath.Join(dir, "m.json"), "-json", filepath.Join(dir, "c", "report.json")}, &nightly.Report{}},
 	}
