@@ -128,7 +128,7 @@ type Campaign struct {
 	ended   time.Duration              // this session's length, once Run returns
 	stopped bool
 	session uint64 // seeds done by this session
-	memory  schema.Memory
+	memory  memorySampler
 
 	saveMu sync.Mutex
 }
@@ -299,7 +299,7 @@ func (c *Campaign) Run(ctx context.Context) (*Report, error) {
 				return
 			case <-tick.C:
 				c.mu.Lock()
-				sampleMemory(&c.memory, c.session)
+				c.memory.sample(c.session)
 				c.mu.Unlock()
 				if err := c.save(); err != nil {
 					fail(fmt.Errorf("campaign: saving the state: %w", err))
@@ -315,7 +315,7 @@ func (c *Campaign) Run(ctx context.Context) (*Report, error) {
 	<-saverDone
 	c.mu.Lock()
 	c.ended, c.stopped = time.Since(c.began), true
-	sampleMemory(&c.memory, c.session)
+	c.memory.sample(c.session)
 	c.mu.Unlock()
 	if err := c.save(); err != nil && firstErr == nil {
 		firstErr = fmt.Errorf("campaign: saving the state: %w", err)
@@ -558,8 +558,8 @@ func (c *Campaign) reportLocked() *Report {
 		r.Wall = faults.Duration(wall)
 		r.SeedsPerSecond = float64(r.SeedsRun) / wall.Seconds()
 	}
-	if c.memory.Samples > 0 {
-		m := c.memory
+	if c.memory.m.Samples > 0 {
+		m := c.memory.m
 		r.Memory = &m
 	}
 	for _, g := range c.groups {

@@ -14,4 +14,13 @@ type Memory struct {
 	LastLiveHeap  uint64 `json:"lastLiveHeap"`
 	PeakLiveHeap  uint64 `json:"peakLiveHeap"`
 	PeakTotal     uint64 `json:"peakTotal"`
+	// FirstMeanLiveHeap and LastMeanLiveHeap are the means of the live
+	// heap over the first and over the latest MemoryMeanOf samples: one
+	// sample moves with the instant of the latest collection, and the
+	// means tell a campaign that holds on to memory from one that does not.
+	FirstMeanLiveHeap uint64 `json:"firstMeanLiveHeap,omitempty"`
+	LastMeanLiveHeap  uint64 `json:"lastMeanLiveHeap,omitempty"`
 }
+
+// MemoryMeanOf is the number of samples Memory's means are taken over.
+const MemoryMeanOf = 20

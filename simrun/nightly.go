@@ -16,6 +16,7 @@ import (
 
 	nightly "github.com/s3lease/s3lease/campaign"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/schema"
 )
 
 const campaignUsage = `usage:
@@ -430,6 +431,11 @@ func printReport(w io.Writer, r *nightly.Report, dir string) {
 	if m := r.Memory; m != nil {
 		fmt.Fprintf(w, "memory: live heap %.1f MiB after %d seeds, %.1f MiB after %d (peak %.1f MiB); %.1f MiB from the system at most\n",
 			mib(m.FirstLiveHeap), m.FirstSeeds, mib(m.LastLiveHeap), m.LastSeeds, mib(m.PeakLiveHeap), mib(m.PeakTotal))
+		if m.Samples >= 2*schema.MemoryMeanOf {
+			fmt.Fprintf(w, "memory: live heap %.1f MiB on average over the first %d samples, %.1f MiB over the last %d (%+.0f%%)\n",
+				mib(m.FirstMeanLiveHeap), schema.MemoryMeanOf, mib(m.LastMeanLiveHeap), schema.MemoryMeanOf,
+				100*(float64(m.LastMeanLiveHeap)/float64(max(m.FirstMeanLiveHeap, 1))-1))
+		}
 	}
 }
 
