@@ -37,7 +37,9 @@ func TestManyCandidates(t *testing.T) {
 		}
 	}
 	t.Logf("%d seeds of 15 candidates: %d acquisition attempts answered 412, %d answered 409, no overlap", len(outs), lost412, lost409)
-	if lost412 < 10*len(outs) || lost409 < 10*len(outs) {
-		t.Errorf("want many attempts answered 412 and 409")
+	// Both refusals are common: on seeds 1..10,000 the fewest of either in
+	// a window of 100 seeds was near ten a seed; two a seed leaves room.
+	if lost412 < 2*len(outs) || lost409 < 2*len(outs) {
+		t.Errorf("want many attempts answered 412 and 409, at least two of each a seed")
 	}
 }
