@@ -48,6 +48,8 @@ type World struct {
 	fence   fenceSide
 	history History
 	trace   *Trace
+	// coverage holds the coverage points the run reached (Env.Coverage).
+	coverage Coverage
 
 	started  bool
 	healAt   time.Duration // when faults heal (SetHealAt), 0 if unknown
