@@ -19,6 +19,7 @@ const (
 	streamCluster  = 0x636c7573_74657221
 	streamRoles    = 0x726f6c65_73212121
 	streamHot      = 0x686f7421_21212121
+	streamDenied   = 0x64656e69_65642121
 )
 
 // stream draws one family's parameters.
@@ -248,15 +249,16 @@ func SwarmApps(seed uint64, sp SwarmSpace, outside int) []App {
 // streams are the families of faults aimed at roles and instants, each
 // with its stream, and the run's hot instants.
 type streams struct {
-	sp                         SwarmSpace
-	hot                        []Duration
-	foreignS, clusterS, rolesS stream
+	sp                                  SwarmSpace
+	hot                                 []Duration
+	foreignS, clusterS, rolesS, deniedS stream
 }
 
 func newStreams(seed uint64, sp SwarmSpace) *streams {
 	h := newStream(seed, streamHot, sp)
 	return &streams{sp: sp, hot: []Duration{h.at(0)},
-		foreignS: newStream(seed, streamForeign, sp), clusterS: newStream(seed, streamCluster, sp), rolesS: newStream(seed, streamRoles, sp)}
+		foreignS: newStream(seed, streamForeign, sp), clusterS: newStream(seed, streamCluster, sp), rolesS: newStream(seed, streamRoles, sp),
+		deniedS: newStream(seed, streamDenied, sp)}
 }
 
 // when draws the start of a fault of length d: one of the hot instants
@@ -488,6 +490,59 @@ func (ss *streams) roles() []Event {
 			e.At = ss.when(s, length)
 		} else {
 			e.At = s.at(length) // one fault at the hot instant, not a pile
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// denials draws S3 refusing nodes with 403 AccessDenied, without applying
+// their requests (credentials revoked or expired, a bucket policy that
+// shuts a node out): on one seed in six, one or two of a node shut out
+// for a second to two leases, the leader or every follower shut out as
+// long, one request of the renewer, the acquirer or any node refused, and
+// a hand-over whose release is answered 500 or lost and its node shut out
+// just after, so that the read that checks the release, and the release
+// tried again, are refused.
+func (ss *streams) denials() []Event {
+	s, sp := ss.deniedS, ss.sp
+	if !s.on(6) {
+		return nil
+	}
+	var out []Event
+	for i := range s.count(2) {
+		d := Duration(s.timed(time.Second, 2*sp.Lease).Truncate(time.Millisecond))
+		var e Event
+		switch s.pick(5) {
+		case 0:
+			e = Event{Kind: Partition, Denied: true, Node: s.node(), For: d}
+		case 1:
+			e = Event{Kind: Partition, Denied: true, Role: RoleLeader, Target: []Target{"", TargetFollowers}[s.pick(2)], For: d}
+		case 2, 3:
+			e = Event{Kind: Refused, Code: "AccessDenied", Role: s.role(RoleRenewer, RoleAcquirer, RoleRequester)}
+		default:
+			stop := Event{Kind: Stop, Role: RoleLeader, For: Duration(s.between(time.Second, 5*time.Second).Truncate(time.Millisecond))}
+			stop.At = s.at(stop.For.D())
+			fail := Event{Kind: []Kind{AnswerFailed, AnswerLost}[s.pick(2)], Code: "InternalError", Role: RoleAcquirer, At: stop.At}
+			if fail.Kind == AnswerLost {
+				fail.Code = ""
+			}
+			shut := Event{Kind: Partition, Denied: true, Role: RoleAcquirer, At: stop.At,
+				For: Duration(s.between(100*time.Millisecond, sp.Lease).Truncate(time.Millisecond))}
+			if stop.At+shut.For > Duration(sp.HealAt) {
+				continue
+			}
+			out = append(out, stop, fail, shut)
+			continue
+		}
+		length := e.For.D()
+		if e.Kind.Aimed() {
+			length = 0
+		}
+		if i == 0 {
+			e.At = ss.when(s, length)
+		} else {
+			e.At = s.at(length)
 		}
 		out = append(out, e)
 	}
