@@ -34,9 +34,9 @@ type Outcome struct {
 	Result *sim.Result
 	// Coverage names the run's coverage points: its protocol's sets
 	// (Protocol.Coverage), then the harness's (RunShapes); Reached holds
-	// those the run reached, numbered across the sets in that order
-	// (Result.Coverage, with the run shapes marked once the run was
-	// judged).
+	// those the run reached, numbered across the sets in that order: the
+	// protocol's as its candidate marked them (Result.Coverage), then the
+	// run shapes, marked once the run was judged.
 	Coverage []CoverageSet
 	Reached  sim.Coverage
 }
@@ -80,7 +80,7 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 		return nil, err
 	}
 	sets, own := coverageOf(p)
-	cfg.Coverage = own + len(runShapes.Points)
+	cfg.Coverage = own
 	if err := faults.ApplyEncoded(plan, &cfg, p.EncodeRecord); err != nil {
 		return nil, err
 	}
@@ -93,7 +93,8 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 		begun := p.Since()
 		defer func() { p.Checkers += p.Since() - begun }()
 	}
-	o := &Outcome{Seed: cfg.Seed, Plan: plan, Result: res, Coverage: sets, Reached: res.Coverage}
+	o := &Outcome{Seed: cfg.Seed, Plan: plan, Result: res, Coverage: sets, Reached: sim.NewCoverage(own + len(runShapes.Points))}
+	o.Reached.Add(res.Coverage)
 	if ex, ok := cfg.Chooser.(*sim.Explorer); ok && ex.StoppedEarly() {
 		return o, nil // cut short by an exploration as equivalent to a run explored: nothing to judge
 	}

@@ -1,18 +1,18 @@
 package sim
 
-import "math/bits"
+import "math"
 
-// Coverage is the set of coverage points one run reached: a bitset
-// indexed by the point's number, among the Config.Coverage points a
-// protocol declares (harness.Protocol.Coverage names them). A candidate
-// marks a point with Env.Coverage.Hit; marking draws no choice and writes
-// no trace event, so it changes nothing in the run, its trace or its hash.
+// Coverage is what one run reached of the coverage points a protocol
+// declares (Config.Coverage; harness.Protocol.Coverage names them): for
+// each point, by its number, how many times the run reached it. A
+// candidate marks a point with Env.Coverage.Hit; marking draws no choice
+// and writes no trace event, so it changes nothing in the run, its trace
+// or its hash.
 //
 // The zero Coverage holds no points. A Coverage is a value: copies share
-// their bits, and Clone makes one that does not.
+// their counts, and Clone makes one that does not.
 type Coverage struct {
-	n    int
-	bits []uint64
+	counts []uint32
 }
 
 // NewCoverage returns an empty set of n points.
@@ -20,65 +20,61 @@ func NewCoverage(n int) Coverage {
 	if n <= 0 {
 		return Coverage{}
 	}
-	return Coverage{n: n, bits: make([]uint64, (n+63)/64)}
+	return Coverage{counts: make([]uint32, n)}
 }
 
-// Hit marks point i as reached. It does nothing on a nil Coverage (a run
-// of a protocol that declares no points) or for a point outside [0, Len),
-// and allocates nothing.
+// Hit counts one more reach of point i. It does nothing on a nil Coverage
+// (a run of a protocol that declares no points) or for a point outside
+// [0, Len), and allocates nothing.
 func (c *Coverage) Hit(i int) {
-	if c == nil || uint(i) >= uint(c.n) {
+	if c == nil || uint(i) >= uint(len(c.counts)) {
 		return
 	}
-	c.bits[i>>6] |= 1 << (uint(i) & 63)
+	if c.counts[i] < math.MaxUint32 {
+		c.counts[i]++
+	}
 }
 
 // Has reports whether point i was reached.
-func (c Coverage) Has(i int) bool {
-	return uint(i) < uint(c.n) && c.bits[i>>6]&(1<<(uint(i)&63)) != 0
+func (c Coverage) Has(i int) bool { return uint(i) < uint(len(c.counts)) && c.counts[i] > 0 }
+
+// Hits is the number of times point i was reached (at most MaxUint32).
+func (c Coverage) Hits(i int) uint32 {
+	if uint(i) >= uint(len(c.counts)) {
+		return 0
+	}
+	return c.counts[i]
 }
 
 // Len is the number of points declared.
-func (c Coverage) Len() int { return c.n }
+func (c Coverage) Len() int { return len(c.counts) }
 
 // Count is the number of points reached.
 func (c Coverage) Count() int {
 	k := 0
-	for _, w := range c.bits {
-		k += bits.OnesCount64(w)
+	for _, n := range c.counts {
+		if n > 0 {
+			k++
+		}
 	}
 	return k
 }
 
 // Clone returns a copy sharing nothing with c.
 func (c Coverage) Clone() Coverage {
-	if c.n == 0 {
+	if len(c.counts) == 0 {
 		return Coverage{}
 	}
-	return Coverage{n: c.n, bits: append([]uint64(nil), c.bits...)}
+	return Coverage{counts: append([]uint32(nil), c.counts...)}
 }
 
-// Union adds the points o reached to c; a set of more points than c's
-// widens c to o's size first.
-func (c *Coverage) Union(o Coverage) {
-	if o.n > c.n {
-		w := make([]uint64, len(o.bits))
-		copy(w, c.bits)
-		c.bits, c.n = w, o.n
+// Add adds o's counts to c's (saturating), widening c to o's points if it
+// has fewer.
+func (c *Coverage) Add(o Coverage) {
+	if len(o.counts) > len(c.counts) {
+		c.counts = append(c.counts, make([]uint32, len(o.counts)-len(c.counts))...)
 	}
-	for i, x := range o.bits {
-		c.bits[i] |= x
+	for i, n := range o.counts {
+		c.counts[i] = uint32(min(uint64(c.counts[i])+uint64(n), math.MaxUint32))
 	}
-}
-
-// New reports how many points o reached that c did not.
-func (c Coverage) New(o Coverage) int {
-	k := 0
-	for i, x := range o.bits {
-		if i < len(c.bits) {
-			x &^= c.bits[i]
-		}
-		k += bits.OnesCount64(x)
-	}
-	return k
 }

@@ -170,7 +170,7 @@ func (n *Node) start(identity string) {
 		Rows:        n.rowClient(),
 		ReportLease: n.reportLease(n.incarnation),
 	}
-	if w.coverage.n > 0 {
+	if w.coverage.Len() > 0 {
 		env.Coverage = &w.coverage
 	}
 	e := n.event(EvStart)
