@@ -25,7 +25,10 @@ type Zoo struct {
 	MedianCatch faults.Duration `json:"medianCatch,omitempty"`
 	MaxCatch    faults.Duration `json:"maxCatch,omitempty"`
 	GOMAXPROCS  int             `json:"gomaxprocs"`
-	Rows        []ZooRow        `json:"rows"`
+	// Guided: zoo -guided, every variant under a guided campaign of its
+	// own (its runs in Seeds, a failure's reproducer in Reproducer).
+	Guided bool     `json:"guided,omitempty"`
+	Rows   []ZooRow `json:"rows"`
 }
 
 // ZooRow is one lock of the zoo: its first failing seed, or that there was
@@ -56,4 +59,9 @@ type ZooRow struct {
 	ShrinkRuns    int                        `json:"shrinkRuns,omitempty"`
 	Replay        string                     `json:"replay,omitempty"`
 	ShrinkFailure string                     `json:"shrinkFailure,omitempty"`
+	// Of a guided campaign's first failure: the reproducer file written,
+	// and, for a run derived from its corpus, the run it was derived from
+	// (Seed is then the world's seed, which the plan replaces).
+	Reproducer string `json:"reproducer,omitempty"`
+	Parent     uint64 `json:"parent,omitempty"`
 }
