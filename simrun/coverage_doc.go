@@ -30,9 +30,28 @@ func writeCoverageDoc(w io.Writer, d *schema.CoverageRun, args string) (missing 
 	fmt.Fprintf(w, "every one it says no run reached.\n\n")
 	line := d.Coverage.Summary(d.Seeds)
 	fmt.Fprintf(w, "**%s.**\n", strings.ToUpper(line[:1])+line[1:])
+	after, reached := growth(d)
+	fmt.Fprintf(w, "\n| reached after runs |")
+	for _, n := range after {
+		fmt.Fprintf(w, " %d |", n)
+	}
+	fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---|", len(after)))
+	for i, s := range d.Coverage.Sets {
+		fmt.Fprintf(w, "| %s (%d) |", s.Name, len(s.Points))
+		for _, k := range reached[i] {
+			fmt.Fprintf(w, " %d |", k)
+		}
+		fmt.Fprintln(w)
+	}
 	for _, s := range d.Coverage.Sets {
 		fmt.Fprintf(w, "\n## %s%s\n\n", strings.ToUpper(s.Name[:1]), s.Name[1:])
-		fmt.Fprintf(w, "%d of %d reached in %d runs.\n\n", s.Reached, len(s.Points), s.Runs)
+		fmt.Fprintf(w, "%d of %d reached in %d runs.", s.Reached, len(s.Points), s.Runs)
+		if s.Name == harness.RunShapes().Name {
+			fmt.Fprintf(w, " The harness's own points (`harness.RunShapes()`), read from every run's history whatever the protocol,\n"+
+				"for a protocol that declares none: some are other protocols' (the elector sends no DeleteObject and no conditional read;\n"+
+				"the zoo's `delete-on-release` deletes), and every swarm run has a term and a leader at its end.")
+		}
+		fmt.Fprint(w, "\n\n")
 		elector := s.Name == harness.ElectorTransitionsSet || s.Name == harness.ElectorAnswersSet
 		if elector {
 			fmt.Fprintf(w, "| # | %s | runs | first seed | why no run reached it |\n|---|---|---|---|---|\n", singular(s.Name))
