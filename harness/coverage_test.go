@@ -89,3 +89,16 @@ func TestCoverageSetsChecked(t *testing.T) {
 		t.Errorf("the elector's: %v", err)
 	}
 }
+
+// BenchmarkElectorCoverHooks measures marking one transition and one
+// answer, what the elector's Metrics hooks cost a run per step.
+func BenchmarkElectorCoverHooks(b *testing.B) {
+	set := sim.NewCoverage(len(electorTransitions) + len(electorAnswers))
+	c := &electorCover{set: &set}
+	req := protocol.Request{Op: "PutObject", Purpose: protocol.PurposeRenew, Answer: protocol.CauseOK}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		c.transition(electorTransitions[i%len(electorTransitions)])
+		c.request(req)
+	}
+}

@@ -107,6 +107,28 @@
 // there, lingering stops there), and liveness is judged from the instant
 // the last fault really ended.
 //
+// # Coverage
+//
+// A protocol may declare its coverage points (Protocol.Coverage: named
+// sets of points, CoverageSet), and its candidate marks each one it
+// reaches with Env.Coverage.Hit, which draws nothing and writes nothing to
+// the trace. The production elector declares its transitions, in the order
+// of protocol.Transitions(), and the kinds of S3 answer it gets in each
+// phase that sends a request (ElectorCoverage), both marked from its
+// Metrics hooks. The harness adds a set of its own to every run, read from
+// its history whatever the protocol (RunShapes): terms, hand-overs, tokens,
+// fenced writes, excused violations, S3 answers. An Outcome carries the
+// sets and what the run reached (Outcome.Coverage, Outcome.Reached); simrun
+// adds them up over runs, campaigns and shards, and says which points no
+// run reached.
+//
+// A guided campaign (Guided) uses them as a fuzzer uses its coverage: it
+// keeps the plans of the runs that reached a point, or a point as many
+// times, first, and derives new runs from them by mutating their events
+// and knobs, beside fresh seeds. Each run is a Reproducer, and the
+// campaign a function of its configuration, whatever the number of
+// workers.
+//
 // # Determinism and replay
 //
 // A run is a function of its scenario and seed: the same seed gives the

@@ -9,8 +9,9 @@ import (
 // first seed that caught it.
 type Zoo struct {
 	Header
-	// Budget is the most seeds run per scenario.
-	Budget   int `json:"budget"`
+	// Budget is the most seeds run per scenario, from Start.
+	Budget   int    `json:"budget"`
+	Start    uint64 `json:"start"`
 	Workers  int `json:"workers"`
 	Variants int `json:"variants"`
 	Caught   int `json:"caught"`

@@ -39,16 +39,16 @@ var electorNotes = map[string]string{
 
 	"checking-renewal --expired--> stopped": "Out of the simulator's reach in practice: the watchdog would have to end the term at its deadline while the read " +
 		"that checks a renewal is in flight, and Run's context end before Run's goroutine, woken by the term's end, looks at it. " +
-		"A watchdog that sleeps until the deadline wakes at the end of Run's context instead if that comes first (it then leaves the term " +
-		"to end as a shutdown); it sees the deadline undisturbed only if it has not started sleeping yet, at the very start of a term, " +
+		"A watchdog that sleeps until the deadline wakes at the end of Run's context instead if that comes first, even while its node is paused " +
+		"past the deadline (it then leaves the term to end as a shutdown); it sees the deadline undisturbed only if it has not started sleeping yet, " +
+		"at the very start of a term, " +
 		"before any renewal has been checked (which is how the swarm reaches `leading --expired--> stopped` and `renewing --expired--> stopped`: " +
 		"a pause from a term's first step past its deadline, with a stop during it). " +
 		"Otherwise the stop would have to land at the very instant of the deadline, between the watchdog's step and Run's goroutine's: " +
 		"the deadline is the elector's own, on its own clock, and no draw aims a stop at it. In production a cancellation can land at that instant.",
 
-	"checking-release --409--> stopped": "Reachable outside the swarm's seeds: a guided campaign reaches it " +
-		"(`simrun coverage -guided -seeds 20000`, from its run 4636 on, in 110 of its runs); " +
-		"`scenarios/testdata/regress/swarm-guided-last-release-check-409-pass.json` is run 4636, and " +
-		"`TestGuidedReproducerReachesLastReleaseCheck` (package scenarios) checks that it still reaches it. " + lastRelease,
+	"checking-release --409--> stopped": "Reachable outside the swarm's seeds: guided campaigns of the swarm reach it " +
+		"(`simrun coverage -guided`); `scenarios/testdata/regress/swarm-guided-last-release-check-409-pass.json` is a run one of them derived, " +
+		"and `TestGuidedReproducerReachesLastReleaseCheck` (package scenarios) checks that it still reaches it. " + lastRelease,
 	"checking-release --refused--> stopped": lastRelease,
 }

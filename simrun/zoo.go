@@ -26,6 +26,7 @@ import (
 func cmdZoo(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlags("zoo", stderr)
 	budget := fs.Int("seeds", 2000, "the most seeds to run per scenario")
+	first := fs.Uint64("start", 1, "the first seed (with -guided, the first fresh seed, which also seeds the campaign's choices)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "scenarios run in parallel")
 	shrink := fs.Int("shrink", 0, "shrink each first failure with this many runs at most (0: do not shrink)")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
@@ -65,7 +66,10 @@ func cmdZoo(args []string, stdout, stderr io.Writer) (int, error) {
 	if *guided {
 		out = &guidedOut{dir: *outDir}
 	}
-	rows, err := zooRows(scs, *budget, *workers, *shrink, out)
+	if *first+uint64(*budget)-1 < *first {
+		return 0, fmt.Errorf("%w: seed range %d+%d overflows", errUsage, *first, *budget)
+	}
+	rows, err := zooRows(scs, *first, *budget, *workers, *shrink, out)
 	if err != nil {
 		return 0, err
 	}
@@ -74,7 +78,7 @@ func cmdZoo(args []string, stdout, stderr io.Writer) (int, error) {
 			rows[i].Masked = true
 		}
 	}
-	sum := schema.Zoo{Header: schema.NewHeader(schema.CommandZoo), Budget: *budget, Workers: *workers, ControlPassed: true,
+	sum := schema.Zoo{Header: schema.NewHeader(schema.CommandZoo), Budget: *budget, Start: *first, Workers: *workers, ControlPassed: true,
 		Wall: faults.Duration(time.Since(start)), Rows: rows, Swarm: *swarm, Guided: *guided, GOMAXPROCS: runtime.GOMAXPROCS(0)}
 	var catches []time.Duration
 	for _, r := range rows {
@@ -114,14 +118,14 @@ func cmdZoo(args []string, stdout, stderr io.Writer) (int, error) {
 // within a scenario (or, with out, a guided campaign of each that writes
 // its first failure's reproducer to out), and returns the rows in the order
 // of scs.
-func zooRows(scs []harness.Scenario, budget, workers, shrink int, out *guidedOut) ([]schema.ZooRow, error) {
+func zooRows(scs []harness.Scenario, first uint64, budget, workers, shrink int, out *guidedOut) ([]schema.ZooRow, error) {
 	rows := make([]schema.ZooRow, len(scs))
 	err := harness.Work(context.Background(), min(workers, len(scs)), harness.Count(uint64(len(scs))), func(i uint64) error {
 		var err error
 		if out != nil {
-			rows[i], err = zooGuided(scs[i], budget, shrink, out)
+			rows[i], err = zooGuided(scs[i], first, budget, shrink, out)
 		} else {
-			rows[i], err = zooRun(scs[i], budget, shrink)
+			rows[i], err = zooRun(scs[i], first, budget, shrink)
 		}
 		return err
 	})
@@ -131,11 +135,12 @@ func zooRows(scs []harness.Scenario, budget, workers, shrink int, out *guidedOut
 	return rows, nil
 }
 
-// zooRun runs sc from seed 1 until a seed fails or budget seeds passed.
-func zooRun(sc harness.Scenario, budget, shrink int) (schema.ZooRow, error) {
+// zooRun runs sc from seed first until a seed fails or budget seeds
+// passed.
+func zooRun(sc harness.Scenario, first uint64, budget, shrink int) (schema.ZooRow, error) {
 	row := schema.ZooRow{Scenario: sc.Name, Control: sc.Expect != harness.Caught}
 	start := time.Now()
-	for seed := uint64(1); seed <= uint64(budget); seed++ {
+	for seed := first; seed < first+uint64(budget); seed++ {
 		o, err := harness.RunSeed(sc, seed, false)
 		if err != nil {
 			return row, fmt.Errorf("%s seed %d: %w", sc.Name, seed, err)
@@ -170,14 +175,14 @@ func zooRun(sc harness.Scenario, budget, shrink int) (schema.ZooRow, error) {
 	return row, nil
 }
 
-// zooGuided runs a guided campaign of sc (fresh seeds from 1, which also
-// seed its choices, on one goroutine) until a run fails or budget runs
-// passed, and writes the failing run's reproducer to out.
-func zooGuided(sc harness.Scenario, budget, shrink int, out *guidedOut) (schema.ZooRow, error) {
+// zooGuided runs a guided campaign of sc (fresh seeds from first, which
+// also seeds its choices, on one goroutine) until a run fails or budget
+// runs passed, and writes the failing run's reproducer to out.
+func zooGuided(sc harness.Scenario, first uint64, budget, shrink int, out *guidedOut) (schema.ZooRow, error) {
 	row := schema.ZooRow{Scenario: sc.Name, Control: sc.Expect != harness.Caught}
 	start := time.Now()
 	var failed *harness.GuidedRun
-	_, err := harness.Guided(context.Background(), harness.GuidedConfig{Scenario: sc, Seed: 1, Start: 1, Runs: uint64(budget), Workers: 1,
+	_, err := harness.Guided(context.Background(), harness.GuidedConfig{Scenario: sc, Seed: first, Start: first, Runs: uint64(budget), Workers: 1,
 		Done: func(r *harness.GuidedRun) bool {
 			row.Seeds++
 			if r.Outcome.Verdict == harness.Pass {
@@ -221,13 +226,13 @@ func zooGuided(sc harness.Scenario, budget, shrink int, out *guidedOut) (schema.
 
 // printZoo prints the rows as a table, the control first.
 func printZoo(w io.Writer, s *schema.Zoo, shrunk bool) error {
-	fmt.Fprintf(w, "zoo: the careful lock and %d broken variants under the swarm campaign, seeds 1..%d each (%d workers)\n\n",
-		s.Variants, s.Budget, s.Workers)
+	fmt.Fprintf(w, "zoo: the careful lock and %d broken variants under the swarm campaign, seeds %d..%d each (%d workers)\n\n",
+		s.Variants, s.Start, s.Start+uint64(s.Budget)-1, s.Workers)
 	switch {
 	case s.Swarm:
-		fmt.Fprintf(w, "(plain swarm seeds from 1, no reproducer of any variant; WALL is the time to the first failing seed)\n\n")
+		fmt.Fprintf(w, "(plain swarm seeds from %d, no reproducer of any variant; WALL is the time to the first failing seed)\n\n", s.Start)
 	case s.Guided:
-		fmt.Fprintf(w, "(a guided campaign of each, fresh seeds from 1, no reproducer of any variant; SEEDS are its runs, WALL the time to the first failing one)\n\n")
+		fmt.Fprintf(w, "(a guided campaign of each, fresh seeds from %d, no reproducer of any variant; SEEDS are its runs, WALL the time to the first failing one)\n\n", s.Start)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := "VARIANT\tCAUGHT\tVERDICT\tCHECKER\tSEEDS\tWALL\tPLAN EVENTS"
