@@ -12,9 +12,9 @@ type Zoo struct {
 	// Budget is the most seeds run per scenario, from Start.
 	Budget   int    `json:"budget"`
 	Start    uint64 `json:"start"`
-	Workers  int `json:"workers"`
-	Variants int `json:"variants"`
-	Caught   int `json:"caught"`
+	Workers  int    `json:"workers"`
+	Variants int    `json:"variants"`
+	Caught   int    `json:"caught"`
 	// ControlPassed: the careful lock passed its whole budget.
 	ControlPassed bool            `json:"controlPassed"`
 	Wall          faults.Duration `json:"wall"`
