@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/sim"
@@ -27,7 +28,9 @@ import (
 // other. The campaign is a function of its configuration: the runs are
 // derived in batches from the corpus as it stood before the batch, by a
 // generator seeded with GuidedConfig.Seed, and judged in the order they
-// were derived whatever the number of workers.
+// were derived whatever the number of workers: each as soon as every run
+// before it in its batch has run, so that a campaign told to end at a
+// failure ends there, without waiting for the rest of the batch.
 
 // GuidedBatch is the number of runs a guided campaign derives from one
 // state of its corpus, unless told otherwise.
@@ -135,47 +138,70 @@ func Guided(ctx context.Context, cfg GuidedConfig) (*GuidedResult, error) {
 			res.Invalid += invalid
 			jobs = append(jobs, j)
 		}
-		outs := make([]*Outcome, len(jobs))
-		err := Work(ctx, cfg.Workers, Count(uint64(len(jobs))), func(i uint64) error {
-			j := jobs[i]
-			o, err := RunSetup(j.setup, false)
-			if err != nil {
-				return fmt.Errorf("guided run %d (%s seed %d): %w", j.n, cfg.Scenario.Name, j.seed, err)
-			}
-			o.Scenario, o.Seed = cfg.Scenario.Name, j.seed
-			outs[i] = o
-			return nil
-		})
-		if err != nil {
+		stop, err := g.batch(ctx, jobs, res)
+		if err != nil || stop {
+			res.Reached = g.reached.Clone()
 			return res, err
-		}
-		for i, j := range jobs {
-			o := outs[i]
-			if o == nil {
-				return res, nil // interrupted
-			}
-			if res.Coverage == nil {
-				res.Coverage = o.Coverage
-			}
-			r := &GuidedRun{N: j.n, Parent: j.parent, Mutations: j.mutations, Outcome: o}
-			r.New, r.NewPoints = g.count(o.Reached)
-			if r.New > 0 {
-				g.corpus = append(g.corpus, corpusEntry{n: j.n, seed: j.seed, plan: clonePlan(o.Plan), reached: o.Reached.Clone()})
-				res.Corpus = append(res.Corpus, j.n)
-			}
-			r.Covered = g.reached.Count()
-			res.Runs++
-			if j.parent == 0 {
-				res.Fresh++
-			}
-			if cfg.Done != nil && !cfg.Done(r) {
-				res.Reached = g.reached.Clone()
-				return res, nil
-			}
 		}
 	}
 	res.Reached = g.reached.Clone()
 	return res, nil
+}
+
+// batch runs a batch's jobs and judges them in order: each run, as soon as
+// it and every run before it in the batch have run, is counted, kept in
+// the corpus if it reached something first, and handed to Done; a Done
+// that says to end, or the end of ctx, stops the runs of the batch not
+// started yet. It reports whether the campaign is to end.
+func (g *guided) batch(ctx context.Context, jobs []guidedJob, res *GuidedResult) (bool, error) {
+	cfg := g.cfg
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu    sync.Mutex
+		outs  = make([]*Outcome, len(jobs))
+		next  int
+		ended bool
+	)
+	err := Work(ctx, cfg.Workers, Count(uint64(len(jobs))), func(i uint64) error {
+		j := jobs[i]
+		o, err := RunSetup(j.setup, false)
+		if err != nil {
+			return fmt.Errorf("guided run %d (%s seed %d): %w", j.n, cfg.Scenario.Name, j.seed, err)
+		}
+		o.Scenario, o.Seed = cfg.Scenario.Name, j.seed
+		mu.Lock()
+		defer mu.Unlock()
+		outs[i] = o
+		for ; !ended && next < len(jobs) && outs[next] != nil; next++ {
+			if !g.judge(jobs[next], outs[next], res) {
+				ended = true
+				cancel()
+			}
+		}
+		return nil
+	})
+	return ended || ctx.Err() != nil, err
+}
+
+// judge counts one run of the campaign, in order: its coverage, the
+// corpus, the tallies, and Done, whose answer it returns.
+func (g *guided) judge(j guidedJob, o *Outcome, res *GuidedResult) bool {
+	if res.Coverage == nil {
+		res.Coverage = o.Coverage
+	}
+	r := &GuidedRun{N: j.n, Parent: j.parent, Mutations: j.mutations, Outcome: o}
+	r.New, r.NewPoints = g.count(o.Reached)
+	if r.New > 0 {
+		g.corpus = append(g.corpus, corpusEntry{n: j.n, seed: j.seed, plan: clonePlan(o.Plan), reached: o.Reached.Clone()})
+		res.Corpus = append(res.Corpus, j.n)
+	}
+	r.Covered = g.reached.Count()
+	res.Runs++
+	if j.parent == 0 {
+		res.Fresh++
+	}
+	return g.cfg.Done == nil || g.cfg.Done(r)
 }
 
 // guided is a campaign's state between batches.
