@@ -353,7 +353,9 @@ func (g *guided) finish(j guidedJob) guidedJob {
 
 // setupFor is base, the scenario's run for the job's seed, with plan: its
 // duration lengthened if the plan's settings promise a leader later than
-// base's run is long, and false if the plan is not valid for it.
+// base's run is long, and false if the plan is not valid for it (Validate,
+// the protocol's settings) or would make the liveness bound wrong (a
+// record stating a lease longer than the nodes').
 func (g *guided) setupFor(base Setup, plan *faults.Plan) (Setup, bool) {
 	if len(plan.Events) > maxGuidedEvents {
 		return base, false
@@ -361,6 +363,18 @@ func (g *guided) setupFor(base Setup, plan *faults.Plan) (Setup, bool) {
 	p, err := Configured(base.Protocol, plan, base.Config.Nodes)
 	if err != nil {
 		return base, false
+	}
+	// A record that states a lease longer than the nodes' longest (grafted
+	// from a plan of other settings) would hold the lock past the liveness
+	// bound, which the protocol's leases size: the swarm never draws one.
+	longest := p.Assumptions.Lease
+	if in := plan.Initial; in != nil && in.Record != nil && in.Record.Lease.D() > longest {
+		return base, false
+	}
+	for _, e := range plan.Events {
+		if e.Record != nil && e.Record.Lease.D() > longest {
+			return base, false
+		}
 	}
 	if p.LivenessBound > 0 {
 		base.Config.Duration = max(base.Config.Duration, plan.HealAt.D()+p.LivenessBound+SwarmSlack)

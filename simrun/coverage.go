@@ -54,8 +54,9 @@ the first seed (guided: run) that did, and the points no run reached.
 the reason each elector transition the runs did not reach is out of their
 reach.
 
-Exit status: 0, or 2 for bad usage. Verdicts do not change it: 'simrun
-run' judges.
+Exit status: 0, or 2 for bad usage. Verdicts do not change it ('simrun
+run' judges), but the runs that failed are listed on stderr with their
+replay commands (of a guided run, its reproducer file's).
 
 flags:
 `
@@ -121,6 +122,7 @@ func cmdCoverage(args []string, stdout, stderr io.Writer) (int, error) {
 	} else {
 		printCoverageTable(stdout, &doc)
 	}
+	printFailed(stderr, results)
 	if *docFile != "" {
 		var buf bytes.Buffer
 		missing := writeCoverageDoc(&buf, &doc, strings.Join(append([]string{"coverage"}, args...), " "))
@@ -208,5 +210,35 @@ func printGrowth(w io.Writer, d *schema.CoverageRun) {
 			fmt.Fprintf(w, " %7d", k)
 		}
 		fmt.Fprintln(w)
+	}
+}
+
+// printFailed lists the runs that did not pass, at most ten, with their
+// replay commands.
+func printFailed(w io.Writer, results []seedResult) {
+	var failed []seedResult
+	for _, r := range results {
+		if r.verdict != harness.Pass {
+			failed = append(failed, r)
+		}
+	}
+	if len(failed) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "simrun: %d runs did not pass:\n", len(failed))
+	for i, f := range failed {
+		if i == 10 {
+			fmt.Fprintf(w, "  ... and %d more\n", len(failed)-10)
+			break
+		}
+		what := fmt.Sprintf("seed %d", f.Seed)
+		if f.Run != 0 {
+			what = fmt.Sprintf("run %d (seed %d)", f.Run, f.Seed)
+		}
+		replay := f.Replay
+		if replay == "" {
+			replay = "no reproducer kept"
+		}
+		fmt.Fprintf(w, "  %s: %s; replay: %s\n", what, f.Verdict, replay)
 	}
 }
