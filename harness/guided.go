@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
+	"time"
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/sim"
@@ -366,8 +367,17 @@ func (g *guided) setupFor(base Setup, plan *faults.Plan) (Setup, bool) {
 	}
 	// A record that states a lease longer than the nodes' longest (grafted
 	// from a plan of other settings) would hold the lock past the liveness
-	// bound, which the protocol's leases size: the swarm never draws one.
-	longest := p.Assumptions.Lease
+	// bound, which the nodes' leases size: the swarm draws none. (The
+	// configured assumptions' lease may be longer: it keeps the protocol's
+	// own even when every node has settings of its own.)
+	longest, own := time.Duration(0), map[int]bool{}
+	for _, st := range plan.Settings {
+		own[st.Node] = true
+		longest = max(longest, st.Lease.D())
+	}
+	if len(own) < base.Config.Nodes {
+		longest = max(longest, base.Protocol.Assumptions.Lease)
+	}
 	if in := plan.Initial; in != nil && in.Record != nil && in.Record.Lease.D() > longest {
 		return base, false
 	}
