@@ -96,7 +96,10 @@
 // or touch), a stalled clock or a lingering application excuses overlaps of
 // leaders involving that node, and writes it sent under a superseded token,
 // from the fault until the node's term can have ended (slow work between an
-// application's check and its write counts with the node's pauses); a
+// application's check and its write counts with the node's pauses), and a
+// node whose clock left its bound and took the lock while another node's
+// term ran excuses that term's overlaps with any node until it can have
+// ended; a
 // write of the lock object by someone else (a delete, an overwrite, a
 // restore, or content before the run that no elector wrote) excuses reused
 // and decreasing tokens from that write on, and overlaps of any nodes for a
