@@ -14,9 +14,9 @@ const notSent = "A write fails before it is sent only when the elector's entropy
 	"the default in production, is documented never to fail but on legacy Linux. " +
 	"`TestUnsentWriteIsNotAnOutcome` (package protocol) checks the write itself: never an unknown outcome, neither sent nor remembered."
 
-// lastRelease is why the last release attempt's check is rarely answered
-// 409 or 403.
-const lastRelease = "Reachable, but out of the swarm's reach in practice: the elector gives up a release after its third attempt, " +
+// lastRelease is why plain swarm seeds do not reach the last release
+// attempt's check answered 409 or 403.
+const lastRelease = "It is out of the swarm's reach in practice: the elector gives up a release after its third attempt, " +
 	"so this takes three release writes in a row answered without a plain success, each followed by a check that failed or found a renewal of ours applied, " +
 	"and then this answer to the third check, a read; the swarm answers a read 409 or 403 only when it aims that answer at one request " +
 	"(a role's, or a node's Nth read), seldom the third check of a release. The same check answered 5xx or not at all is reached (see their rows)."
@@ -48,7 +48,11 @@ var electorNotes = map[string]string{
 		"the deadline is the elector's own, on its own clock, and no draw aims a stop at it. In production a cancellation can land at that instant.",
 
 	"checking-release --409--> stopped": "Reachable outside the swarm's seeds: guided campaigns of the swarm reach it " +
-		"(`simrun coverage -guided`); `scenarios/testdata/regress/swarm-guided-last-release-check-409-pass.json` is a run one of them derived, " +
+		"(`simrun coverage -guided -seeds 10000` from seed 1 at its run 9450, from seed 10001 at its run 7641); " +
+		"`scenarios/testdata/regress/swarm-guided-last-release-check-409-pass.json` is a run a guided campaign derived, " +
 		"and `TestGuidedReproducerReachesLastReleaseCheck` (package scenarios) checks that it still reaches it. " + lastRelease,
-	"checking-release --refused--> stopped": lastRelease,
+	"checking-release --refused--> stopped": "Reachable outside the swarm's seeds: a guided campaign of the swarm reaches it " +
+		"(`simrun coverage -guided -seeds 10000 -start 10001`, at its run 5659); " +
+		"`scenarios/testdata/regress/swarm-guided-last-release-check-403-pass.json` is that run, " +
+		"and `TestGuidedReproducerReachesLastReleaseCheck` (package scenarios) checks that it still reaches it. " + lastRelease,
 }
