@@ -24,6 +24,7 @@ import (
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/htmlreport"
 	"github.com/s3lease/s3lease/schema"
+	"github.com/s3lease/s3lease/sim"
 )
 
 // Errors of Open and Merge.
@@ -129,6 +130,8 @@ type Campaign struct {
 	stopped bool
 	session uint64 // seeds done by this session
 	memory  memorySampler
+	// coverage is what the seeds done reached of their coverage points.
+	coverage schema.Coverage
 
 	saveMu sync.Mutex
 }
@@ -164,6 +167,11 @@ func Open(cfg Config) (*Campaign, error) {
 		}
 		c.done, _ = st.doneSet()
 		c.counts = st.Counts
+		if st.Coverage != nil {
+			if err := c.coverage.Merge(st.Coverage); err != nil {
+				return nil, fmt.Errorf("%w: %s: %v", ErrBadState, filepath.Join(cfg.Dir, StateFile), err)
+			}
+		}
 		c.prior = st.Elapsed.D()
 		for _, g := range st.Groups {
 			g.Dir = path.Join(FailuresDir, Slug(g.Verdict, g.Checkers))
@@ -351,6 +359,10 @@ type seedRun struct {
 	sig     harness.Signature
 	nondet  bool
 	hashes  [2]uint64
+	// coverage and reached are the run's coverage sets and the points it
+	// reached (harness.Outcome), kept when its result is released.
+	coverage []harness.CoverageSet
+	reached  sim.Coverage
 }
 
 // runIndex runs the shard's k-th seed, keeps its failure and marks it done.
@@ -371,6 +383,9 @@ func (c *Campaign) runIndex(k uint64) error {
 	defer c.mu.Unlock()
 	if c.done.add(k) {
 		c.counts.Add(r.counts)
+		if err := c.coverage.Add(r.coverage, r.reached, r.seed); err != nil {
+			return fmt.Errorf("campaign: %s seed %d: %w", c.cfg.Scenario.Name, r.seed, err)
+		}
 		c.session++
 		if g != nil {
 			g.Count++
@@ -393,7 +408,7 @@ func (c *Campaign) runSeed(seed uint64) (r seedRun, err error) {
 	if err != nil {
 		return r, fmt.Errorf("campaign: %s seed %d: %w", c.cfg.Scenario.Name, seed, err)
 	}
-	r = seedRun{seed: seed, o: o, sig: harness.SignatureOf(o)}
+	r = seedRun{seed: seed, o: o, sig: harness.SignatureOf(o), coverage: o.Coverage, reached: o.Reached}
 	if c.cfg.CheckDeterminism {
 		again, err := harness.RunSeed(c.cfg.Scenario, seed, false)
 		if err != nil {
@@ -526,7 +541,7 @@ func (c *Campaign) elapsedLocked() time.Duration {
 func (c *Campaign) stateLocked() *State {
 	st := &State{Version: StateVersion, Scenario: c.cfg.Scenario.Name, Shard: c.cfg.Shard, Start: c.cfg.Start,
 		Seeds: c.cfg.Seeds, CheckDeterminism: c.cfg.CheckDeterminism, Duration: faults.Duration(c.cfg.Duration),
-		Elapsed: faults.Duration(c.elapsedLocked()), Counts: c.counts, Groups: []Group{},
+		Elapsed: faults.Duration(c.elapsedLocked()), Counts: c.counts, Groups: []Group{}, Coverage: c.coverageLocked(),
 		Done: DoneSeeds{Count: c.done.count(), Next: c.cfg.Shard.Seed(c.cfg.Start, c.done.next)}}
 	for _, k := range c.done.above {
 		st.Done.Above = append(st.Done.Above, c.cfg.Shard.Seed(c.cfg.Start, k))
@@ -543,6 +558,17 @@ func (c *Campaign) stateLocked() *State {
 	return st
 }
 
+// coverageLocked is a copy of the campaign's coverage, or nil if no seed
+// counted any.
+func (c *Campaign) coverageLocked() *schema.Coverage {
+	if len(c.coverage.Sets) == 0 {
+		return nil
+	}
+	cp := &schema.Coverage{}
+	_ = cp.Merge(&c.coverage) // a copy: the sets are one campaign's
+	return cp
+}
+
 // Report returns the campaign's report as it stands.
 func (c *Campaign) Report() *Report {
 	c.mu.Lock()
@@ -553,7 +579,7 @@ func (c *Campaign) Report() *Report {
 func (c *Campaign) reportLocked() *Report {
 	r := &Report{Header: schema.NewHeader(schema.CommandCampaign), Scenario: c.cfg.Scenario.Name, Shards: []Shard{c.cfg.Shard}, Start: c.cfg.Start,
 		Seeds: c.cfg.Seeds, CheckDeterminism: c.cfg.CheckDeterminism, Complete: c.cfg.Seeds > 0 && c.done.count() == c.total,
-		SeedsRun: c.counts.Seeds(), Counts: c.counts, Groups: []Group{}}
+		SeedsRun: c.counts.Seeds(), Counts: c.counts, Groups: []Group{}, Coverage: c.coverageLocked()}
 	if wall := c.elapsedLocked(); wall > 0 {
 		r.Wall = faults.Duration(wall)
 		r.SeedsPerSecond = float64(r.SeedsRun) / wall.Seconds()

@@ -5,9 +5,12 @@ import (
 	"context"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -15,6 +18,7 @@ import (
 	_ "github.com/s3lease/s3lease/scenarios" // registers the stories and the zoo
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/schema"
 	"pgregory.net/rapid"
 )
 
@@ -129,12 +133,19 @@ func runCampaign(t *testing.T, cfg Config) *Report {
 }
 
 // sameResults compares what must not depend on how a campaign was run
-// (sessions, shards, workers): the counts and the groups, with their
-// first seeds.
+// (sessions, shards, workers): the counts, the coverage (point by point,
+// with the runs that reached each and the first seed that did) and the
+// groups, with their first seeds.
 func sameResults(t *testing.T, got, want *Report) {
 	t.Helper()
 	if got.SeedsRun != want.SeedsRun || got.Counts != want.Counts || got.Complete != want.Complete {
 		t.Fatalf("counts differ:\n got %d %+v complete %v\nwant %d %+v complete %v", got.SeedsRun, got.Counts, got.Complete, want.SeedsRun, want.Counts, want.Complete)
+	}
+	if got.Coverage == nil || len(got.Coverage.Sets) == 0 || got.Coverage.Sets[0].Runs != got.SeedsRun {
+		t.Fatalf("coverage %+v of %d seeds: every seed counts in every set", got.Coverage, got.SeedsRun)
+	}
+	if !reflect.DeepEqual(got.Coverage, want.Coverage) {
+		t.Fatalf("coverage differs:\n got %+v\nwant %+v", got.Coverage, want.Coverage)
 	}
 	if len(got.Groups) != len(want.Groups) {
 		t.Fatalf("%d groups, want %d", len(got.Groups), len(want.Groups))
@@ -498,5 +509,66 @@ func TestSlug(t *testing.T) {
 	odd := Slug("unsafe", []string{"Weird Checker/../x"})
 	if odd != filepath.Base(odd) || odd[:6] != "other-" || odd == Slug("unsafe", []string{"Weird Checker/../y"}) {
 		t.Errorf("odd slug %q", odd)
+	}
+}
+
+// TestStateWithoutCoverage: a state written before campaigns kept their
+// coverage resumes; the coverage then counts only the seeds run since, and
+// says so. A state whose coverage counts more runs than seeds is refused.
+func TestStateWithoutCoverage(t *testing.T) {
+	dir := t.TempDir()
+	cfg := Config{Dir: dir, Scenario: lookup(t, "zoo/no-nonce"), Start: 1, Seeds: 200, Workers: 2}
+	c, err := Open(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		defer cancel()
+		for deadline := time.Now().Add(time.Minute); c.Progress().Done < 10 && time.Now().Before(deadline); {
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	first, err := c.Run(ctx)
+	cancel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := LoadState(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Coverage == nil || st.Coverage.Sets[0].Runs != first.SeedsRun {
+		t.Fatalf("state's coverage %+v after %d seeds", st.Coverage, first.SeedsRun)
+	}
+	bad := *st
+	bad.Coverage = &schema.Coverage{Sets: slices.Clone(st.Coverage.Sets)}
+	bad.Coverage.Sets[0].Runs = st.Counts.Seeds() + 1
+	writeState(t, dir, &bad)
+	if _, err := LoadState(dir); !errors.Is(err, ErrBadState) {
+		t.Fatalf("coverage of more runs than seeds: %v, want ErrBadState", err)
+	}
+	st.Coverage = nil
+	writeState(t, dir, st)
+	r := runCampaign(t, cfg)
+	if first.SeedsRun == 200 {
+		t.Fatal("the campaign ran to its end before it was stopped")
+	}
+	if r.SeedsRun != 200 || r.Coverage == nil || r.Coverage.Sets[0].Runs != 200-first.SeedsRun {
+		t.Fatalf("resumed: %d seeds, coverage %+v; want the %d seeds of the second session counted", r.SeedsRun, r.Coverage, 200-first.SeedsRun)
+	}
+	if sum := r.Coverage.Summary(r.SeedsRun); !strings.Contains(sum, fmt.Sprintf("(in %d of the runs)", 200-first.SeedsRun)) {
+		t.Fatalf("summary %q does not say how many runs it counts", sum)
+	}
+}
+
+func writeState(t *testing.T, dir string, st *State) {
+	t.Helper()
+	data, err := marshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, StateFile), data, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -89,6 +89,9 @@ type Report struct {
 	// Memory is what the campaign's process held during its last session
 	// (a merged report has none).
 	Memory *schema.Memory `json:"memory,omitempty"`
+	// Coverage is what the seeds run reached of their coverage points
+	// (merged: added up over the shards).
+	Coverage *schema.Coverage `json:"coverage,omitempty"`
 }
 
 // Worst returns the most serious verdict in the report, in the harness's
@@ -158,6 +161,9 @@ func ReadReport(rd io.Reader) (*Report, error) {
 	if inGroups != r.Counts.Failures() {
 		return nil, fmt.Errorf("%w: %d failures but %d in groups", ErrBadReport, r.Counts.Failures(), inGroups)
 	}
+	if err := checkCoverage(r.Coverage, r.SeedsRun); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadReport, err)
+	}
 	return &r, nil
 }
 
@@ -214,6 +220,14 @@ func Merge(reports ...*Report) (*Report, error) {
 		m.Counts.Add(r.Counts)
 		m.Wall = max(m.Wall, r.Wall)
 		m.SeedsPerSecond += r.SeedsPerSecond
+		if r.Coverage != nil {
+			if m.Coverage == nil {
+				m.Coverage = &schema.Coverage{}
+			}
+			if err := m.Coverage.Merge(r.Coverage); err != nil {
+				return nil, fmt.Errorf("%w: report %d: %v", ErrIncompatible, i+1, err)
+			}
+		}
 		for _, g := range r.Groups {
 			mg := groups[g.Signature]
 			if mg == nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/schema"
 )
 
 // StateVersion is the version of DIR/state.json this package writes and
@@ -42,6 +43,10 @@ type State struct {
 	Done     DoneSeeds       `json:"done"`
 	Counts   Counts          `json:"counts"`
 	Groups   []Group         `json:"groups"`
+	// Coverage is what the seeds done reached of their coverage points;
+	// a state written before campaigns kept it has none, and the seeds
+	// it counts are then missing from the coverage's runs.
+	Coverage *schema.Coverage `json:"coverage,omitempty"`
 }
 
 // DoneSeeds is the set of a shard's completed seeds, compactly: every seed
@@ -75,6 +80,9 @@ func LoadState(dir string) (*State, error) {
 		return nil, fmt.Errorf("%w: %s: %v", ErrBadState, path, err)
 	}
 	if err := st.checkGroups(); err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrBadState, path, err)
+	}
+	if err := checkCoverage(st.Coverage, st.Counts.Seeds()); err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrBadState, path, err)
 	}
 	return &st, nil
@@ -136,6 +144,23 @@ func (st *State) checkGroups() error {
 	}
 	if sum != st.Counts.Failures() {
 		return fmt.Errorf("%d failures counted but %d in groups", st.Counts.Failures(), sum)
+	}
+	return nil
+}
+
+// checkCoverage checks a coverage tally of seeds seeds: consistent, and
+// no set counted in more runs than there were.
+func checkCoverage(c *schema.Coverage, seeds uint64) error {
+	if c == nil {
+		return nil
+	}
+	if err := c.Check(); err != nil {
+		return err
+	}
+	for _, s := range c.Sets {
+		if s.Runs > seeds {
+			return fmt.Errorf("coverage set %q counted in %d runs of %d seeds", s.Name, s.Runs, seeds)
+		}
 	}
 	return nil
 }

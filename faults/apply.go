@@ -149,9 +149,9 @@ func install(p *Plan, w *sim.World, enc RecordEncoder, reqMax time.Duration) {
 				n.PauseFor(string(ClockStall), e.For.D())
 			})
 		case Partition:
-			in.windows = append(in.windows, window{node: e.Node, from: at, to: at + e.For.D(), blackhole: e.Blackhole})
+			in.windows = append(in.windows, window{node: e.Node, from: at, to: at + e.For.D(), blackhole: e.Blackhole, denied: e.Denied})
 			w.At(at, -1, func() {
-				w.Fault(sim.FaultSpan{Kind: string(Partition), Node: e.Node, From: at, To: at + e.For.D()}, fmt.Sprintf("cannot reach S3 for %v", e.For))
+				w.Fault(sim.FaultSpan{Kind: string(Partition), Node: e.Node, From: at, To: at + e.For.D()}, partitionText(e))
 			})
 		case SlowS3:
 			in.windows = append(in.windows, window{node: -1, from: at, to: at + e.For.D(), extra: e.By.D()})
@@ -265,5 +265,14 @@ type window struct {
 	node      int // -1: everyone
 	from, to  time.Duration
 	blackhole bool
+	denied    bool // requests answered 403 AccessDenied
 	extra     time.Duration
+}
+
+// partitionText describes a partition in the trace.
+func partitionText(e Event) string {
+	if e.Denied {
+		return fmt.Sprintf("S3 refuses its requests (403 AccessDenied) for %v", e.For)
+	}
+	return fmt.Sprintf("cannot reach S3 for %v", e.For)
 }

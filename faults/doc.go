@@ -3,12 +3,13 @@
 //
 // A Plan lists timed events (a pause, a crash or a stop and a restart, a
 // wall-clock step, a VM suspend that stops the monotonic clock, a partition
-// between a node and S3, a slow S3, someone else deleting the lock object,
+// between a node and S3 (requests that fail to connect, hang, or are
+// answered 403 AccessDenied: the node shut out), a slow S3, someone else deleting the lock object,
 // overwriting it with bytes or a record of their choosing, or restoring an
 // earlier content byte for byte, an application that ignores the end of
 // its term), aimed events (a node's Nth request of one operation, say its
 // Nth PutObject, is applied but its answer is lost or replaced by a 500 or
-// 503, is refused with a 409, 500 or 503 without being applied, is answered
+// 503, is refused with a 409, 403, 500 or 503 without being applied, is answered
 // late, reaches S3 late, or is followed by a pause before the node can act
 // on it; the Nth fenced write is preceded by a pause between lease check
 // and write, or arrives late), per-node clock offsets and drifts, and
@@ -67,7 +68,9 @@
 // faults it draws the nodes' settings (SwarmSettings: across what
 // protocol.Config accepts, the tight edges included), the lock object
 // before the run (SwarmInitial), the applications (SwarmApps), foreign
-// writes, whole-cluster events and faults aimed at roles; each family
+// writes, whole-cluster events, faults aimed at roles, denials (403) and
+// terms that end for a reason of their own while their node is stopped;
+// each family
 // draws from a stream of its own, so that one family's choices do not move
 // another's, and several families often share one instant of the run, so
 // that faults that only matter together meet. Apply installs a plan on a

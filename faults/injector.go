@@ -112,9 +112,13 @@ func (in *injector) requestFault(w *sim.World, r sim.Request) sim.RequestFault {
 			continue
 		}
 		if win.node >= 0 {
-			f.Fate = sim.Unreachable
-			if win.blackhole {
+			switch {
+			case win.denied:
+				f.Fate, f.Err = sim.RefusedBefore, sim.AccessDenied
+			case win.blackhole:
 				f.Fate = sim.Dropped
+			default:
+				f.Fate = sim.Unreachable
 			}
 			return f
 		}

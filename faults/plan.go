@@ -94,7 +94,7 @@ const (
 	Stop       Kind = "stop"        // the node's candidate is asked to stop (its context is cancelled)
 	ClockJump  Kind = "clock-jump"  // the node's wall clock steps by By
 	ClockStall Kind = "clock-stall" // the node's VM is suspended for For: no process, monotonic clock stopped
-	Partition  Kind = "partition"   // the node cannot reach S3 for For (Blackhole: requests hang instead of failing)
+	Partition  Kind = "partition"   // the node cannot reach S3 for For (Blackhole: requests hang instead of failing; Denied: they are answered 403)
 	SlowS3     Kind = "slow-s3"     // every S3 request takes By longer on each leg for For
 	DeleteLock Kind = "delete-lock" // someone else deletes the lock object
 	Overwrite  Kind = "overwrite"   // someone else overwrites the lock object with Record, or else Body
@@ -122,6 +122,11 @@ type Event struct {
 	Identity string `json:"identity,omitempty"`
 	// Blackhole makes a partition hang requests instead of refusing them.
 	Blackhole bool `json:"blackhole,omitempty"`
+	// Denied makes a partition answer the node's requests 403
+	// AccessDenied, without applying them, instead of failing to connect:
+	// S3 is reachable, but refuses the node (its credentials were revoked
+	// or expired, a bucket policy shuts it out).
+	Denied bool `json:"denied,omitempty"`
 	// Body is what an overwrite writes, unless Record is set.
 	Body string `json:"body,omitempty"`
 	// Record, if set, is what an overwrite writes: a lock record in the
@@ -140,7 +145,8 @@ type Event struct {
 	Op  string `json:"op,omitempty"`
 	Nth int    `json:"nth,omitempty"`
 	// Code is the S3 error of answer-failed and refused: "InternalError",
-	// "SlowDown" or "ConditionalRequestConflict".
+	// "SlowDown", and for refused also "ConditionalRequestConflict" (409)
+	// and "AccessDenied" (403).
 	Code string `json:"code,omitempty"`
 }
 
@@ -162,6 +168,7 @@ var codes = map[string]func(op, id string) error{
 	"InternalError":              sim.InternalError,
 	"SlowDown":                   sim.SlowDown,
 	"ConditionalRequestConflict": sim.ConditionalRequestConflict,
+	"AccessDenied":               sim.AccessDenied,
 }
 
 // Validate reports the first problem with the plan for a run of nodes nodes
@@ -213,9 +220,13 @@ func (p *Plan) Validate(nodes int, duration time.Duration) error {
 		case e.Kind.Aimed() && e.Role == "" && (e.Op == "" && e.Kind != PauseBefore && e.Kind != WriteDelayed || e.Nth < 1):
 			return bad("%s: aimed at no request (op %q, nth %d)", where, e.Op, e.Nth)
 		case (e.Kind == AnswerFailed || e.Kind == Refused) && codes[e.Code] == nil:
-			return bad("%s: code %q is not InternalError, SlowDown or ConditionalRequestConflict", where, e.Code)
+			return bad("%s: code %q is not InternalError, SlowDown, ConditionalRequestConflict or AccessDenied", where, e.Code)
 		case e.Kind == AnswerFailed && e.Code == "ConditionalRequestConflict":
 			return bad("%s: S3 never applies a write and answers 409; use refused for a 409", where)
+		case e.Kind == AnswerFailed && e.Code == "AccessDenied":
+			return bad("%s: S3 never applies a request and answers 403; use refused for a 403", where)
+		case e.Denied && (e.Kind != Partition || e.Blackhole):
+			return bad("%s: denied is a partition's, which answers 403 instead of failing to connect or hanging (blackhole)", where)
 		case !e.Kind.Aimed() && e.Kind != Restart && e.Kind != Linger && e.At+e.For > p.HealAt:
 			return bad("%s: lasts until %v, past healAt %v: faults must heal", where, (e.At + e.For), p.HealAt)
 		case (e.Kind == Restart || e.Kind == Linger) && e.At > p.HealAt:

@@ -219,8 +219,8 @@ func (in *injector) act(w *sim.World, e Event, node int) {
 		case Pause:
 			n.PauseFor(string(Pause), e.For.D())
 		case Partition:
-			in.windows = append(in.windows, window{node: i, from: now, to: now + e.For.D(), blackhole: e.Blackhole})
-			w.Fault(sim.FaultSpan{Kind: string(Partition), Node: i, From: now, To: now + e.For.D()}, fmt.Sprintf("cannot reach S3 for %v", e.For))
+			in.windows = append(in.windows, window{node: i, from: now, to: now + e.For.D(), blackhole: e.Blackhole, denied: e.Denied})
+			w.Fault(sim.FaultSpan{Kind: string(Partition), Node: i, From: now, To: now + e.For.D()}, partitionText(e))
 		case Crash, Stop, Restart:
 			w.RecordFault(sim.FaultSpan{Kind: string(e.Kind), Node: i, From: now, To: now})
 			switch e.Kind {

@@ -72,6 +72,14 @@ func (sp SwarmSpace) pauseBound(node int) time.Duration {
 //   - whole-cluster events: every node crashed, stopped or restarted at
 //     once, with the same or new identities, at an instant, while a node
 //     leads, or while one acquires (in the middle of a hand-over);
+//   - S3 refusing nodes with 403 AccessDenied (denials): a node, the
+//     leader or every follower shut out for a while, one request refused,
+//     a hand-over whose release and the read that checks it are refused;
+//   - terms that end for a reason of their own while their node is stopped
+//     (ends): the first leader paused from the start of its term, or from
+//     a renewal's answer, past its deadline and stopped during the pause;
+//     a foreign write just before a renewal lands, and the leader stopped
+//     while its application is still at work;
 //   - faults aimed at roles, resolved when they fire: the leader, the
 //     node that acquires, a node with a request in flight, the leader
 //     whose renewal is about to land; pauses, crashes, stops and
@@ -238,6 +246,8 @@ func Swarm(seed uint64, sp SwarmSpace) *Plan {
 	p.Events = append(p.Events, s.foreign(p.Initial != nil)...)
 	p.Events = append(p.Events, s.cluster()...)
 	p.Events = append(p.Events, s.roles()...)
+	p.Events = append(p.Events, s.denials()...)
+	p.Events = append(p.Events, s.ends()...)
 	return p
 }
 

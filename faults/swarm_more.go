@@ -19,6 +19,8 @@ const (
 	streamCluster  = 0x636c7573_74657221
 	streamRoles    = 0x726f6c65_73212121
 	streamHot      = 0x686f7421_21212121
+	streamDenied   = 0x64656e69_65642121
+	streamEnds     = 0x656e6473_21212121
 )
 
 // stream draws one family's parameters.
@@ -248,15 +250,16 @@ func SwarmApps(seed uint64, sp SwarmSpace, outside int) []App {
 // streams are the families of faults aimed at roles and instants, each
 // with its stream, and the run's hot instants.
 type streams struct {
-	sp                         SwarmSpace
-	hot                        []Duration
-	foreignS, clusterS, rolesS stream
+	sp                                        SwarmSpace
+	hot                                       []Duration
+	foreignS, clusterS, rolesS, deniedS, endS stream
 }
 
 func newStreams(seed uint64, sp SwarmSpace) *streams {
 	h := newStream(seed, streamHot, sp)
 	return &streams{sp: sp, hot: []Duration{h.at(0)},
-		foreignS: newStream(seed, streamForeign, sp), clusterS: newStream(seed, streamCluster, sp), rolesS: newStream(seed, streamRoles, sp)}
+		foreignS: newStream(seed, streamForeign, sp), clusterS: newStream(seed, streamCluster, sp), rolesS: newStream(seed, streamRoles, sp),
+		deniedS: newStream(seed, streamDenied, sp), endS: newStream(seed, streamEnds, sp)}
 }
 
 // when draws the start of a fault of length d: one of the hot instants
@@ -492,4 +495,123 @@ func (ss *streams) roles() []Event {
 		out = append(out, e)
 	}
 	return out
+}
+
+// denials draws S3 refusing nodes with 403 AccessDenied, without applying
+// their requests (credentials revoked or expired, a bucket policy that
+// shuts a node out): on one seed in six, one or two of a node shut out
+// for a second to two leases, the leader or every follower shut out as
+// long, one request of the renewer, the acquirer or any node refused, and
+// a hand-over whose release is answered 500 or lost and its node shut out
+// just after, so that the read that checks the release, and the release
+// tried again, are refused.
+func (ss *streams) denials() []Event {
+	s, sp := ss.deniedS, ss.sp
+	if !s.on(6) {
+		return nil
+	}
+	var out []Event
+	for i := range s.count(2) {
+		d := Duration(s.timed(time.Second, 2*sp.Lease).Truncate(time.Millisecond))
+		var e Event
+		switch s.pick(5) {
+		case 0:
+			e = Event{Kind: Partition, Denied: true, Node: s.node(), For: d}
+		case 1:
+			e = Event{Kind: Partition, Denied: true, Role: RoleLeader, Target: []Target{"", TargetFollowers}[s.pick(2)], For: d}
+		case 2, 3:
+			e = Event{Kind: Refused, Code: "AccessDenied", Role: s.role(RoleRenewer, RoleAcquirer, RoleRequester)}
+		default:
+			stop := Event{Kind: Stop, Role: RoleLeader, For: Duration(s.between(time.Second, 5*time.Second).Truncate(time.Millisecond))}
+			stop.At = s.at(stop.For.D())
+			fail := Event{Kind: []Kind{AnswerFailed, AnswerLost}[s.pick(2)], Code: "InternalError", Role: RoleAcquirer, At: stop.At}
+			if fail.Kind == AnswerLost {
+				fail.Code = ""
+			}
+			shut := Event{Kind: Partition, Denied: true, Role: RoleAcquirer, At: stop.At,
+				For: Duration(s.between(100*time.Millisecond, sp.Lease).Truncate(time.Millisecond))}
+			if stop.At+shut.For > Duration(sp.HealAt) {
+				continue
+			}
+			out = append(out, stop, fail, shut)
+			continue
+		}
+		length := e.For.D()
+		if e.Kind.Aimed() {
+			length = 0
+		}
+		if i == 0 {
+			e.At = ss.when(s, length)
+		} else {
+			e.At = s.at(length)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// ends draws a term that ends for a reason of its own while its node is
+// stopped, on one seed in ten:
+//
+//   - every node's application paused, longer than a lease, before its
+//     first guarded write, which it makes as its first term begins (the
+//     node stops running before its elector's watchdog has started, at
+//     times while its first renewal is in flight: when the first
+//     acquisition's answer is lost, its node leads on the record it finds
+//     and renews at once), and the first leader stopped during that pause,
+//     so that the term's deadline and the stop wait together for the node
+//     to run again;
+//   - the answer to a renewal followed by a pause past the term's
+//     deadline, and the leader stopped during that pause;
+//   - the lock object deleted or overwritten (a record, bytes) just before
+//     a renewal lands, the leader's application paused before its next
+//     guarded write, and the leader stopped a little later, while the
+//     elector waits for that application to return from the term the
+//     foreign write ended.
+func (ss *streams) ends() []Event {
+	s, sp := ss.endS, ss.sp
+	if !s.on(10) {
+		return nil
+	}
+	down := Duration(s.between(time.Second, 5*time.Second).Truncate(time.Millisecond))
+	pause := Duration(s.between(sp.Lease, 2*sp.Lease).Truncate(time.Millisecond))
+	// A node stopped during its pause is restarted after it: a restart
+	// would end the paused process before it runs again.
+	after := pause + down
+	switch s.pick(3) {
+	case 0:
+		var out []Event
+		for i := range sp.Nodes {
+			out = append(out, Event{Kind: PauseBefore, Node: i, Nth: 1, For: pause})
+		}
+		if s.on(2) {
+			out = append(out, Event{Kind: AnswerLost, Role: RoleAcquirer})
+		}
+		stop := Event{Kind: Stop, Role: RoleLeader, At: Duration(s.between(0, time.Second).Truncate(time.Millisecond))}
+		stop.For = min(after, Duration(sp.HealAt)-stop.At-Duration(time.Millisecond))
+		return append(out, stop)
+	case 1:
+		at := s.at(after.D() + sp.Lease)
+		stop := Event{Kind: Stop, Role: RoleLeader, At: at + Duration(s.between(50*time.Millisecond, sp.Lease).Truncate(time.Millisecond))}
+		stop.For = min(after, Duration(sp.HealAt)-stop.At-Duration(time.Millisecond))
+		if stop.For <= 0 {
+			return nil
+		}
+		return []Event{{Kind: AnswerPause, Role: RoleRenewer, At: at, For: pause}, stop}
+	}
+	var w Event
+	switch s.pick(3) {
+	case 0:
+		w = Event{Kind: DeleteLock}
+	case 1:
+		w = Event{Kind: Overwrite, Record: &Record{Holder: "intruder", Token: uint64(s.int(1, 50)), Released: s.on(2)}}
+	default:
+		w = Event{Kind: Overwrite, Body: foreignBodies[s.pick(len(foreignBodies))]}
+	}
+	w.Role = RoleRenewer
+	w.At = s.at(2*time.Second + down.D())
+	return []Event{w,
+		{Kind: PauseBefore, Role: RoleLeader, At: w.At, For: Duration(s.between(100*time.Millisecond, time.Second).Truncate(time.Millisecond))},
+		{Kind: Stop, Role: RoleLeader, At: w.At + Duration(s.between(100*time.Millisecond, 1500*time.Millisecond).Truncate(time.Millisecond)), For: down},
+	}
 }

@@ -47,7 +47,8 @@ func WithDir(dir string) Option { return func(o *options) { o.dir = dir } }
 
 // Validate reports what is missing from a protocol description for the
 // harness to run and judge it: a name, a candidate, and a lease (which
-// sizes the faults drawn).
+// sizes the faults drawn); and coverage sets it may not declare
+// (ValidateCoverage).
 func (p Protocol) Validate() error {
 	switch {
 	case p.Name == "":
@@ -58,6 +59,9 @@ func (p Protocol) Validate() error {
 		return fmt.Errorf("harness: protocol %q declares no lease (Assumptions.Lease), which sizes the faults drawn", p.Name)
 	case p.Assumptions.MaxDriftPPM < 0 || p.Assumptions.MaxPause < 0 || p.LivenessBound < 0:
 		return fmt.Errorf("harness: protocol %q declares a negative bound", p.Name)
+	}
+	if err := ValidateCoverage(p.Coverage); err != nil {
+		return fmt.Errorf("harness: protocol %q: %w", p.Name, err)
 	}
 	return nil
 }

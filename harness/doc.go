@@ -96,7 +96,10 @@
 // or touch), a stalled clock or a lingering application excuses overlaps of
 // leaders involving that node, and writes it sent under a superseded token,
 // from the fault until the node's term can have ended (slow work between an
-// application's check and its write counts with the node's pauses); a
+// application's check and its write counts with the node's pauses), and a
+// node whose clock left its bound and took the lock while another node's
+// term ran excuses that term's overlaps with any node until it can have
+// ended; a
 // write of the lock object by someone else (a delete, an overwrite, a
 // restore, or content before the run that no elector wrote) excuses reused
 // and decreasing tokens from that write on, and overlaps of any nodes for a
@@ -106,6 +109,28 @@
 // and counted apart. Faults end by the plan's heal (aimed pauses are cut
 // there, lingering stops there), and liveness is judged from the instant
 // the last fault really ended.
+//
+// # Coverage
+//
+// A protocol may declare its coverage points (Protocol.Coverage: named
+// sets of points, CoverageSet), and its candidate marks each one it
+// reaches with Env.Coverage.Hit, which draws nothing and writes nothing to
+// the trace. The production elector declares its transitions, in the order
+// of protocol.Transitions(), and the kinds of S3 answer it gets in each
+// phase that sends a request (ElectorCoverage), both marked from its
+// Metrics hooks. The harness adds a set of its own to every run, read from
+// its history whatever the protocol (RunShapes): terms, hand-overs, tokens,
+// fenced writes, excused violations, S3 answers. An Outcome carries the
+// sets and what the run reached (Outcome.Coverage, Outcome.Reached); simrun
+// adds them up over runs, campaigns and shards, and says which points no
+// run reached.
+//
+// A guided campaign (Guided) uses them as a fuzzer uses its coverage: it
+// keeps the plans of the runs that reached a point, or a point as many
+// times, first, and derives new runs from them by mutating their events
+// and knobs, beside fresh seeds. Each run is a Reproducer, and the
+// campaign a function of its configuration, whatever the number of
+// workers.
 //
 // # Determinism and replay
 //

@@ -32,7 +32,20 @@ var DefaultElectorSettings = ElectorSettings{
 // whose simulated parts are env (zero for a configuration that is only
 // asked for its assumptions): the configuration ProductionElector runs,
 // for a candidate of one's own that adds hooks (Metrics, callbacks) to it.
+// In a run whose protocol declares coverage (env.Coverage set: Elector
+// declares ElectorCoverage), its Metrics hooks mark the elector's
+// transitions and answers there; a candidate that sets Metrics of its own
+// replaces them, and one that declares other coverage sets must not use
+// this configuration's hooks.
 func (s ElectorSettings) Config(env sim.Env) protocol.Config {
+	cfg := s.config(env)
+	if env.Coverage != nil {
+		withCoverage(&cfg, env.Coverage)
+	}
+	return cfg
+}
+
+func (s ElectorSettings) config(env sim.Env) protocol.Config {
 	return protocol.Config{
 		Store:           env.Store,
 		Clock:           env.Clock,

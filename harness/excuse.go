@@ -24,7 +24,10 @@ import (
 // fault that defeats a node's monotonic clock (a stall, a drift beyond the
 // bound) also excuses a term the node began late on a stale grant, after
 // one with a higher token: the tokens in the lock object still increase,
-// the order in which applications were told them does not.
+// the order in which applications were told them does not; and, when the
+// node begins a term while another node's term still runs (it took the
+// lock early), overlaps involving that other node until its term ends or
+// could have ended.
 // Nothing excuses a stale write the fence accepted (its rule), nor an
 // overlap once faults and the time they can affect are over.
 type Excuse struct {
@@ -155,6 +158,40 @@ func excuses(p Protocol, plan *faults.Plan, h *sim.History) []Excuse {
 		case m.To-m.From > p.PauseBound(m.Node):
 			add(m, m.Node, m.From, m.To+term, false, fmt.Sprintf("n%d does not run from %v to %v (%v, %s), beyond the assumed pause of %v",
 				m.Node, m.From, m.To, m.To-m.From, causes, p.PauseBound(m.Node)))
+		}
+	}
+	return append(out, preempted(out, h, term)...)
+}
+
+// preempted returns the excuses of terms that a node whose clock left the
+// assumptions (a drift beyond the bound, a stall: Excuse.Clock) cut into:
+// when such a node begins a term while another node's term is still
+// running, it took the lock early, as a clock within the bound would not
+// have let it; what follows from that involves the other node too, whose
+// term the lock object no longer holds (the early taker releases it, say,
+// and a third node takes it at once). Each such term's node is excused,
+// from the early term's start until its own term ended, or could have
+// ended (a term after the early one began: the cut term's last renewal
+// came before it), for overlaps with any node.
+func preempted(xs []Excuse, h *sim.History, term time.Duration) []Excuse {
+	var out []Excuse
+	for _, e := range xs {
+		if !e.Clock || e.Node < 0 {
+			continue
+		}
+		for _, early := range h.Terms {
+			if early.Node != e.Node || early.Start < e.From || early.Start >= e.To {
+				continue
+			}
+			for _, cut := range h.Terms {
+				if cut.Node == e.Node || cut.Start >= early.Start || cut.End <= early.Start {
+					continue
+				}
+				to := min(cut.End, early.Start+term)
+				out = append(out, Excuse{Fault: e.Fault, Node: cut.Node, From: early.Start, To: to,
+					Why: fmt.Sprintf("n%d, its clock outside the assumptions, took the lock at %v while n%d's term (token %d) ran",
+						e.Node, early.Start, cut.Node, cut.Token)})
+			}
 		}
 	}
 	return out

@@ -165,3 +165,42 @@ func TestExcuseStaleGrantByStalledClock(t *testing.T) {
 		t.Fatalf("excused %v, counted %v; want the late term excused and the shared token counted", excused, counted)
 	}
 }
+
+// TestExcusePreemptedTerm: n1's clock drifts beyond the bound and n1 takes
+// the lock while n0's term still runs; n1 hands it on (a release) and n3
+// takes it at once. The overlap of n0 with n3 inside n0's term is excused
+// by n1's clock; one of n0 with n3 after n0's term, one of n2 with n3, and
+// one past the time n0's term could have lasted (a term after n1's began:
+// an application that goes on after it) are counted; and without n1's
+// early term nothing of n0's is excused.
+func TestExcusePreemptedTerm(t *testing.T) {
+	p := plan()
+	p.Clocks = []faults.ClockSetting{{Node: 1, DriftPPM: 500_000, DriftUntil: faults.Duration(45 * time.Second)}}
+	h := &sim.History{Nodes: 4, End: 60 * time.Second, Terms: []sim.Term{
+		{Node: 0, Token: 1, Start: secs(5), End: secs(12)},
+		{Node: 1, Token: 2, Start: secs(10), End: secs(10.5)},
+		{Node: 3, Token: 3, Start: secs(11), End: secs(20)},
+	}}
+	xs := excuses(testProtocol, p, h)
+	judge := func(ov linearizability.Overlap) bool {
+		v := linearizability.OverlapViolations([]linearizability.Overlap{ov})[0]
+		return len(excusesFor(v, &ov, false, xs)) > 0
+	}
+	if !judge(overlap(0, 3, 11, 12)) {
+		t.Errorf("n0 and n3 inside n0's cut term: counted, want excused")
+	}
+	if judge(overlap(0, 3, 11, 13)) || judge(overlap(2, 3, 11, 12)) {
+		t.Errorf("an overlap past n0's term, or of two other nodes, excused")
+	}
+	h.Terms[0].End = secs(30) // n0's application goes on
+	xs = excuses(testProtocol, p, h)
+	if !judge(overlap(0, 3, 11, 14)) || judge(overlap(0, 3, 11, 15)) {
+		t.Errorf("n0's term past what it could last (4s after 10s): excused, or not excused within it")
+	}
+	h.Terms[0].End = secs(12)
+	h.Terms[1].Start, h.Terms[1].End = secs(13), secs(14) // n1 takes it after n0's term
+	xs = excuses(testProtocol, p, h)
+	if judge(overlap(0, 3, 11, 12)) {
+		t.Errorf("n0's term not cut by n1: its overlap with n3 excused")
+	}
+}

@@ -47,6 +47,13 @@ type Protocol struct {
 	// format, for the records a plan puts in the lock object (its initial
 	// content, overwrites); nil writes faults.EncodeRecord's generic form.
 	EncodeRecord faults.RecordEncoder
+	// Coverage, if set, declares the protocol's coverage points: named
+	// sets of states, transitions or answers its candidate marks, through
+	// Env.Coverage, as a run reaches them (see CoverageSet). Reports say
+	// which points runs reached and which never; guided campaigns keep
+	// the plans that reach new ones. Every run also gets the harness's
+	// own set (RunShapes).
+	Coverage []CoverageSet
 
 	// pauses are per-node pause bounds, set by Configured for a plan
 	// that gives nodes settings of their own.
@@ -64,6 +71,7 @@ func Elector(s ElectorSettings) Protocol {
 		LivenessBound: s.LivenessBound(),
 		Configure:     configureElector,
 		EncodeRecord:  s.EncodeRecord,
+		Coverage:      electorCoverage,
 	}
 }
 

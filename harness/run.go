@@ -32,6 +32,13 @@ type Outcome struct {
 	S3     linearizability.S3Result
 	Plan   *faults.Plan
 	Result *sim.Result
+	// Coverage names the run's coverage points: its protocol's sets
+	// (Protocol.Coverage), then the harness's (RunShapes); Reached holds
+	// those the run reached, numbered across the sets in that order: the
+	// protocol's as its candidate marked them (Result.Coverage), then the
+	// run shapes, marked once the run was judged.
+	Coverage []CoverageSet
+	Reached  sim.Coverage
 }
 
 // RunSeed runs scenario sc with seed and judges the result. keepTrace keeps
@@ -69,6 +76,11 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 		return nil, err
 	}
 	cfg.Candidate = p.Candidate
+	if err := checkCoverage(p.Coverage); err != nil {
+		return nil, err
+	}
+	sets, own := coverageOf(p)
+	cfg.Coverage = own
 	if err := faults.ApplyEncoded(plan, &cfg, p.EncodeRecord); err != nil {
 		return nil, err
 	}
@@ -81,10 +93,12 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 		begun := p.Since()
 		defer func() { p.Checkers += p.Since() - begun }()
 	}
-	o := &Outcome{Seed: cfg.Seed, Plan: plan, Result: res}
+	o := &Outcome{Seed: cfg.Seed, Plan: plan, Result: res, Coverage: sets, Reached: sim.NewCoverage(own + len(runShapes.Points))}
+	o.Reached.Add(res.Coverage)
 	if ex, ok := cfg.Chooser.(*sim.Explorer); ok && ex.StoppedEarly() {
 		return o, nil // cut short by an exploration as equivalent to a run explored: nothing to judge
 	}
+	defer markShapes(&o.Reached, own, o, p.Assumptions.Lease)
 	if res.History != nil {
 		o.Excuses = excuses(p, plan, res.History)
 		for _, e := range o.Excuses {

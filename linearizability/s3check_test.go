@@ -491,6 +491,39 @@ func TestS3AppliedConflictIsIllegal(t *testing.T) {
 	}
 }
 
+// TestS3AccessDeniedIsNotApplied: a write answered 403 AccessDenied did
+// not take effect. Refused before it applied, a later read that finds no
+// object is legal; applied and then answered 403, which S3 does not do,
+// the read that sees the write makes the history illegal.
+func TestS3AccessDeniedIsNotApplied(t *testing.T) {
+	for _, tt := range []struct {
+		fate sim.Fate
+		want porcupine.CheckResult
+	}{{sim.RefusedBefore, porcupine.Ok}, {sim.FailedAfter, porcupine.Illegal}} {
+		fault := &firstFault{fault: sim.RequestFault{Fate: tt.fate, Err: sim.AccessDenied}}
+		h := mustSimulate(t, sim.Config{
+			Seed: 1, Nodes: 1, Duration: time.Second, Bucket: "b", Key: "k", WriteInterval: time.Second,
+			S3Request: sim.Latency{Min: time.Millisecond, Max: time.Millisecond}, S3Response: sim.Latency{Min: time.Millisecond, Max: time.Millisecond},
+			Candidate: func(ctx context.Context, env sim.Env) error {
+				_, _ = env.Store.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(env.Bucket), Key: aws.String(env.Key),
+					Body: strings.NewReader("v1"), IfNoneMatch: aws.String("*")})
+				_, _ = env.Store.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String(env.Bucket), Key: aws.String(env.Key)})
+				return nil
+			},
+			Setup: func(w *sim.World) { w.SetFaults(fault) },
+		})
+		if len(h.S3) != 2 || h.S3[0].Status != 403 {
+			t.Fatalf("%v: history %+v", tt.fate, h.S3)
+		}
+		if r := CheckS3(h, 10*time.Second); r.Result != tt.want {
+			t.Errorf("%v: CheckS3 = %s, want %s", tt.fate, r.Result, tt.want)
+		}
+		if r := CheckS3Porcupine(h, 10*time.Second); r.Result != tt.want {
+			t.Errorf("%v: CheckS3Porcupine = %s, want %s", tt.fate, r.Result, tt.want)
+		}
+	}
+}
+
 // firstFault gives the first request its fault and the others none.
 type firstFault struct {
 	fault sim.RequestFault

@@ -93,8 +93,9 @@ const (
 	// answerDetermined: the store judged the request and this is its
 	// judgement; it must be the one the model computes.
 	answerDetermined answerKind = iota
-	// answerNotApplied: a 409 ConditionalRequestConflict; S3 refused the
-	// request without applying it ("retry the upload").
+	// answerNotApplied: a 409 ConditionalRequestConflict ("retry the
+	// upload") or a 403 AccessDenied (the caller may not make the
+	// request): S3 refused the request without applying it.
 	answerNotApplied
 	// answerEither: no answer, no connection, or a 5xx other than 501: the
 	// request may or may not have taken effect.
@@ -106,7 +107,7 @@ func classify(out s3Output) answerKind {
 	switch {
 	case out.unknown || out.status == 0:
 		return answerEither
-	case out.status == http.StatusConflict:
+	case out.status == http.StatusConflict, out.status == http.StatusForbidden:
 		return answerNotApplied
 	case out.status >= 500 && out.status != http.StatusNotImplemented:
 		return answerEither

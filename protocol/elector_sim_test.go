@@ -35,9 +35,20 @@ func instrumented(s harness.ElectorSettings, logs *[]*electorLog, watch func(ctx
 		l := &electorLog{node: env.Node, incarnation: env.Incarnation}
 		*logs = append(*logs, l)
 		cfg := s.Config(env)
+		cover := cfg.Metrics // the harness's coverage hooks, kept
 		cfg.Metrics = protocol.Metrics{
-			Transition:  func(t protocol.Transition) { l.transitions = append(l.transitions, t) },
-			Request:     func(r protocol.Request) { l.requests = append(l.requests, r) },
+			Transition: func(t protocol.Transition) {
+				l.transitions = append(l.transitions, t)
+				if cover.Transition != nil {
+					cover.Transition(t)
+				}
+			},
+			Request: func(r protocol.Request) {
+				l.requests = append(l.requests, r)
+				if cover.Request != nil {
+					cover.Request(r)
+				}
+			},
 			TermStarted: func(lease protocol.Lease) { l.started = append(l.started, lease) },
 			TermEnded:   func(end protocol.TermEnd) { l.ended = append(l.ended, end) },
 		}
@@ -88,7 +99,9 @@ func checkLog(t *testing.T, what string, l *electorLog) {
 // TestTransitionsAreDeclared runs the production elector through the swarm
 // and every failure-mode scenario of the production elector (each with the
 // default settings), and checks every incarnation's transitions against
-// protocol.Transitions(), the single list a coverage report builds on. It
+// protocol.Transitions(), the single list a coverage report builds on, and
+// the run's coverage (harness.Outcome.Reached) against what the Metrics
+// hook reported: each transition marked as many times as it was taken. It
 // logs which declared transitions no run reached.
 func TestTransitionsAreDeclared(t *testing.T) {
 	declared := protocol.Transitions()
@@ -118,6 +131,13 @@ func TestTransitionsAreDeclared(t *testing.T) {
 			}
 			var logs []*electorLog
 			setup.Protocol.Candidate = instrumented(harness.DefaultElectorSettings, &logs, nil)
+			if setup.Plan != nil && len(setup.Plan.Settings) > 0 {
+				// The default settings: a plan's own would run the
+				// elector they configure in place of this candidate.
+				plan := *setup.Plan
+				plan.Settings = nil
+				setup.Plan = &plan
+			}
 			o, err := harness.RunSetup(setup, false)
 			if err != nil {
 				t.Fatalf("%s seed %d: %v", name, seed, err)
@@ -126,10 +146,20 @@ func TestTransitionsAreDeclared(t *testing.T) {
 				t.Fatalf("%s seed %d: %v %v", name, seed, o.Verdict, o.Result.Failure)
 			}
 			runs++
+			taken := map[protocol.Transition]uint32{}
 			for _, l := range logs {
 				checkLog(t, fmt.Sprintf("%s seed %d", name, seed), l)
 				for _, tr := range l.transitions {
 					reached[tr]++
+					taken[tr]++
+				}
+			}
+			if o.Coverage[0].Name != harness.ElectorTransitionsSet {
+				t.Fatalf("%s seed %d: coverage sets %v", name, seed, o.Coverage)
+			}
+			for i, tr := range declared {
+				if got := o.Reached.Hits(i); got != taken[tr] {
+					t.Fatalf("%s seed %d: %v marked %d times in the run's coverage, reported %d times", name, seed, tr, got, taken[tr])
 				}
 			}
 		}

@@ -17,6 +17,7 @@ const (
 	CommandBench    = "bench"
 	CommandCampaign = "campaign"
 	CommandMerge    = "merge"
+	CommandCoverage = "coverage"
 	// CommandLive's document is the header followed by live.Result's
 	// fields.
 	CommandLive = "live"

@@ -22,6 +22,26 @@ type Run struct {
 	Wall           faults.Duration `json:"wall"`
 	SeedsPerSecond float64         `json:"seedsPerSecond"`
 	Failures       []SeedResult    `json:"failures"`
+	// Coverage is what the runs reached of their coverage points.
+	Coverage *Coverage `json:"coverage,omitempty"`
+	// Guided is set for a guided run (run -guided): what the campaign
+	// did. Seeds is then its number of runs, FirstSeed its first fresh
+	// seed.
+	Guided *Guided `json:"guided,omitempty"`
+}
+
+// Guided is what a guided campaign did (harness.Guided): its runs of fresh
+// seeds and derived from its corpus, the derived plans thrown away as
+// invalid, the plans its corpus kept, and where it wrote its failures'
+// reproducers.
+type Guided struct {
+	// Seed seeds the campaign's generator (the run's -start).
+	Seed    uint64 `json:"seed"`
+	Fresh   uint64 `json:"fresh"`
+	Derived uint64 `json:"derived"`
+	Invalid uint64 `json:"invalid"`
+	Corpus  int    `json:"corpus"`
+	Dir     string `json:"dir,omitempty"`
 }
 
 // SeedResult is one seed of a run that did not pass.
@@ -34,6 +54,14 @@ type SeedResult struct {
 	Violations []linearizability.Violation `json:"violations,omitempty"`
 	// Failure is why a crashed or blocked run could not finish.
 	Failure string `json:"failure,omitempty"`
-	// Replay is the command that replays the seed.
+	// Replay is the command that replays the seed (of a run derived by a
+	// guided campaign, its reproducer file; "" if it was not kept).
 	Replay string `json:"replay"`
+	// Run numbers the run in a guided campaign; Parent is the corpus run
+	// it was derived from, by Mutations; Reproducer is the file written
+	// for it.
+	Run        uint64   `json:"run,omitempty"`
+	Parent     uint64   `json:"parent,omitempty"`
+	Mutations  []string `json:"mutations,omitempty"`
+	Reproducer string   `json:"reproducer,omitempty"`
 }

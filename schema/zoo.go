@@ -9,11 +9,12 @@ import (
 // first seed that caught it.
 type Zoo struct {
 	Header
-	// Budget is the most seeds run per scenario.
-	Budget   int `json:"budget"`
-	Workers  int `json:"workers"`
-	Variants int `json:"variants"`
-	Caught   int `json:"caught"`
+	// Budget is the most seeds run per scenario, from Start.
+	Budget   int    `json:"budget"`
+	Start    uint64 `json:"start"`
+	Workers  int    `json:"workers"`
+	Variants int    `json:"variants"`
+	Caught   int    `json:"caught"`
 	// ControlPassed: the careful lock passed its whole budget.
 	ControlPassed bool            `json:"controlPassed"`
 	Wall          faults.Duration `json:"wall"`
@@ -25,7 +26,10 @@ type Zoo struct {
 	MedianCatch faults.Duration `json:"medianCatch,omitempty"`
 	MaxCatch    faults.Duration `json:"maxCatch,omitempty"`
 	GOMAXPROCS  int             `json:"gomaxprocs"`
-	Rows        []ZooRow        `json:"rows"`
+	// Guided: zoo -guided, every variant under a guided campaign of its
+	// own (its runs in Seeds, a failure's reproducer in Reproducer).
+	Guided bool     `json:"guided,omitempty"`
+	Rows   []ZooRow `json:"rows"`
 }
 
 // ZooRow is one lock of the zoo: its first failing seed, or that there was
@@ -56,4 +60,9 @@ type ZooRow struct {
 	ShrinkRuns    int                        `json:"shrinkRuns,omitempty"`
 	Replay        string                     `json:"replay,omitempty"`
 	ShrinkFailure string                     `json:"shrinkFailure,omitempty"`
+	// Of a guided campaign's first failure: the reproducer file written,
+	// and, for a run derived from its corpus, the run it was derived from
+	// (Seed is then the world's seed, which the plan replaces).
+	Reproducer string `json:"reproducer,omitempty"`
+	Parent     uint64 `json:"parent,omitempty"`
 }

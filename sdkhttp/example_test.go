@@ -66,5 +66,5 @@ func Example_ownClient() {
 	// Output:
 	// seed 1: pass, trace 0a4a071a063f8382, same as the fast path: true
 	// seed 2: pass, trace 81522a6c1d26cf4c, same as the fast path: true
-	// seed 3: pass, trace 38f2eb8f97a6649a, same as the fast path: true
+	// seed 3: pass, trace 9a0f464610540be2, same as the fast path: true
 }

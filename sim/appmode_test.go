@@ -2,6 +2,8 @@ package sim
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -151,6 +153,63 @@ func TestLandingIsCalledWhereS3AppliesTheRequest(t *testing.T) {
 		if l.at[i] != applied[i] {
 			t.Fatalf("landing %d at %v, applied at %v", i, l.at[i], applied[i])
 		}
+	}
+}
+
+// stopAtLanding stops node 0 when its first PutObject reaches S3, and
+// delays its GetObjects' answers by a second.
+type stopAtLanding struct{ stopped bool }
+
+func (s *stopAtLanding) RequestFault(w *World, r Request) RequestFault {
+	if r.Op != "PutObject" {
+		return RequestFault{ExtraResponse: time.Second}
+	}
+	if s.stopped {
+		return RequestFault{}
+	}
+	s.stopped = true
+	return RequestFault{Landing: w.Node(r.Node).Stop}
+}
+
+// TestStopAtLandingWakesAtOnce: a node stopped by a fault aimed at one of
+// its requests' landing (Landing) notices at once: a call of the node
+// waiting on a context derived from the node's returns at that instant,
+// cancelled, as it does when a plan's event stops the node.
+func TestStopAtLandingWakesAtOnce(t *testing.T) {
+	returned := false
+	c := func(ctx context.Context, env Env) error {
+		b, k := env.Bucket, env.Key
+		env.Clock.Go(func() {
+			// Derived as a term's context and a request's timeout are.
+			term, cancel := context.WithCancel(ctx)
+			defer cancel()
+			call, stop := env.Clock.WithTimeout(term, time.Minute)
+			defer stop()
+			_, err := env.Store.GetObject(call, &s3.GetObjectInput{Bucket: &b, Key: &k})
+			returned = errors.Is(err, context.Canceled)
+		})
+		_, _ = env.Store.PutObject(ctx, &s3.PutObjectInput{Bucket: &b, Key: &k, Body: strings.NewReader("x")})
+		return nil
+	}
+	cfg := testConfig(1, 3*time.Second, c)
+	cfg.S3Request = Latency{Min: 100 * time.Millisecond, Max: 100 * time.Millisecond}
+	cfg.S3Response = cfg.S3Request
+	cfg.Setup = func(w *World) { w.SetFaults(&stopAtLanding{}) }
+	res := mustRun(t, cfg)
+	var stop time.Duration = -1
+	for _, e := range res.Trace.Events {
+		if e.Kind == EvStop {
+			stop = e.At
+		}
+	}
+	abandoned := time.Duration(-1)
+	for _, e := range res.Trace.Events {
+		if e.Kind == EvS3Abandon {
+			abandoned = e.At
+		}
+	}
+	if stop != 100*time.Millisecond || !returned || abandoned != stop {
+		t.Fatalf("stopped at %v; the waiting call returned cancelled: %v, abandoned at %v", stop, returned, abandoned)
 	}
 }
 

@@ -94,6 +94,11 @@ type Config struct {
 	// protocol's code and the simulator (see Phases). It changes nothing in
 	// the run but its speed.
 	Phases *Phases
+	// Coverage is the number of coverage points the candidate may mark
+	// through Env.Coverage (harness.Protocol.Coverage declares and names
+	// them); Result.Coverage holds those the run reached. 0: none, and
+	// Env.Coverage is nil.
+	Coverage int
 }
 
 // Validate reports the first problem with c.
@@ -120,6 +125,8 @@ func (c *Config) Validate() error {
 		return bad("S3Attempts is negative")
 	case c.MaxSteps < 0:
 		return bad("MaxSteps is negative")
+	case c.Coverage < 0:
+		return bad("Coverage is %d; it must not be negative", c.Coverage)
 	case c.S3ClientTimeout < 0:
 		return bad("S3ClientTimeout is %v; it must not be negative", c.S3ClientTimeout)
 	}

@@ -176,5 +176,9 @@
 // fault carries its kind and length (Event.Fault, Event.For), so that tools
 // and tests read structure rather than the wording of Detail. Failures that stop a run, a panic in protocol code, an
 // exceeded step budget or code blocked outside the simulator, are reported in
-// the Result, not raised.
+// the Result, not raised. The Result also holds the coverage points the
+// candidate marked (Result.Coverage, of the Config.Coverage its protocol
+// declares, through Env.Coverage): how many times the run reached each.
+// Marking draws no choice and writes no event, so a run is the same, trace
+// and hash, whether its points are recorded or not.
 package sim

@@ -43,6 +43,11 @@ type Env struct {
 	// (protocol.Elector.Lease): applications of mode AppChecks and AppPolls
 	// ask it before each guarded write.
 	ReportLease func(LeaseCheck)
+	// Coverage is the run's set of coverage points (Config.Coverage), in
+	// which the candidate marks those it reaches (Coverage.Hit): every
+	// incarnation of every node marks the same set. nil if the protocol
+	// declares none; Hit on nil does nothing.
+	Coverage *Coverage
 }
 
 // Node is one simulated machine: its clocks, its processes over time
@@ -164,6 +169,9 @@ func (n *Node) start(identity string) {
 		},
 		Rows:        n.rowClient(),
 		ReportLease: n.reportLease(n.incarnation),
+	}
+	if w.coverage.Len() > 0 {
+		env.Coverage = &w.coverage
 	}
 	e := n.event(EvStart)
 	e.Detail = identity

@@ -17,6 +17,9 @@ type Result struct {
 	Trace *Trace
 	// Steps is the number of scheduler steps taken.
 	Steps int
+	// Coverage holds the coverage points the run reached, of the
+	// Config.Coverage its protocol declares.
+	Coverage Coverage
 	// Failure is set if the run stopped abnormally (a panic in protocol
 	// code, the step budget exceeded, code blocked outside the simulator);
 	// the history is then incomplete.
@@ -85,7 +88,7 @@ func (w *World) run() {
 
 // result is the Result of a run that ended.
 func (w *World) result() *Result {
-	return &Result{Seed: w.cfg.Seed, History: &w.history, Trace: w.trace, Steps: w.steps, Failure: w.failure}
+	return &Result{Seed: w.cfg.Seed, History: &w.history, Trace: w.trace, Steps: w.steps, Coverage: w.coverage, Failure: w.failure}
 }
 
 func newWorld(cfg *Config) *World {
@@ -108,6 +111,7 @@ func newWorld(cfg *Config) *World {
 	}
 	w.fence = fenceSide{request: cfg.FenceRequest, response: cfg.FenceResponse, judge: judge}
 	w.reuseHistory()
+	w.coverage = NewCoverage(cfg.Coverage)
 	w.history.Nodes = cfg.Nodes
 	w.nodes = make([]*Node, cfg.Nodes)
 	w.pausedUntil = make([]time.Duration, cfg.Nodes)

@@ -33,6 +33,7 @@ const (
 	msgNoSuchBucket       = "The specified bucket does not exist"
 	msgInternalError      = "We encountered an internal error. Please try again."
 	msgSlowDown           = "Please reduce your request rate."
+	msgAccessDenied       = "Access Denied"
 	msgNotImplemented     = "A header you provided implies functionality that is not implemented"
 	msgBadToken           = "The continuation token provided is incorrect"
 	msgBadMaxKeys         = "Argument maxKeys must be an integer between 0 and 2147483647"
@@ -266,6 +267,14 @@ func InternalError(op, requestID string) error {
 // "ServiceUnavailable" for HeadObject).
 func SlowDown(op, requestID string) error {
 	return APIError(op, http.StatusServiceUnavailable, "SlowDown", msgSlowDown, requestID)
+}
+
+// AccessDenied returns the SDK's error for a 403 AccessDenied answer to op:
+// S3 refused the request without applying it (the credentials were revoked
+// or expired, a bucket policy shuts the caller out). HeadObject's answer
+// has no body: its code is "Forbidden".
+func AccessDenied(op, requestID string) error {
+	return APIError(op, http.StatusForbidden, "AccessDenied", msgAccessDenied, requestID)
 }
 
 // NotModified returns the SDK's error for a 304 Not Modified answer to a

@@ -261,6 +261,10 @@ func TestErrFidelityConstructors(t *testing.T) {
 		{name: "PutObject 404 NoSuchBucket", op: OpPutObject, status: 404, code: "NoSuchBucket", message: msgNoSuchBucket, sim: NoSuchBucket, wantCode: "NoSuchBucket"},
 		{name: "PutObject 500", op: OpPutObject, status: 500, code: "InternalError", message: msgInternalError, sim: InternalError, wantCode: "InternalError"},
 		{name: "PutObject 503", op: OpPutObject, status: 503, code: "SlowDown", message: msgSlowDown, sim: SlowDown, wantCode: "SlowDown"},
+		{name: "PutObject 403", op: OpPutObject, status: 403, code: "AccessDenied", message: msgAccessDenied, sim: AccessDenied, wantCode: "AccessDenied"},
+		{name: "GetObject 403", op: OpGetObject, status: 403, code: "AccessDenied", message: msgAccessDenied, sim: AccessDenied, wantCode: "AccessDenied"},
+		{name: "HeadObject 403", op: OpHeadObject, status: 403, code: "AccessDenied", message: msgAccessDenied, sim: AccessDenied, wantCode: "Forbidden"},
+		{name: "DeleteObject 403", op: OpDeleteObject, status: 403, code: "AccessDenied", message: msgAccessDenied, sim: AccessDenied, wantCode: "AccessDenied"},
 		{name: "PutObject 501", op: OpPutObject, status: 501, code: "NotImplemented", message: msgNotImplemented, sim: notImplemented, wantCode: "NotImplemented"},
 		{name: "GetObject 404", op: OpGetObject, status: 404, code: "NoSuchKey", message: msgNoSuchKey, sim: NoSuchKey, wantCode: "NoSuchKey", wantNoSuchKey: true},
 		{name: "GetObject 404 NoSuchBucket", op: OpGetObject, status: 404, code: "NoSuchBucket", message: msgNoSuchBucket, sim: NoSuchBucket, wantCode: "NoSuchBucket"},
@@ -528,7 +532,7 @@ func TestErrAPIErrorBodyRules(t *testing.T) {
 func TestStatusOfFastPath(t *testing.T) {
 	for _, op := range []string{OpPutObject, OpGetObject, OpHeadObject, OpDeleteObject, OpListObjectsV2} {
 		for _, err := range []error{PreconditionFailed(op, "r"), NoSuchKey(op, "r"), NoSuchBucket(op, "r"), InternalError(op, "r"),
-			SlowDown(op, "r"), NotModified(op, "r"), ConditionalRequestConflict(op, "r"), notImplemented(op, "r")} {
+			SlowDown(op, "r"), NotModified(op, "r"), ConditionalRequestConflict(op, "r"), notImplemented(op, "r"), AccessDenied(op, "r")} {
 			status, code := statusOf(err)
 			var hs interface{ HTTPStatusCode() int }
 			var api smithy.APIError

@@ -48,6 +48,8 @@ type World struct {
 	fence   fenceSide
 	history History
 	trace   *Trace
+	// coverage holds the coverage points the run reached (Env.Coverage).
+	coverage Coverage
 
 	started  bool
 	healAt   time.Duration // when faults heal (SetHealAt), 0 if unknown
@@ -248,14 +250,21 @@ func (w *World) loop(end time.Duration) {
 			// node's crash or stop, the end of a lingering application).
 			w.simCancelled = true
 		case evLand:
-			// S3 applying a request: it runs no protocol code and cancels
-			// no context, and it cannot block (no beat: the next step's
-			// marks the progress).
+			// S3 applying a request: it runs no protocol code and cannot
+			// block (no beat: the next step's marks the progress). It
+			// cancels no context either, unless a fault aimed at the
+			// landing acts there (Landing): a node stopped, say, whose
+			// tasks must notice at once, as after any action of the
+			// outside world.
 			pc := e.land
+			hooked := pc.fate.Landing != nil
 			w.recycle(e)
 			pc.land()
 			w.releaseLanding(pc)
-			continue
+			if !hooked {
+				continue
+			}
+			w.simCancelled = true
 		case evFence:
 			f := e.fence
 			w.recycle(e)

@@ -26,11 +26,14 @@ type seedResult struct {
 // campaign runs count seeds starting at first on workers goroutines
 // (harness.Work), or, with untilFailure, until a seed fails, or until ctx
 // ends (the seeds already running finish). Results come back in seed
-// order, one for each seed run; prog, if not nil, counts them as they come.
-func campaign(ctx context.Context, sc harness.Scenario, first uint64, count uint64, workers int, untilFailure bool, prog *runProgress, path3 s3Path) ([]seedResult, time.Duration, error) {
+// order, one for each seed run, with what they reached of their coverage
+// points; prog, if not nil, counts them as they come.
+func campaign(ctx context.Context, sc harness.Scenario, first uint64, count uint64, workers int, untilFailure bool, prog *runProgress, path3 s3Path) ([]seedResult, *schema.Coverage, time.Duration, error) {
 	var (
 		mu      sync.Mutex
 		results []seedResult
+		cov     = &schema.Coverage{}
+		covErr  error
 		failed  atomic.Bool
 	)
 	seeds := harness.Count(count)
@@ -47,7 +50,7 @@ func campaign(ctx context.Context, sc harness.Scenario, first uint64, count uint
 			return err
 		}
 		r := summarize(o)
-		o.Result.Release() // summarized: later seeds reuse its buffers
+		o.Result.Release() // summarized: later seeds reuse its buffers (the coverage is not among them)
 		r.Replay += path3.flag()
 		if r.verdict != harness.Pass {
 			failed.Store(true)
@@ -55,11 +58,17 @@ func campaign(ctx context.Context, sc harness.Scenario, first uint64, count uint
 		prog.add(r.verdict != harness.Pass)
 		mu.Lock()
 		results = append(results, r)
+		if covErr == nil {
+			covErr = cov.Add(o.Coverage, o.Reached, o.Seed)
+		}
 		mu.Unlock()
 		return nil
 	})
+	if err == nil {
+		err = covErr
+	}
 	slices.SortFunc(results, func(a, b seedResult) int { return cmp.Compare(a.Seed, b.Seed) })
-	return results, time.Since(start), err
+	return results, cov, time.Since(start), err
 }
 
 func summarize(o *harness.Outcome) seedResult {

@@ -21,6 +21,9 @@ const (
 	exitOK      = 0
 	exitUsage   = harness.ExitUsage
 	exitCrashed = 4
+	// exitFailed: a command whose own check failed (a document written
+	// with a gap, a zoo variant not caught).
+	exitFailed = 1
 	// exitIncomplete: a merge that is missing some of the campaign's
 	// shards, when no seed it covers failed.
 	exitIncomplete = 7
@@ -29,17 +32,18 @@ const (
 const usage = `simrun: deterministic simulation of leader election on S3
 
 usage:
-  simrun run    [-scenario NAME] [-seeds N | -seed S] [-start S] [-workers N] [-until-failure] [-expect VERDICT] [-json]
+  simrun run    [-scenario NAME] [-seeds N | -seed S] [-start S] [-workers N] [-until-failure] [-expect VERDICT] [-coverage] [-guided [-out DIR]] [-json]
   simrun replay [-scenario NAME] -seed S [-o FILE] [-html FILE] [-json]
   simrun replay FILE [-html FILE] [-json]
   simrun html   [-scenario NAME] -seed S -o PAGE | FILE -o PAGE
   simrun shrink FILE [-o OUT] [-budget N]
   simrun explore [-scenario NAME] [-nodes N] [-duration D] [-faults F] [-delays K] [-depth N] [-por=false] [-executions N] [-path P] [-o FILE] [-html FILE] [-json]
-  simrun zoo    [-seeds N] [-workers N] [-shrink N] [-masked | -swarm] [-json]
+  simrun zoo    [-seeds N] [-workers N] [-shrink N] [-masked | -swarm | -guided [-out DIR]] [-json]
   simrun bench  [-scenario NAME] [-seeds N] [-workers N] [-scale] [-json] [-cpuprofile FILE]
   simrun live   [-duration D] [-nodes N] [-faults=false] [-endpoint URL -bucket B] [-json] [-html FILE]
-  simrun campaign -out DIR [-scenario NAME] [-seeds N] [-duration D] [-start S] [-workers N] [-shard I/N] [-keep K] [-check-determinism] [-junit FILE] [-json]
-  simrun merge  -out FILE [-junit FILE] [-json] REPORT...
+  simrun campaign -out DIR [-scenario NAME] [-seeds N] [-duration D] [-start S] [-workers N] [-shard I/N] [-keep K] [-check-determinism] [-junit FILE] [-json] [-coverage]
+  simrun merge  -out FILE [-junit FILE] [-json] [-coverage] REPORT...
+  simrun coverage [-scenario NAME] [-seeds N] [-start S] [-workers N] [-guided] [-json] [-doc FILE]
   simrun list
   simrun vet    [PACKAGE...]
   simrun mutate [-seeds N] [-tests=false] [-sample K/M] [-only IDS] [-o REPORT] [-json] [-list]
@@ -111,6 +115,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdCampaign(args[1:], stdout, stderr)
 	case "merge":
 		code, err = cmdMerge(args[1:], stdout, stderr)
+	case "coverage":
+		code, err = cmdCoverage(args[1:], stdout, stderr)
 	case "vet":
 		code, err = cmdVet(args[1:], stdout, stderr)
 	case "html":

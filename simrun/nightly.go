@@ -20,7 +20,7 @@ import (
 )
 
 const campaignUsage = `usage:
-  simrun campaign -out DIR [-scenario NAME] [-seeds N] [-duration D] [-start S] [-workers N] [-shard I/N] [-keep K] [-check-determinism] [-junit FILE] [-json]
+  simrun campaign -out DIR [-scenario NAME] [-seeds N] [-duration D] [-start S] [-workers N] [-shard I/N] [-keep K] [-check-determinism] [-junit FILE] [-json] [-coverage]
 
 Runs a scenario's seeds as the nightly job does: the -seeds seeds from
 -start; with -duration alone, every seed from -start until the duration is
@@ -29,8 +29,8 @@ runs only the seeds s of the range with (s - start) % N == I, so that N
 machines cover the range exactly once ('simrun merge' adds up their
 reports). Everything is kept in DIR, each file written atomically:
 
-  DIR/state.json                               progress, saved twice a second and at exit
-  DIR/report.json                              the report, saved with the state
+  DIR/state.json                               progress (and coverage), saved twice a second and at exit
+  DIR/report.json                              the report, saved with the state, coverage included
   DIR/failures/<signature>/seed-S.json         a failing seed's reproducer ('simrun replay FILE')
   DIR/failures/<signature>/seed-S.trace.txt    its readable trace
 
@@ -54,11 +54,11 @@ flags:
 `
 
 const mergeUsage = `usage:
-  simrun merge -out FILE [-junit FILE] [-json] REPORT...
+  simrun merge -out FILE [-junit FILE] [-json] [-coverage] REPORT...
 
 Merges the reports (DIR/report.json) of shards of one campaign into one
-report: counts and signature groups summed, reproducer paths made relative
-to FILE's directory. Reports of different scenarios, ranges or
+report: counts, coverage and signature groups summed, reproducer paths made
+relative to FILE's directory. Reports of different scenarios, ranges or
 determinism checks, or of shards that share seeds, are refused.
 
 Exit status: as for campaign, of the merged counts (0 every seed passed,
@@ -83,6 +83,7 @@ func cmdCampaign(args []string, stdout, stderr io.Writer) (int, error) {
 	check := fs.Bool("check-determinism", false, "run every seed twice and compare the trace hashes")
 	junit := fs.String("junit", "", "also write the report as JUnit XML to `FILE`")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
+	showCoverage := fs.Bool("coverage", false, "list the coverage points no seed reached, by name (the summary counts them)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), campaignUsage)
 		fs.PrintDefaults()
@@ -153,7 +154,7 @@ func cmdCampaign(args []string, stdout, stderr io.Writer) (int, error) {
 			return 0, err
 		}
 	} else {
-		printReport(stdout, rep, *out)
+		printReport(stdout, rep, *out, *showCoverage)
 		session := after.Session
 		fmt.Fprintf(stdout, "this session: %d seeds in %.2fs with %d workers: %.0f seeds/s",
 			session, after.SessionElapsed.Seconds(), *workers, after.Rate())
@@ -182,6 +183,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) (int, error) {
 	out := fs.String("out", "", "write the merged report to `FILE`")
 	junit := fs.String("junit", "", "also write the merged report as JUnit XML to `FILE`")
 	asJSON := fs.Bool("json", false, "print the merged report as JSON")
+	showCoverage := fs.Bool("coverage", false, "list the coverage points no seed of any shard reached, by name (the summary counts them)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), mergeUsage)
 		fs.PrintDefaults()
@@ -245,7 +247,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) (int, error) {
 			return 0, err
 		}
 	} else {
-		printReport(stdout, merged, filepath.Dir(*out))
+		printReport(stdout, merged, filepath.Dir(*out), *showCoverage)
 		fmt.Fprintf(stdout, "merged %d reports into %s\n", len(reports), *out)
 	}
 	code := reportCode(merged)
@@ -377,10 +379,11 @@ func progressLine(p nightly.Progress) string {
 	return b.String()
 }
 
-// printReport prints a report: its counts, then each signature group with
-// its first seeds, reproducers and replay command. dir is where the
+// printReport prints a report: its counts, its coverage (with
+// showCoverage, the points no seed reached), then each signature group
+// with its first seeds, reproducers and replay command. dir is where the
 // report's relative reproducer paths start.
-func printReport(w io.Writer, r *nightly.Report, dir string) {
+func printReport(w io.Writer, r *nightly.Report, dir string, showCoverage bool) {
 	shards := make([]string, len(r.Shards))
 	for i, s := range r.Shards {
 		shards[i] = s.String()
@@ -410,6 +413,7 @@ func printReport(w io.Writer, r *nightly.Report, dir string) {
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "%d runs (%.1f%%) outside the protocol's assumptions; %d overlaps of leaders; %d violations excused by the faults that left them; %d stale writes refused by the fence\n",
 		r.Outside, 100*float64(r.Outside)/float64(max(r.SeedsRun, 1)), r.Overlaps, r.Excused, r.Refused)
+	printCoverage(w, r.Coverage, r.SeedsRun, showCoverage)
 	if len(r.Groups) > 0 {
 		fmt.Fprintf(w, "%d failure signatures:\n", len(r.Groups))
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
@@ -47,6 +48,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	s3 := s3Flag(fs)
 	expectFlag := fs.String("expect", "", "for a scenario meant to fail: succeed if some seed is judged `VERDICT` (unsafe, liveness, ...) and every other passes")
 	untilFailure := fs.Bool("until-failure", false, "run fresh seeds until one fails: from a random -start (printed) unless given, at most -seeds (default 10,000,000)")
+	showCoverage := fs.Bool("coverage", false, "list the coverage points no run reached, by name (the summary counts them)")
+	guided := fs.Bool("guided", false, "guided: run -seeds runs, a quarter of them fresh seeds from -start (which also seeds the choices), the others derived from the plans that reached a coverage point first, by mutating their faults and knobs; a failure's reproducer is written to -out")
+	outDir := fs.String("out", "", "with -guided: the `DIR` for the reproducers of failures (default: a new directory in the system's temporary directory, made at the first failure)")
 	if err := parse(fs, args); err != nil {
 		return 0, err
 	}
@@ -58,9 +62,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		expect = v
 	}
+	if isSet(fs, "out") && !*guided {
+		return 0, fmt.Errorf("%w: -out names where -guided writes its failures; give -guided", errUsage)
+	}
 	if isSet(fs, "seed") {
-		if isSet(fs, "seeds") || isSet(fs, "start") || *untilFailure {
-			return 0, fmt.Errorf("%w: -seed runs one seed; do not combine it with -seeds, -start or -until-failure", errUsage)
+		if isSet(fs, "seeds") || isSet(fs, "start") || *untilFailure || *guided {
+			return 0, fmt.Errorf("%w: -seed runs one seed; do not combine it with -seeds, -start, -until-failure or -guided", errUsage)
 		}
 		*start, *seeds = *seed, 1
 	}
@@ -98,7 +105,17 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	if isTerminal(stderr) && !*untilFailure {
 		stopProgress = showProgress(prog.line, stderr, true)
 	}
-	results, wall, err := campaign(ctx, sc, *start, uint64(*seeds), *workers, *untilFailure, prog, path3)
+	var (
+		results []seedResult
+		cov     *schema.Coverage
+		g       *schema.Guided
+		wall    time.Duration
+	)
+	if *guided {
+		results, cov, g, wall, err = guidedCampaign(ctx, sc, *start, uint64(*seeds), *workers, *untilFailure, prog, path3, &guidedOut{dir: *outDir})
+	} else {
+		results, cov, wall, err = campaign(ctx, sc, *start, uint64(*seeds), *workers, *untilFailure, prog, path3)
+	}
 	stopProgress()
 	if err != nil {
 		return 0, err
@@ -122,12 +139,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		worst = harness.Worst(worst, r.verdict)
 	}
+	sum.Coverage, sum.Guided = cov, g
 	if *asJSON {
 		if err := writeJSON(stdout, sum); err != nil {
 			return 0, err
 		}
 	} else {
-		printSummary(stdout, &sum)
+		printSummary(stdout, &sum, *showCoverage)
 	}
 	if sig != nil {
 		fmt.Fprintf(stderr, "simrun: interrupted by %v after %d of %d seeds\n", sig, ran, *seeds)
@@ -165,9 +183,15 @@ func expected(w io.Writer, results []seedResult, expect harness.Verdict) int {
 	return exitOK
 }
 
-func printSummary(w io.Writer, s *schema.Run) {
+func printSummary(w io.Writer, s *schema.Run, showCoverage bool) {
 	seeds := fmt.Sprintf("%d seeds (%d..%d)", s.Seeds, s.FirstSeed, s.FirstSeed+s.Seeds-1)
-	if s.Interrupted {
+	switch {
+	case s.Guided != nil:
+		seeds = fmt.Sprintf("%d guided runs (fresh seeds from %d)", s.Seeds, s.FirstSeed)
+		if s.Interrupted {
+			seeds += " (interrupted)"
+		}
+	case s.Interrupted:
 		seeds = fmt.Sprintf("%d seeds from %d (interrupted)", s.Seeds, s.FirstSeed)
 	}
 	fmt.Fprintf(w, "scenario %s: %s: %d pass, %d unsafe, %d liveness, %d crashed",
@@ -181,14 +205,29 @@ func printSummary(w io.Writer, s *schema.Run) {
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "%d runs (%.1f%%) outside the protocol's assumptions; %d overlaps of leaders; %d violations excused by the faults that left them; %d stale writes refused by the fence\n",
 		s.Outside, 100*float64(s.Outside)/float64(max(s.Seeds, 1)), s.Overlaps, s.Excused, s.Refused)
-	fmt.Fprintf(w, "wall %.2fs with %d workers: %.0f seeds/s\n", s.Wall.D().Seconds(), s.Workers, s.SeedsPerSecond)
+	unit := "seeds"
+	if s.Guided != nil {
+		unit = "runs"
+	}
+	fmt.Fprintf(w, "wall %.2fs with %d workers: %.0f %s/s\n", s.Wall.D().Seconds(), s.Workers, s.SeedsPerSecond, unit)
+	if s.Guided != nil {
+		fmt.Fprintln(w, guidedLine(s.Guided))
+	}
+	printCoverage(w, s.Coverage, s.Seeds, showCoverage)
 	const show = 10
 	for i, f := range s.Failures {
 		if i == show {
 			fmt.Fprintf(w, "... and %d more failing seeds (use -json for all)\n", len(s.Failures)-show)
 			break
 		}
-		fmt.Fprintf(w, "\nseed %d: %s\n", f.Seed, f.Verdict)
+		switch {
+		case f.Parent != 0:
+			fmt.Fprintf(w, "\nrun %d (seed %d, derived from run %d: %s): %s\n", f.Run, f.Seed, f.Parent, strings.Join(f.Mutations, "; "), f.Verdict)
+		case f.Run != 0:
+			fmt.Fprintf(w, "\nrun %d (fresh seed %d): %s\n", f.Run, f.Seed, f.Verdict)
+		default:
+			fmt.Fprintf(w, "\nseed %d: %s\n", f.Seed, f.Verdict)
+		}
 		if f.Failure != "" {
 			fmt.Fprintf(w, "  %s\n", f.Failure)
 		}
@@ -198,6 +237,13 @@ func printSummary(w io.Writer, s *schema.Run) {
 				break
 			}
 			fmt.Fprintf(w, "  %s\n", v)
+		}
+		if f.Replay == "" {
+			fmt.Fprintf(w, "  no reproducer kept: %d of this signature were written\n", guidedKeep)
+			continue
+		}
+		if f.Reproducer != "" {
+			fmt.Fprintf(w, "  reproducer: %s\n", f.Reproducer)
 		}
 		fmt.Fprintf(w, "  replay: %s\n", f.Replay)
 	}

@@ -29,6 +29,11 @@ func TestEveryCommandSpeaksOneSchema(t *testing.T) {
 		// zoo/no-watchdog fails within a few seeds: the run has failures,
 		// violations and a replay command to encode.
 		{[]string{"run", "-scenario", "zoo/no-watchdog", "-seeds", "20", "-json"}, &schema.Run{}},
+		{[]string{"run", "-seeds", "20", "-json"}, &schema.Run{}},
+		{[]string{"run", "-scenario", "zoo/no-watchdog", "-seeds", "40", "-guided", "-out", filepath.Join(dir, "g"), "-json"}, &schema.Run{}},
+		{[]string{"coverage", "-seeds", "20", "-json"}, &schema.CoverageRun{}},
+		{[]string{"coverage", "-seeds", "40", "-guided", "-json"}, &schema.CoverageRun{}},
+		{[]string{"zoo", "-guided", "-seeds", "30", "-out", filepath.Join(dir, "z"), "-json"}, &schema.Zoo{}},
 		{[]string{"replay", "-scenario", "zoo/no-watchdog", "-seed", "3", "-json"}, &schema.Replay{}},
 		{[]string{"replay", "-scenario", "drift-beyond-bound", "-seed", "1", "-json"}, &schema.Replay{}},
 		{[]string{"explore", "-scenario", "naive-skew", "-faults", "1", "-json", "-o", filepath.Join(dir, "e.json")}, &schema.Explore{}},
@@ -38,6 +43,7 @@ func TestEveryCommandSpeaksOneSchema(t *testing.T) {
 		{[]string{"bench", "-scenario", "reference", "-seeds", "2", "-compare-s3", "-json"}, &schema.Bench{}},
 		{[]string{"campaign", "-out", filepath.Join(dir, "c"), "-scenario", "zoo/no-watchdog", "-seeds", "20", "-json"}, &nightly.Report{}},
 		{[]string{"merge", "-out", filepath.Join(dir, "m.json"), "-json", filepath.Join(dir, "c", "report.json")}, &nightly.Report{}},
+		{[]string{"campaign", "-out", filepath.Join(dir, "e"), "-seeds", "20", "-json"}, &nightly.Report{}},
 	}
 	commands := map[string]bool{}
 	for _, c := range cases {
@@ -72,7 +78,7 @@ func TestEveryCommandSpeaksOneSchema(t *testing.T) {
 		checkConventions(t, c.args[0], "", want)
 	}
 	for _, c := range []string{schema.CommandRun, schema.CommandReplay, schema.CommandExplore, schema.CommandZoo,
-		schema.CommandBench, schema.CommandCampaign, schema.CommandMerge} {
+		schema.CommandBench, schema.CommandCampaign, schema.CommandMerge, schema.CommandCoverage} {
 		if !commands[c] {
 			t.Errorf("no document of %q was checked", c)
 		}

@@ -26,15 +26,24 @@ import (
 func cmdZoo(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlags("zoo", stderr)
 	budget := fs.Int("seeds", 2000, "the most seeds to run per scenario")
+	first := fs.Uint64("start", 1, "the first seed (with -guided, the first fresh seed, which also seeds the campaign's choices)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "scenarios run in parallel")
 	shrink := fs.Int("shrink", 0, "shrink each first failure with this many runs at most (0: do not shrink)")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
 	masked := fs.Bool("masked", false, "also run the masked variants (zoo.Masked), which the other defences of the careful lock hide")
 	swarm := fs.Bool("swarm", false, "every variant, the masked ones included, under plain swarm seeds: the first failing seed of each and the time to it, with the median and the longest (-seeds defaults to 20000); exit 0 only if every variant is caught")
+	guided := fs.Bool("guided", false, "as -swarm, but each variant under a guided campaign of at most -seeds runs (fresh seeds from 1, which also seed its choices; see 'simrun run -guided'); a first failure's reproducer is written to -out")
+	outDir := fs.String("out", "", "with -guided: the `DIR` for the first failures' reproducers (default: a new directory in the system's temporary directory)")
 	if err := parse(fs, args); err != nil {
 		return 0, err
 	}
-	if *swarm {
+	if *swarm && *guided {
+		return 0, fmt.Errorf("%w: -swarm and -guided are two ways to run the swarm: give one", errUsage)
+	}
+	if isSet(fs, "out") && !*guided {
+		return 0, fmt.Errorf("%w: -out names where -guided writes its reproducers; give -guided", errUsage)
+	}
+	if *swarm || *guided {
 		*masked = true
 		if !isSet(fs, "seeds") {
 			*budget = 20000
@@ -53,7 +62,14 @@ func cmdZoo(args []string, stdout, stderr io.Writer) (int, error) {
 	if *masked {
 		scs = append(slices.Clip(scs), zoo.MaskedScenarios...)
 	}
-	rows, err := zooRows(scs, *budget, *workers, *shrink)
+	var out *guidedOut
+	if *guided {
+		out = &guidedOut{dir: *outDir}
+	}
+	if *first+uint64(*budget)-1 < *first {
+		return 0, fmt.Errorf("%w: seed range %d+%d overflows", errUsage, *first, *budget)
+	}
+	rows, err := zooRows(scs, *first, *budget, *workers, *shrink, out)
 	if err != nil {
 		return 0, err
 	}
@@ -62,8 +78,8 @@ func cmdZoo(args []string, stdout, stderr io.Writer) (int, error) {
 			rows[i].Masked = true
 		}
 	}
-	sum := schema.Zoo{Header: schema.NewHeader(schema.CommandZoo), Budget: *budget, Workers: *workers, ControlPassed: true,
-		Wall: faults.Duration(time.Since(start)), Rows: rows, Swarm: *swarm, GOMAXPROCS: runtime.GOMAXPROCS(0)}
+	sum := schema.Zoo{Header: schema.NewHeader(schema.CommandZoo), Budget: *budget, Start: *first, Workers: *workers, ControlPassed: true,
+		Wall: faults.Duration(time.Since(start)), Rows: rows, Swarm: *swarm, Guided: *guided, GOMAXPROCS: runtime.GOMAXPROCS(0)}
 	var catches []time.Duration
 	for _, r := range rows {
 		switch {
@@ -99,12 +115,18 @@ func cmdZoo(args []string, stdout, stderr io.Writer) (int, error) {
 }
 
 // zooRows runs each scenario on one of workers goroutines, seeds in order
-// within a scenario, and returns the rows in the order of scs.
-func zooRows(scs []harness.Scenario, budget, workers, shrink int) ([]schema.ZooRow, error) {
+// within a scenario (or, with out, a guided campaign of each that writes
+// its first failure's reproducer to out), and returns the rows in the order
+// of scs.
+func zooRows(scs []harness.Scenario, first uint64, budget, workers, shrink int, out *guidedOut) ([]schema.ZooRow, error) {
 	rows := make([]schema.ZooRow, len(scs))
 	err := harness.Work(context.Background(), min(workers, len(scs)), harness.Count(uint64(len(scs))), func(i uint64) error {
 		var err error
-		rows[i], err = zooRun(scs[i], budget, shrink)
+		if out != nil {
+			rows[i], err = zooGuided(scs[i], first, budget, shrink, out)
+		} else {
+			rows[i], err = zooRun(scs[i], first, budget, shrink)
+		}
 		return err
 	})
 	if err != nil {
@@ -113,11 +135,12 @@ func zooRows(scs []harness.Scenario, budget, workers, shrink int) ([]schema.ZooR
 	return rows, nil
 }
 
-// zooRun runs sc from seed 1 until a seed fails or budget seeds passed.
-func zooRun(sc harness.Scenario, budget, shrink int) (schema.ZooRow, error) {
+// zooRun runs sc from seed first until a seed fails or budget seeds
+// passed.
+func zooRun(sc harness.Scenario, first uint64, budget, shrink int) (schema.ZooRow, error) {
 	row := schema.ZooRow{Scenario: sc.Name, Control: sc.Expect != harness.Caught}
 	start := time.Now()
-	for seed := uint64(1); seed <= uint64(budget); seed++ {
+	for seed := first; seed < first+uint64(budget); seed++ {
 		o, err := harness.RunSeed(sc, seed, false)
 		if err != nil {
 			return row, fmt.Errorf("%s seed %d: %w", sc.Name, seed, err)
@@ -152,12 +175,64 @@ func zooRun(sc harness.Scenario, budget, shrink int) (schema.ZooRow, error) {
 	return row, nil
 }
 
+// zooGuided runs a guided campaign of sc (fresh seeds from first, which
+// also seeds its choices, on one goroutine) until a run fails or budget
+// runs passed, and writes the failing run's reproducer to out.
+func zooGuided(sc harness.Scenario, first uint64, budget, shrink int, out *guidedOut) (schema.ZooRow, error) {
+	row := schema.ZooRow{Scenario: sc.Name, Control: sc.Expect != harness.Caught}
+	start := time.Now()
+	var failed *harness.GuidedRun
+	_, err := harness.Guided(context.Background(), harness.GuidedConfig{Scenario: sc, Seed: first, Start: first, Runs: uint64(budget), Workers: 1,
+		Done: func(r *harness.GuidedRun) bool {
+			row.Seeds++
+			if r.Outcome.Verdict == harness.Pass {
+				r.Outcome.Result.Release()
+				return true
+			}
+			failed = r
+			return false
+		}})
+	row.Wall = faults.Duration(time.Since(start))
+	if err != nil || failed == nil {
+		return row, err
+	}
+	o := failed.Outcome
+	row.Caught, row.Seed, row.Verdict, row.Parent = true, o.Seed, o.Verdict.String(), failed.Parent
+	row.PlanEvents = len(o.Plan.Events)
+	switch {
+	case len(o.Violations) > 0:
+		row.Violation = &o.Violations[0]
+	case o.Result.Failure != nil:
+		row.Failure = o.Result.Failure.Error()
+	}
+	path, err := out.write(failed)
+	if err != nil {
+		return row, err
+	}
+	row.Reproducer = path
+	row.Replay = harness.Command() + " replay " + harness.ShellQuote(path)
+	if shrink > 0 {
+		small, runs, err := harness.Shrink(failed.Reproducer(), shrink)
+		row.ShrinkRuns = runs
+		if err != nil {
+			row.ShrinkFailure = err.Error()
+		} else {
+			n := len(small.Plan.Events)
+			row.ShrunkEvents = &n
+		}
+	}
+	return row, nil
+}
+
 // printZoo prints the rows as a table, the control first.
 func printZoo(w io.Writer, s *schema.Zoo, shrunk bool) error {
-	fmt.Fprintf(w, "zoo: the careful lock and %d broken variants under the swarm campaign, seeds 1..%d each (%d workers)\n\n",
-		s.Variants, s.Budget, s.Workers)
-	if s.Swarm {
-		fmt.Fprintf(w, "(plain swarm seeds from 1, no reproducer of any variant; WALL is the time to the first failing seed)\n\n")
+	fmt.Fprintf(w, "zoo: the careful lock and %d broken variants under the swarm campaign, seeds %d..%d each (%d workers)\n\n",
+		s.Variants, s.Start, s.Start+uint64(s.Budget)-1, s.Workers)
+	switch {
+	case s.Swarm:
+		fmt.Fprintf(w, "(plain swarm seeds from %d, no reproducer of any variant; WALL is the time to the first failing seed)\n\n", s.Start)
+	case s.Guided:
+		fmt.Fprintf(w, "(a guided campaign of each, fresh seeds from %d, no reproducer of any variant; SEEDS are its runs, WALL the time to the first failing one)\n\n", s.Start)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := "VARIANT\tCAUGHT\tVERDICT\tCHECKER\tSEEDS\tWALL\tPLAN EVENTS"
@@ -194,12 +269,16 @@ func printZoo(w io.Writer, s *schema.Zoo, shrunk bool) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	control := fmt.Sprintf("the careful control passed all %d seeds", s.Budget)
+	unit := "seeds"
+	if s.Guided {
+		unit = "runs"
+	}
+	control := fmt.Sprintf("the careful control passed all %d %s", s.Budget, unit)
 	if !s.ControlPassed {
 		control = "the careful control FAILED (see its row): a variant's failure is not attributable to its mistake"
 	}
 	fmt.Fprintf(w, "\n%d of %d variants caught; %s; wall %.2fs\n", s.Caught, s.Variants, control, s.Wall.D().Seconds())
-	if s.Swarm && s.Caught == s.Variants {
+	if (s.Swarm || s.Guided) && s.Caught == s.Variants {
 		fmt.Fprintf(w, "time to catch a variant: median %.2fs, longest %.2fs (GOMAXPROCS=%d, %d workers)\n",
 			s.MedianCatch.D().Seconds(), s.MaxCatch.D().Seconds(), s.GOMAXPROCS, s.Workers)
 	}

@@ -1,0 +1,154 @@
+package harness
+
+import (
+	"github.com/s3lease/s3lease/protocol"
+	"github.com/s3lease/s3lease/sim"
+)
+
+// The production elector's coverage: its transitions, in the order of
+// protocol.Transitions(), and the kinds of S3 answer it got in each phase
+// that sends a request (ElectorAnswers), both reported by its Metrics hook.
+
+// ElectorTransitionsSet and ElectorAnswersSet name the elector's coverage
+// sets.
+const (
+	ElectorTransitionsSet = "elector transitions"
+	ElectorAnswersSet     = "elector answers by phase"
+)
+
+// PhaseAnswer is a kind of S3 answer the elector got to a request it sent
+// in a phase: Metrics.Request's Answer, in the phase of the elector's last
+// transition before it.
+type PhaseAnswer struct {
+	Phase  protocol.Phase
+	Answer protocol.Cause
+}
+
+// String renders the pair as "renewing: 412".
+func (p PhaseAnswer) String() string { return p.Phase.String() + ": " + p.Answer.String() }
+
+// ElectorAnswers lists the answers the elector can get in each phase that
+// sends a request: to its reads (following, and checking after a renewal
+// or a release whose outcome was not a plain success) a record or no
+// object, a 409, a 5xx, no answer or a refusal; to its writes (acquiring,
+// renewing, releasing) also a 412, and a write that could not be sent.
+func ElectorAnswers() []PhaseAnswer { return append([]PhaseAnswer(nil), electorAnswers...) }
+
+var electorAnswers = func() []PhaseAnswer {
+	reads := []protocol.Cause{protocol.CauseOK, protocol.CauseConflict, protocol.CauseNotFound,
+		protocol.CauseServerError, protocol.CauseNoAnswer, protocol.CauseRefused}
+	writes := []protocol.Cause{protocol.CauseOK, protocol.CausePreconditionFailed, protocol.CauseConflict, protocol.CauseNotFound,
+		protocol.CauseServerError, protocol.CauseNoAnswer, protocol.CauseRefused, protocol.CauseNotSent}
+	var out []PhaseAnswer
+	for _, ph := range []protocol.Phase{protocol.PhaseReading, protocol.PhaseAwaitingExpiry, protocol.PhaseAcquiring,
+		protocol.PhaseRenewing, protocol.PhaseCheckingRenewal, protocol.PhaseReleasing, protocol.PhaseCheckingRelease} {
+		causes := reads
+		switch ph {
+		case protocol.PhaseAcquiring, protocol.PhaseRenewing, protocol.PhaseReleasing:
+			causes = writes
+		}
+		for _, c := range causes {
+			out = append(out, PhaseAnswer{ph, c})
+		}
+	}
+	return out
+}()
+
+// ElectorCoverage is the production elector's coverage, as Elector
+// declares it: its transitions (ElectorTransitionsSet, point i is
+// protocol.Transitions()[i]) and the answers it got by phase
+// (ElectorAnswersSet, point i is ElectorAnswers()[i]).
+func ElectorCoverage() []CoverageSet { return append([]CoverageSet(nil), electorCoverage...) }
+
+var electorTransitions = protocol.Transitions()
+
+var electorCoverage = func() []CoverageSet {
+	ts := CoverageSet{Name: ElectorTransitionsSet}
+	for _, t := range electorTransitions {
+		ts.Points = append(ts.Points, t.String())
+	}
+	as := CoverageSet{Name: ElectorAnswersSet}
+	for _, a := range electorAnswers {
+		as.Points = append(as.Points, a.String())
+	}
+	return []CoverageSet{ts, as}
+}()
+
+// electorSets are the elector's sets and the harness's, as every run of
+// the elector lists them (coverageOf).
+var electorSets = append(append([]CoverageSet(nil), electorCoverage...), runShapes)
+
+// electorIndex maps a transition and a (phase, answer) pair to its point:
+// the table spans the phases and causes protocol.Transitions() uses; -1
+// marks pairs that are no point.
+var electorIndex = func() (ix struct {
+	phases, causes int
+	transitions    []int16
+	answers        []int16
+}) {
+	for _, t := range electorTransitions {
+		ix.phases = max(ix.phases, int(t.From)+1, int(t.To)+1)
+		ix.causes = max(ix.causes, int(t.Cause)+1)
+	}
+	for _, a := range electorAnswers {
+		ix.phases = max(ix.phases, int(a.Phase)+1)
+		ix.causes = max(ix.causes, int(a.Answer)+1)
+	}
+	ix.transitions = make([]int16, ix.phases*ix.causes*ix.phases)
+	ix.answers = make([]int16, ix.phases*ix.causes)
+	for i := range ix.transitions {
+		ix.transitions[i] = -1
+	}
+	for i := range ix.answers {
+		ix.answers[i] = -1
+	}
+	for i, t := range electorTransitions {
+		ix.transitions[(int(t.From)*ix.causes+int(t.Cause))*ix.phases+int(t.To)] = int16(i)
+	}
+	for i, a := range electorAnswers {
+		ix.answers[int(a.Phase)*ix.causes+int(a.Answer)] = int16(len(electorTransitions) + i)
+	}
+	return ix
+}()
+
+// electorCover marks one incarnation's transitions and answers in the
+// run's coverage: the Metrics hooks that Config installs.
+type electorCover struct {
+	set   *sim.Coverage
+	phase protocol.Phase
+}
+
+// transition is Metrics.Transition: it marks the transition and notes the
+// phase it leads to.
+func (c *electorCover) transition(t protocol.Transition) {
+	c.phase = t.To
+	ix := &electorIndex
+	if int(t.From) < ix.phases && int(t.Cause) < ix.causes && int(t.To) < ix.phases {
+		c.set.Hit(int(ix.transitions[(int(t.From)*ix.causes+int(t.Cause))*ix.phases+int(t.To)]))
+	}
+}
+
+// request is Metrics.Request: it marks the answer in the current phase.
+func (c *electorCover) request(r protocol.Request) {
+	ix := &electorIndex
+	if int(c.phase) < ix.phases && int(r.Answer) < ix.causes {
+		c.set.Hit(int(ix.answers[int(c.phase)*ix.causes+int(r.Answer)]))
+	}
+}
+
+// withCoverage adds to cfg the Metrics hooks that mark the elector's
+// transitions and answers in set, keeping any hooks cfg has.
+func withCoverage(cfg *protocol.Config, set *sim.Coverage) {
+	c := &electorCover{set: set}
+	m := &cfg.Metrics
+	if prev := m.Transition; prev != nil {
+		m.Transition = func(t protocol.Transition) { c.transition(t); prev(t) }
+	} else {
+		m.Transition = c.transition
+	}
+	if prev := m.Request; prev != nil {
+		m.Request = func(r protocol.Request) { c.request(r); prev(r) }
+	} else {
+		m.Request = c.request
+	}
+}
