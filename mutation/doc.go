@@ -74,11 +74,31 @@
 // result would mean anything. Every subprocess runs under a deadline, in its
 // own process group, which is killed whole when the deadline passes.
 //
+// # Areas
+//
+// Each mutant lies in one of two areas (SetAreas). The election path is
+// the code that decides who leads, for how long, with which token, and
+// what is written to S3, the record codec and the configuration's rules
+// included: the swarm's safety and liveness checkers judge it. The
+// observability area is code whose only effect is what the elector
+// reports: Config.Metrics hooks, Healthy and its /healthz adaptor, the
+// phase machine's transitions and their names, Leader, Phase and
+// OnNewLeader. Its values are seen by users, so its mutants are not
+// equivalent; but no checker of the swarm sees them, so they are scored
+// apart. ProtocolObservability names that code (files, declarations,
+// sinks such as Elector.to, fields only it reads, the Metrics hooks), and
+// a statement that only feeds it is found by its shape (see SetAreas); a
+// mutant of election code whose only effect is a reported value (a cause
+// passed to a transition, a hold time) is moved by its triage entry
+// (Judgement.Area), with the reason. -area selects one area.
+//
 // # Scores and triage
 //
 // The swarm score is the share of valid mutants (neither invalid nor
 // equivalent) that the swarm killed; the whole-suite score the share the
-// swarm or the tests killed. Triage (triage.go) is the project's judgement
+// swarm or the tests killed. Both are given for each area and for all
+// together; the election path's swarm score is the headline, the one
+// -min-score gates. Triage (triage.go) is the project's judgement
 // of survivors, keyed like signatures (no line numbers): KindEquivalent
 // mutants cannot change behaviour, are not run and are excluded from the
 // scores, with their reasons printed; KindGap mutants are run and counted,

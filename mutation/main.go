@@ -49,6 +49,10 @@ type Options struct {
 	SwarmTimeout     time.Duration
 	TestTimeout      time.Duration
 	Triage           []Judgement
+	// Area selects the mutants of one area ("" for all); Scope names the
+	// package's observability code (SetAreas).
+	Area  Area
+	Scope Scope
 }
 
 // defaultResults is the results file used when -results is not given.
@@ -100,7 +104,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	case o.List:
 		return 0
 	case rep.SwarmScore < o.MinScore:
-		fmt.Fprintf(stderr, "simrun mutate: swarm score %.1f%% is below -min-score %.1f%%\n", rep.SwarmScore, o.MinScore)
+		fmt.Fprintf(stderr, "simrun mutate: the election path's swarm score %.1f%% is below -min-score %.1f%%\n", rep.SwarmScore, o.MinScore)
 		return 1
 	}
 	return 0
@@ -109,7 +113,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 func parseFlags(args []string, stderr io.Writer) (*Options, error) {
 	fs := flag.NewFlagSet("simrun mutate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	o := &Options{Triage: Triage}
+	o := &Options{Triage: Triage, Scope: ProtocolObservability}
 	fs.StringVar(&o.Dir, "C", ".", "the module's `DIR` (or a directory inside it)")
 	fs.StringVar(&o.Pkg, "pkg", "protocol", "the package directory to mutate, relative to the module root")
 	fs.StringVar(&o.Build, "build", "./cmd/simrun", "the package built with each mutant; its run subcommand is the swarm")
@@ -119,12 +123,13 @@ func parseFlags(args []string, stderr io.Writer) (*Options, error) {
 	fs.BoolVar(&o.Tests, "tests", true, "run the test suite on mutants the swarm does not kill")
 	only := fs.String("only", "", "run only these mutant `IDs` (comma-separated)")
 	match := fs.String("match", "", "run only mutants whose ID, file:line, function, operator or signature matches `REGEXP`")
+	area := fs.String("area", "", "run only the mutants of one `AREA`: election (the code the swarm's checkers judge) or observability (metrics, health, phases, who leads); all if empty")
 	fs.IntVar(&o.Limit, "limit", 0, "run only the first `N` mutants selected (0: all)")
 	sample := fs.String("sample", "", "run `K/M`: K of every M mutants, chosen by a hash of their signatures (stable across edits)")
 	fs.BoolVar(&o.JSON, "json", false, "print the report as JSON instead of a summary")
 	fs.StringVar(&o.Out, "o", "", "write the report as markdown to `FILE` (atomically)")
 	fs.StringVar(&o.Results, "results", defaultResults(), "the results `FILE`: one JSON line per mutant, appended as each finishes; finished mutants are skipped on a rerun")
-	fs.Float64Var(&o.MinScore, "min-score", 0, "exit 1 if the swarm score (percent) is below this")
+	fs.Float64Var(&o.MinScore, "min-score", 0, "exit 1 if the election path's swarm score (percent) is below this")
 	fs.BoolVar(&o.List, "list", false, "list the selected mutants and exit without running them")
 	fs.BoolVar(&o.Fresh, "fresh", false, "run every selected mutant again, ignoring recorded results")
 	fs.BoolVar(&o.CheckEquivalent, "check-equivalent", false, "also run the mutants the triage table calls equivalent")
@@ -168,6 +173,12 @@ func parseFlags(args []string, stderr io.Writer) (*Options, error) {
 			o.Only = append(o.Only, id)
 		}
 	}
+	switch a := Area(*area); a {
+	case "", AreaElection, AreaObservability:
+		o.Area = a
+	default:
+		return nil, fmt.Errorf("%w: -area is election or observability, got %q", errUsage, *area)
+	}
 	if *match != "" {
 		re, err := regexp.Compile(*match)
 		if err != nil {
@@ -206,6 +217,9 @@ func Select(all []Mutant, o *Options) ([]Mutant, error) {
 		if o.Match != nil && !o.Match.MatchString(strings.Join([]string{m.ID, m.Pos(), m.Func, string(m.Operator), m.Signature()}, "\n")) {
 			continue
 		}
+		if o.Area != "" && m.Area != o.Area {
+			continue
+		}
 		if o.SampleM > 0 && !sampled(m, o.SampleK, o.SampleM) {
 			continue
 		}
@@ -237,6 +251,9 @@ func (o *Options) selection() string {
 	if o.Match != nil {
 		parts = append(parts, "-match "+o.Match.String())
 	}
+	if o.Area != "" {
+		parts = append(parts, "-area "+string(o.Area))
+	}
 	if o.SampleM > 0 {
 		parts = append(parts, fmt.Sprintf("-sample %d/%d", o.SampleK, o.SampleM))
 	}
@@ -258,13 +275,19 @@ func Execute(ctx context.Context, o *Options, progress io.Writer) (*Report, erro
 		return nil, err
 	}
 	all := p.Enumerate()
+	p.SetAreas(all, o.Scope)
+	for i := range all {
+		if j, ok := Judge(o.Triage, all[i]); ok && j.Area != "" {
+			all[i].Area = j.Area
+		}
+	}
 	sel, err := Select(all, o)
 	if err != nil {
 		return nil, err
 	}
 	if o.List {
 		for _, m := range sel {
-			fmt.Fprintf(progress, "%s\t%s\t%s\t%s\t%s\n", m.ID, m.Pos(), m.Func, m.Operator, m.Snippet())
+			fmt.Fprintf(progress, "%s\t%s\t%s\t%s\t%s\t%s\n", m.ID, m.Pos(), m.Func, m.Operator, m.Snippet(), m.Area)
 		}
 		return nil, nil
 	}

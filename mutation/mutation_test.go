@@ -285,3 +285,40 @@ func TestReusable(t *testing.T) {
 		}
 	}
 }
+
+// TestSetAreas: reporting code (a declaration, a sink's calls with their
+// arguments, a reporting field, a local variable only reported, a hook)
+// is observability; the rest is the election path.
+func TestSetAreas(t *testing.T) {
+	p := loadFixture(t, fixture)
+	ms := p.Enumerate()
+	p.SetAreas(ms, Scope{Funcs: []string{"Counter.Calls", "Counter.report"}, Sinks: []string{"Counter.report"},
+		Fields: []string{"Counter.calls"}, Hooks: []string{"Hooks"}})
+	for _, c := range []struct {
+		fn          string
+		op          Operator
+		orig, repl  string
+		observation bool
+	}{
+		{"Counter.Add", OpArith, "c.n - before", "c.n + before", true},
+		{"Counter.Add", OpOffByOne, "1", "2", true},
+		{"Counter.Add", OpCompare, "f != nil", "f == nil", true},
+		{"Counter.Add", OpArith, "c.n += k", "c.n -= k", false},
+		{"Counter.Add", OpReturnZero, "c.n", "0", false},
+		{"Counter.Calls", OpReturnZero, "c.calls", "0", true},
+		{"Expired", OpCompare, "now >= l.Deadline", "now > l.Deadline", false},
+	} {
+		m := find(t, ms, c.fn, c.op, c.orig, c.repl)
+		want := map[bool]Area{true: AreaObservability, false: AreaElection}[c.observation]
+		if m.Area != want {
+			t.Errorf("%s %s %s: area %q, want %q", c.fn, c.op, m.Snippet(), m.Area, want)
+		}
+	}
+	all := p.Enumerate()
+	p.SetAreas(all, Scope{})
+	for _, m := range all {
+		if m.Area != AreaElection {
+			t.Errorf("%s: area %q with an empty scope", m.ID, m.Area)
+		}
+	}
+}

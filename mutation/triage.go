@@ -28,6 +28,11 @@ type Judgement struct {
 	Replacement string
 	Occurrence  int
 	Reason      string
+	// Area, if set, moves the mutant to that area: a mutant of election
+	// code whose only effect is a value the elector reports (a cause in a
+	// transition, a hold time) is AreaObservability, and Reason says
+	// what it changes.
+	Area Area
 }
 
 // Matches reports whether j judges m.
