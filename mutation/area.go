@@ -60,7 +60,7 @@ type Scope struct {
 // reported value are moved here one by one by the triage table (Judgement.Area).
 var ProtocolObservability = Scope{
 	Files: []string{"protocol/health.go", "protocol/metrics.go", "protocol/transitions.go"},
-	Funcs: []string{"Elector.Leader", "Elector.Phase", "Elector.observe", "Elector.to", "Elector.markProgress",
+	Funcs: []string{"Elector.Leader", "Elector.Phase", "Elector.observe", "Elector.to", "Elector.followPhase", "Elector.markProgress",
 		"Elector.reportRequest", "Elector.announce"},
 	Sinks:  []string{"Elector.observe", "Elector.to", "Elector.markProgress", "Elector.reportRequest", "Elector.announce"},
 	Fields: []string{"Elector.progress", "Elector.lingering"},

@@ -48,6 +48,7 @@ type Options struct {
 	BuildTimeout     time.Duration
 	SwarmTimeout     time.Duration
 	TestTimeout      time.Duration
+	SwarmMemory      int64 // bytes; 0: no bound
 	Triage           []Judgement
 	// Area selects the mutants of one area ("" for all); Scope names the
 	// package's observability code (SetAreas).
@@ -136,6 +137,7 @@ func parseFlags(args []string, stderr io.Writer) (*Options, error) {
 	fs.DurationVar(&o.BuildTimeout, "build-timeout", 5*time.Minute, "deadline of each go build")
 	fs.DurationVar(&o.SwarmTimeout, "swarm-timeout", 0, "deadline of each swarm run (0: five times the baseline's wall time, at least 2m); a swarm that passes it kills the mutant")
 	fs.DurationVar(&o.TestTimeout, "test-timeout", 5*time.Minute, "deadline of each test suite run")
+	memMB := fs.Int64("swarm-memory", 4096, "bound on the memory each swarm run may allocate, in `MiB` (0: none); a swarm that needs more dies, which kills the mutant")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err
@@ -160,6 +162,10 @@ func parseFlags(args []string, stderr io.Writer) (*Options, error) {
 	if o.BuildTimeout <= 0 || o.TestTimeout <= 0 || o.SwarmTimeout < 0 {
 		return nil, fmt.Errorf("%w: timeouts must be positive", errUsage)
 	}
+	if *memMB < 0 {
+		return nil, fmt.Errorf("%w: -swarm-memory must not be negative", errUsage)
+	}
+	o.SwarmMemory = *memMB << 20
 	if o.Results == "" {
 		return nil, fmt.Errorf("%w: -results must name a file", errUsage)
 	}
@@ -342,7 +348,8 @@ func Execute(ctx context.Context, o *Options, progress io.Writer) (*Report, erro
 	}
 	defer os.RemoveAll(work)
 	r := &Runner{Pkg: p, Build: o.Build, Seeds: o.Seeds, Workers: o.Workers, SwarmArgs: []string{"run"},
-		BuildTimeout: o.BuildTimeout, SwarmTimeout: o.SwarmTimeout, TestTimeout: o.TestTimeout, WorkDir: work}
+		BuildTimeout: o.BuildTimeout, SwarmTimeout: o.SwarmTimeout, TestTimeout: o.TestTimeout, WorkDir: work,
+		SwarmMemory: o.SwarmMemory}
 	if o.Tests {
 		r.TestPkgs = o.TestPkgs
 	}
