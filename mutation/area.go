@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 )
 
 // Area is the part of the package a mutant lies in: the election path,
@@ -26,10 +27,15 @@ const (
 	// equivalent; but no safety or liveness checker of the swarm can
 	// observe them, so its mutants are scored apart, mostly by the tests.
 	AreaObservability Area = "observability"
+	// AreaReal is production code that the simulator replaces by design
+	// and so never runs under the swarm: the real clock and the operating
+	// system's entropy, marked //simvet:real (see package simvet). Live
+	// mode and the tests run it.
+	AreaReal Area = "real"
 )
 
 // Areas lists the areas in the order reports give them.
-var Areas = []Area{AreaElection, AreaObservability}
+var Areas = []Area{AreaElection, AreaObservability, AreaReal}
 
 // Scope names the code of a package whose only effect is what it reports
 // (AreaObservability). Names of functions and fields are as Mutant.Func
@@ -51,6 +57,10 @@ type Scope struct {
 	// hooks: `if f := x.Metrics.Request; f != nil { f(...) }` is in the
 	// area.
 	Hooks []string
+	// RealDirective marks, in the doc comment of a function or a type,
+	// code that never runs under the simulator (AreaReal; the methods of
+	// such a type too): "simvet:real".
+	RealDirective string
 }
 
 // ProtocolObservability is the reporting code of package protocol: its
@@ -62,9 +72,10 @@ var ProtocolObservability = Scope{
 	Files: []string{"protocol/health.go", "protocol/metrics.go", "protocol/transitions.go"},
 	Funcs: []string{"Elector.Leader", "Elector.Phase", "Elector.observe", "Elector.to", "Elector.followPhase", "Elector.markProgress",
 		"Elector.reportRequest", "Elector.announce"},
-	Sinks:  []string{"Elector.observe", "Elector.to", "Elector.markProgress", "Elector.reportRequest", "Elector.announce"},
-	Fields: []string{"Elector.progress", "Elector.lingering"},
-	Hooks:  []string{"Metrics"},
+	Sinks:         []string{"Elector.observe", "Elector.to", "Elector.markProgress", "Elector.reportRequest", "Elector.announce"},
+	Fields:        []string{"Elector.progress", "Elector.lingering", "Record.RenewTime"},
+	Hooks:         []string{"Metrics"},
+	RealDirective: "simvet:real",
 }
 
 // SetAreas sets the Area of every mutant of ms: AreaObservability for one
@@ -78,7 +89,21 @@ var ProtocolObservability = Scope{
 // whose condition calls nothing (but Err) and whose branches only report
 // or log; a block of such statements.
 func (p *Package) SetAreas(ms []Mutant, scope Scope) {
-	ranges := map[string][][2]int{} // file (relative) -> byte ranges of reporting code
+	ranges := map[string][][2]int{}     // file (relative) -> byte ranges of reporting code
+	realRanges := map[string][][2]int{} // the same for code the simulator replaces
+	real := map[string]bool{}           // types marked with scope.RealDirective
+	for _, f := range p.Files {
+		for _, d := range p.syntax[f].Decls {
+			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.TYPE && scope.RealDirective != "" {
+				for _, sp := range gd.Specs {
+					ts := sp.(*ast.TypeSpec)
+					if hasDirective(ts.Doc, scope.RealDirective) || len(gd.Specs) == 1 && hasDirective(gd.Doc, scope.RealDirective) {
+						real[ts.Name.Name] = true
+					}
+				}
+			}
+		}
+	}
 	for _, f := range p.Files {
 		rel := p.Rel(f)
 		if slices.Contains(scope.Files, rel) {
@@ -93,8 +118,14 @@ func (p *Package) SetAreas(ms []Mutant, scope Scope) {
 				continue
 			}
 			name := fd.Name.Name
+			recv := ""
 			if fd.Recv != nil && len(fd.Recv.List) == 1 {
-				name = recvName(fd.Recv.List[0].Type) + "." + name
+				recv = recvName(fd.Recv.List[0].Type)
+				name = recv + "." + name
+			}
+			if scope.RealDirective != "" && (hasDirective(fd.Doc, scope.RealDirective) || real[recv]) {
+				realRanges[rel] = append(realRanges[rel], a.span(fd))
+				continue
 			}
 			if slices.Contains(scope.Funcs, name) {
 				a.add(fd)
@@ -111,15 +142,38 @@ func (p *Package) SetAreas(ms []Mutant, scope Scope) {
 		a.find(bodies)
 		ranges[rel] = a.ranges
 	}
-	for i := range ms {
-		ms[i].Area = AreaElection
-		for _, r := range ranges[ms[i].File] {
-			if r[0] <= ms[i].Start && ms[i].End <= r[1] {
-				ms[i].Area = AreaObservability
-				break
+	in := func(m Mutant, rs [][2]int) bool {
+		for _, r := range rs {
+			if r[0] <= m.Start && m.End <= r[1] {
+				return true
 			}
 		}
+		return false
 	}
+	for i := range ms {
+		switch m := ms[i]; {
+		case in(m, realRanges[m.File]):
+			ms[i].Area = AreaReal
+		case in(m, ranges[m.File]):
+			ms[i].Area = AreaObservability
+		default:
+			ms[i].Area = AreaElection
+		}
+	}
+}
+
+// hasDirective reports whether doc has a line //directive (followed by
+// nothing or a space).
+func hasDirective(doc *ast.CommentGroup, directive string) bool {
+	if doc == nil {
+		return false
+	}
+	for _, c := range doc.List {
+		if t, ok := strings.CutPrefix(c.Text, "//"+directive); ok && (t == "" || t[0] == ' ') {
+			return true
+		}
+	}
+	return false
 }
 
 // find adds the ranges of the outermost reporting statements of bodies.
@@ -195,8 +249,10 @@ type areaFinder struct {
 	ranges [][2]int
 }
 
-func (a *areaFinder) add(n ast.Node) {
-	a.ranges = append(a.ranges, [2]int{a.p.fset.Position(n.Pos()).Offset, a.p.fset.Position(n.End()).Offset})
+func (a *areaFinder) add(n ast.Node) { a.ranges = append(a.ranges, a.span(n)) }
+
+func (a *areaFinder) span(n ast.Node) [2]int {
+	return [2]int{a.p.fset.Position(n.Pos()).Offset, a.p.fset.Position(n.End()).Offset}
 }
 
 // reports reports whether statement s only reports: a call of a sink or

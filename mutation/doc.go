@@ -58,11 +58,13 @@
 //
 //	BIN run -seeds N -workers W -json -until-failure -start 1
 //
-// -until-failure stops at the first failing seed, so a mutant the swarm
+// (under a bound of -swarm-memory on the memory it may allocate, so that a
+// mutant that makes the simulator grow without bound dies of it). The
+// -until-failure flag stops at the first failing seed, so a mutant the swarm
 // kills costs little; as seeds are dealt in order and every seed started
 // finishes, the lowest failing seed reported is the first failing seed of
 // 1..N, and seeds-to-catch is that seed. Any verdict but pass kills the
-// mutant, as do a crash of the binary (a panic without a summary) and a
+// mutant, as do a crash of the binary (a panic, or a death by a signal, without a summary) and a
 // swarm that outlives its deadline (a hang). A mutant that survives the
 // swarm is given the test suite with the same overlay,
 //
@@ -76,7 +78,7 @@
 //
 // # Areas
 //
-// Each mutant lies in one of two areas (SetAreas). The election path is
+// Each mutant lies in one of three areas (SetAreas). The election path is
 // the code that decides who leads, for how long, with which token, and
 // what is written to S3, the record codec and the configuration's rules
 // included: the swarm's safety and liveness checkers judge it. The
@@ -90,7 +92,10 @@
 // a statement that only feeds it is found by its shape (see SetAreas); a
 // mutant of election code whose only effect is a reported value (a cause
 // passed to a transition, a hold time) is moved by its triage entry
-// (Judgement.Area), with the reason. -area selects one area.
+// (Judgement.Area), with the reason. The third area, real, is production
+// code that the simulator replaces by design and the swarm never runs:
+// the real clock and the operating system's entropy, marked //simvet:real
+// in their doc comments. -area selects one area.
 //
 // # Scores and triage
 //

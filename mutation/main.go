@@ -124,7 +124,7 @@ func parseFlags(args []string, stderr io.Writer) (*Options, error) {
 	fs.BoolVar(&o.Tests, "tests", true, "run the test suite on mutants the swarm does not kill")
 	only := fs.String("only", "", "run only these mutant `IDs` (comma-separated)")
 	match := fs.String("match", "", "run only mutants whose ID, file:line, function, operator or signature matches `REGEXP`")
-	area := fs.String("area", "", "run only the mutants of one `AREA`: election (the code the swarm's checkers judge) or observability (metrics, health, phases, who leads); all if empty")
+	area := fs.String("area", "", "run only the mutants of one `AREA`: election (the code the swarm's checkers judge), observability (metrics, health, phases, who leads) or real (code the simulator replaces); all if empty")
 	fs.IntVar(&o.Limit, "limit", 0, "run only the first `N` mutants selected (0: all)")
 	sample := fs.String("sample", "", "run `K/M`: K of every M mutants, chosen by a hash of their signatures (stable across edits)")
 	fs.BoolVar(&o.JSON, "json", false, "print the report as JSON instead of a summary")
@@ -180,10 +180,10 @@ func parseFlags(args []string, stderr io.Writer) (*Options, error) {
 		}
 	}
 	switch a := Area(*area); a {
-	case "", AreaElection, AreaObservability:
+	case "", AreaElection, AreaObservability, AreaReal:
 		o.Area = a
 	default:
-		return nil, fmt.Errorf("%w: -area is election or observability, got %q", errUsage, *area)
+		return nil, fmt.Errorf("%w: -area is election, observability or real, got %q", errUsage, *area)
 	}
 	if *match != "" {
 		re, err := regexp.Compile(*match)

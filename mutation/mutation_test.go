@@ -293,24 +293,25 @@ func TestSetAreas(t *testing.T) {
 	p := loadFixture(t, fixture)
 	ms := p.Enumerate()
 	p.SetAreas(ms, Scope{Funcs: []string{"Counter.Calls", "Counter.report"}, Sinks: []string{"Counter.report"},
-		Fields: []string{"Counter.calls"}, Hooks: []string{"Hooks"}})
+		Fields: []string{"Counter.calls"}, Hooks: []string{"Hooks"}, RealDirective: "fixture:real"})
 	for _, c := range []struct {
-		fn          string
-		op          Operator
-		orig, repl  string
-		observation bool
+		fn         string
+		op         Operator
+		orig, repl string
+		want       Area
 	}{
-		{"Counter.Add", OpArith, "c.n - before", "c.n + before", true},
-		{"Counter.Add", OpOffByOne, "1", "2", true},
-		{"Counter.Add", OpCompare, "f != nil", "f == nil", true},
-		{"Counter.Add", OpArith, "c.n += k", "c.n -= k", false},
-		{"Counter.Add", OpReturnZero, "c.n", "0", false},
-		{"Counter.Calls", OpReturnZero, "c.calls", "0", true},
-		{"Expired", OpCompare, "now >= l.Deadline", "now > l.Deadline", false},
+		{"Counter.Add", OpArith, "c.n - before", "c.n + before", AreaObservability},
+		{"Counter.Add", OpOffByOne, "1", "2", AreaObservability},
+		{"Counter.Add", OpCompare, "f != nil", "f == nil", AreaObservability},
+		{"Counter.Add", OpArith, "c.n += k", "c.n -= k", AreaElection},
+		{"Counter.Add", OpReturnZero, "c.n", "0", AreaElection},
+		{"Counter.Calls", OpReturnZero, "c.calls", "0", AreaObservability},
+		{"Expired", OpCompare, "now >= l.Deadline", "now > l.Deadline", AreaElection},
+		{"SystemClock.Now", OpReturnZero, "time.Now()", "time.Time{}", AreaReal},
+		{"Seed", OpOffByOne, "42", "43", AreaReal},
 	} {
 		m := find(t, ms, c.fn, c.op, c.orig, c.repl)
-		want := map[bool]Area{true: AreaObservability, false: AreaElection}[c.observation]
-		if m.Area != want {
+		if want := c.want; m.Area != want {
 			t.Errorf("%s %s %s: area %q, want %q", c.fn, c.op, m.Snippet(), m.Area, want)
 		}
 	}

@@ -390,6 +390,8 @@ func areaTitle(a Area) string {
 		return "election path"
 	case AreaObservability:
 		return "observability"
+	case AreaReal:
+		return "real (never simulated)"
 	}
 	return string(a)
 }
