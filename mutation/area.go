@@ -87,7 +87,8 @@ var ProtocolObservability = Scope{
 // whose every use is in a reporting call or as such a target (the start
 // instant of a request whose latency is reported, say); an if statement
 // whose condition calls nothing (but Err) and whose branches only report
-// or log; a block of such statements.
+// or log; a block of such statements; the last clauses of a switch
+// without a tag, if they and their conditions are so.
 func (p *Package) SetAreas(ms []Mutant, scope Scope) {
 	ranges := map[string][][2]int{}     // file (relative) -> byte ranges of reporting code
 	realRanges := map[string][][2]int{} // the same for code the simulator replaces
@@ -181,12 +182,47 @@ func (a *areaFinder) find(bodies []*ast.BlockStmt) {
 	for _, b := range bodies {
 		ast.Inspect(b, func(n ast.Node) bool {
 			s, ok := n.(ast.Stmt)
-			if !ok || !a.reports(s) {
+			if !ok {
+				return true
+			}
+			if sw, ok := s.(*ast.SwitchStmt); ok {
+				a.switchTail(sw)
+			}
+			if !a.reports(s) {
 				return true
 			}
 			a.add(s)
 			return false
 		})
+	}
+}
+
+// switchTail adds the clauses at the end of a switch without a tag that
+// only report (or log), with their conditions, if those call nothing: a
+// change to one of them only moves control among them, since the clauses
+// before them are tried first as before.
+func (a *areaFinder) switchTail(sw *ast.SwitchStmt) {
+	if sw.Tag != nil || sw.Init != nil {
+		return
+	}
+	clauses := sw.Body.List
+	i := len(clauses)
+	for i > 0 {
+		cc := clauses[i-1].(*ast.CaseClause)
+		pure := true
+		for _, x := range cc.List {
+			pure = pure && a.pure(x)
+		}
+		if !pure || !a.onlyReports(cc.Body, true) {
+			break
+		}
+		i--
+	}
+	if i == len(clauses) {
+		return
+	}
+	for _, c := range clauses[i:] {
+		a.add(c)
 	}
 }
 

@@ -306,6 +306,8 @@ func TestSetAreas(t *testing.T) {
 		{"Counter.Add", OpArith, "c.n += k", "c.n -= k", AreaElection},
 		{"Counter.Add", OpReturnZero, "c.n", "0", AreaElection},
 		{"Counter.Calls", OpReturnZero, "c.calls", "0", AreaObservability},
+		{"Counter.Add", OpCompare, "k < 0", "k <= 0", AreaElection},
+		{"Counter.Add", OpCompare, "c.n > 100", "c.n >= 100", AreaObservability},
 		{"Expired", OpCompare, "now >= l.Deadline", "now > l.Deadline", AreaElection},
 		{"SystemClock.Now", OpReturnZero, "time.Now()", "time.Time{}", AreaReal},
 		{"Seed", OpOffByOne, "42", "43", AreaReal},
