@@ -32,10 +32,18 @@ const (
 	// system's entropy, marked //simvet:real (see package simvet). Live
 	// mode and the tests run it.
 	AreaReal Area = "real"
+	// AreaConfig is what NewElector accepts and the error it gives for
+	// a configuration it refuses, and the defaults it offers users to
+	// copy: the swarm builds electors only from settings it draws valid,
+	// and runs one with its own defaults when the elector refuses a draw,
+	// so it never judges these rules; the tests do (config_test.go). What
+	// a configuration means once accepted (the term, the drift margin,
+	// the assumptions) is the election path.
+	AreaConfig Area = "config"
 )
 
 // Areas lists the areas in the order reports give them.
-var Areas = []Area{AreaElection, AreaObservability, AreaReal}
+var Areas = []Area{AreaElection, AreaConfig, AreaObservability, AreaReal}
 
 // Scope names the code of a package whose only effect is what it reports
 // (AreaObservability). Names of functions and fields are as Mutant.Func
@@ -57,29 +65,36 @@ type Scope struct {
 	// hooks: `if f := x.Metrics.Request; f != nil { f(...) }` is in the
 	// area.
 	Hooks []string
+	// Config are the declarations (as Mutant.Func names them: a method,
+	// a function, "const X") wholly in AreaConfig.
+	Config []string
 	// RealDirective marks, in the doc comment of a function or a type,
 	// code that never runs under the simulator (AreaReal; the methods of
 	// such a type too): "simvet:real".
 	RealDirective string
 }
 
-// ProtocolObservability is the reporting code of package protocol: its
-// metrics, health, phase machine and observations of who leads. Every
+// ProtocolScope is the reporting code of package protocol (its
+// metrics, health, phase machine and observations of who leads), its
+// configuration rules, and its code that never runs under the simulator. Every
 // statement it names only reports (each was read to check that it feeds
 // no decision of the elector); mutants elsewhere whose only effect is a
 // reported value are moved here one by one by the triage table (Judgement.Area).
-var ProtocolObservability = Scope{
+var ProtocolScope = Scope{
 	Files: []string{"protocol/health.go", "protocol/metrics.go", "protocol/transitions.go"},
 	Funcs: []string{"Elector.Leader", "Elector.Phase", "Elector.observe", "Elector.to", "Elector.followPhase", "Elector.markProgress",
 		"Elector.reportRequest", "Elector.announce"},
-	Sinks:         []string{"Elector.observe", "Elector.to", "Elector.markProgress", "Elector.reportRequest", "Elector.announce"},
-	Fields:        []string{"Elector.progress", "Elector.lingering", "Record.RenewTime"},
-	Hooks:         []string{"Metrics"},
+	Sinks:  []string{"Elector.observe", "Elector.to", "Elector.markProgress", "Elector.reportRequest", "Elector.announce"},
+	Fields: []string{"Elector.progress", "Elector.lingering", "Record.RenewTime"},
+	Hooks:  []string{"Metrics"},
+	Config: []string{"Config.validate", "ConfigError.Error", "ConfigError.Unwrap", "const DefaultLeaseDuration",
+		"const DefaultRenewDeadline", "const DefaultRetryPeriod", "const MaxClockDriftPPM"},
 	RealDirective: "simvet:real",
 }
 
-// SetAreas sets the Area of every mutant of ms: AreaObservability for one
-// that lies wholly within code that scope names, AreaElection otherwise.
+// SetAreas sets the Area of every mutant of ms: AreaConfig,
+// AreaObservability or AreaReal for one that lies wholly within code that
+// scope names as such, AreaElection otherwise.
 //
 // Beyond the files and declarations scope names, reporting code is found
 // statement by statement: a call of a sink or of a hook as a statement; an
@@ -153,6 +168,8 @@ func (p *Package) SetAreas(ms []Mutant, scope Scope) {
 	}
 	for i := range ms {
 		switch m := ms[i]; {
+		case slices.Contains(scope.Config, m.Func):
+			ms[i].Area = AreaConfig
 		case in(m, realRanges[m.File]):
 			ms[i].Area = AreaReal
 		case in(m, ranges[m.File]):

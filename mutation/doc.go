@@ -78,24 +78,33 @@
 //
 // # Areas
 //
-// Each mutant lies in one of three areas (SetAreas). The election path is
-// the code that decides who leads, for how long, with which token, and
-// what is written to S3, the record codec and the configuration's rules
-// included: the swarm's safety and liveness checkers judge it. The
-// observability area is code whose only effect is what the elector
-// reports: Config.Metrics hooks, Healthy and its /healthz adaptor, the
-// phase machine's transitions and their names, Leader, Phase and
-// OnNewLeader. Its values are seen by users, so its mutants are not
-// equivalent; but no checker of the swarm sees them, so they are scored
-// apart. ProtocolObservability names that code (files, declarations,
-// sinks such as Elector.to, fields only it reads, the Metrics hooks), and
-// a statement that only feeds it is found by its shape (see SetAreas); a
-// mutant of election code whose only effect is a reported value (a cause
-// passed to a transition, a hold time) is moved by its triage entry
-// (Judgement.Area), with the reason. The third area, real, is production
-// code that the simulator replaces by design and the swarm never runs:
-// the real clock and the operating system's entropy, marked //simvet:real
-// in their doc comments. -area selects one area.
+// Each mutant lies in one of four areas (SetAreas, with the package's
+// Scope; ProtocolScope for protocol/):
+//
+//   - election: the code that decides who leads, for how long, with which
+//     token, and what is written to S3, the record codec included. The
+//     swarm's safety and liveness checkers judge it.
+//   - config: what NewElector accepts, the error it gives otherwise, and
+//     the defaults users copy. The swarm builds electors only from
+//     settings it draws valid (and runs one with its own defaults if the
+//     elector refuses a draw), so it never judges these rules; the tests
+//     do. What an accepted configuration means (the term, the drift
+//     margin, the assumptions) is election code.
+//   - observability: code whose only effect is what the elector reports:
+//     Config.Metrics hooks, Healthy and its /healthz adaptor, the phase
+//     machine's transitions and their names, Leader, Phase, OnNewLeader,
+//     a record's RenewTime. Users see these values, so its mutants are
+//     not equivalent; but no checker of the swarm sees them. Besides the
+//     files and declarations the Scope names, a statement that only
+//     feeds them is found by its shape, and a mutant of election code
+//     whose only effect is a reported value (a cause passed to a
+//     transition, a hold time) is moved here by its triage entry
+//     (Judgement.Area), with the reason.
+//   - real: production code the simulator replaces by design, which the
+//     swarm never runs: the real clock and the operating system's
+//     entropy, marked //simvet:real.
+//
+// Every area is run and reported, each with its scores; -area selects one.
 //
 // # Scores and triage
 //
@@ -103,7 +112,7 @@
 // equivalent) that the swarm killed; the whole-suite score the share the
 // swarm or the tests killed. Both are given for each area and for all
 // together; the election path's swarm score is the headline, the one
-// -min-score gates. Triage (triage.go) is the project's judgement
+// -min-score gates, and the report states the others beside it. Triage (triage.go) is the project's judgement
 // of survivors, keyed like signatures (no line numbers): KindEquivalent
 // mutants cannot change behaviour, are not run and are excluded from the
 // scores, with their reasons printed; KindGap mutants are run and counted,

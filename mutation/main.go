@@ -114,7 +114,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 func parseFlags(args []string, stderr io.Writer) (*Options, error) {
 	fs := flag.NewFlagSet("simrun mutate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	o := &Options{Triage: Triage, Scope: ProtocolObservability}
+	o := &Options{Triage: Triage, Scope: ProtocolScope}
 	fs.StringVar(&o.Dir, "C", ".", "the module's `DIR` (or a directory inside it)")
 	fs.StringVar(&o.Pkg, "pkg", "protocol", "the package directory to mutate, relative to the module root")
 	fs.StringVar(&o.Build, "build", "./cmd/simrun", "the package built with each mutant; its run subcommand is the swarm")
@@ -124,7 +124,7 @@ func parseFlags(args []string, stderr io.Writer) (*Options, error) {
 	fs.BoolVar(&o.Tests, "tests", true, "run the test suite on mutants the swarm does not kill")
 	only := fs.String("only", "", "run only these mutant `IDs` (comma-separated)")
 	match := fs.String("match", "", "run only mutants whose ID, file:line, function, operator or signature matches `REGEXP`")
-	area := fs.String("area", "", "run only the mutants of one `AREA`: election (the code the swarm's checkers judge), observability (metrics, health, phases, who leads) or real (code the simulator replaces); all if empty")
+	area := fs.String("area", "", "run only the mutants of one `AREA`: election (the code the swarm's checkers judge), config (what NewElector accepts), observability (metrics, health, phases, who leads) or real (code the simulator replaces); all if empty")
 	fs.IntVar(&o.Limit, "limit", 0, "run only the first `N` mutants selected (0: all)")
 	sample := fs.String("sample", "", "run `K/M`: K of every M mutants, chosen by a hash of their signatures (stable across edits)")
 	fs.BoolVar(&o.JSON, "json", false, "print the report as JSON instead of a summary")
@@ -180,10 +180,10 @@ func parseFlags(args []string, stderr io.Writer) (*Options, error) {
 		}
 	}
 	switch a := Area(*area); a {
-	case "", AreaElection, AreaObservability, AreaReal:
+	case "", AreaElection, AreaConfig, AreaObservability, AreaReal:
 		o.Area = a
 	default:
-		return nil, fmt.Errorf("%w: -area is election, observability or real, got %q", errUsage, *area)
+		return nil, fmt.Errorf("%w: -area is election, config, observability or real, got %q", errUsage, *area)
 	}
 	if *match != "" {
 		re, err := regexp.Compile(*match)

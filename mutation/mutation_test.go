@@ -293,7 +293,8 @@ func TestSetAreas(t *testing.T) {
 	p := loadFixture(t, fixture)
 	ms := p.Enumerate()
 	p.SetAreas(ms, Scope{Funcs: []string{"Counter.Calls", "Counter.report"}, Sinks: []string{"Counter.report"},
-		Fields: []string{"Counter.calls"}, Hooks: []string{"Hooks"}, RealDirective: "fixture:real"})
+		Fields: []string{"Counter.calls"}, Hooks: []string{"Hooks"}, RealDirective: "fixture:real",
+		Config: []string{"Floor"}})
 	for _, c := range []struct {
 		fn         string
 		op         Operator
@@ -311,6 +312,7 @@ func TestSetAreas(t *testing.T) {
 		{"Expired", OpCompare, "now >= l.Deadline", "now > l.Deadline", AreaElection},
 		{"SystemClock.Now", OpReturnZero, "time.Now()", "time.Time{}", AreaReal},
 		{"Seed", OpOffByOne, "42", "43", AreaReal},
+		{"Floor", OpOffByOne, "0", "1", AreaConfig},
 	} {
 		m := find(t, ms, c.fn, c.op, c.orig, c.repl)
 		if want := c.want; m.Area != want {

@@ -256,7 +256,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	b.WriteString("\nThe swarm score of the election path is the one `-min-score` gates: the code that decides who leads, " +
 		"for how long, with which token, and what is written to S3. Observability is code whose only effect is what the " +
 		"elector reports (Metrics, Healthy, phases and transitions, Leader, OnNewLeader): users see it, but no safety " +
-		"or liveness checker of the swarm can, so it is scored apart (package mutation, Scope and Judgement.Area).\n\n")
+		"or liveness checker of the swarm can. Configuration rules are what NewElector accepts: the swarm builds electors " +
+		"only from settings it draws valid. Real is code the simulator replaces (the real clock). Each is scored apart " +
+		"(package mutation: Scope, Judgement.Area).\n\n")
 	if c.KilledBySwarm > 0 {
 		fmt.Fprintf(&b, "Seeds to catch (mutants killed at a seed): median %d, 90th percentile %d, max %d.\n\n",
 			r.SeedsToCatch.Median, r.SeedsToCatch.P90, r.SeedsToCatch.Max)
@@ -392,6 +394,8 @@ func areaTitle(a Area) string {
 		return "observability"
 	case AreaReal:
 		return "real (never simulated)"
+	case AreaConfig:
+		return "configuration rules"
 	}
 	return string(a)
 }
