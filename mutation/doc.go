@@ -58,11 +58,13 @@
 //
 //	BIN run -seeds N -workers W -json -until-failure -start 1
 //
-// -until-failure stops at the first failing seed, so a mutant the swarm
+// (under a bound of -swarm-memory on the memory it may allocate, so that a
+// mutant that makes the simulator grow without bound dies of it). The
+// -until-failure flag stops at the first failing seed, so a mutant the swarm
 // kills costs little; as seeds are dealt in order and every seed started
 // finishes, the lowest failing seed reported is the first failing seed of
 // 1..N, and seeds-to-catch is that seed. Any verdict but pass kills the
-// mutant, as do a crash of the binary (a panic without a summary) and a
+// mutant, as do a crash of the binary (a panic, or a death by a signal, without a summary) and a
 // swarm that outlives its deadline (a hang). A mutant that survives the
 // swarm is given the test suite with the same overlay,
 //
@@ -74,11 +76,43 @@
 // result would mean anything. Every subprocess runs under a deadline, in its
 // own process group, which is killed whole when the deadline passes.
 //
+// # Areas
+//
+// Each mutant lies in one of four areas (SetAreas, with the package's
+// Scope; ProtocolScope for protocol/):
+//
+//   - election: the code that decides who leads, for how long, with which
+//     token, and what is written to S3, the record codec included. The
+//     swarm's safety and liveness checkers judge it.
+//   - config: what NewElector accepts, the error it gives otherwise, and
+//     the defaults users copy. The swarm builds electors only from
+//     settings it draws valid (and runs one with its own defaults if the
+//     elector refuses a draw), so it never judges these rules; the tests
+//     do. What an accepted configuration means (the term, the drift
+//     margin, the assumptions) is election code.
+//   - observability: code whose only effect is what the elector reports:
+//     Config.Metrics hooks, Healthy and its /healthz adaptor, the phase
+//     machine's transitions and their names, Leader, Phase, OnNewLeader,
+//     a record's RenewTime. Users see these values, so its mutants are
+//     not equivalent; but no checker of the swarm sees them. Besides the
+//     files and declarations the Scope names, a statement that only
+//     feeds them is found by its shape, and a mutant of election code
+//     whose only effect is a reported value (a cause passed to a
+//     transition, a hold time) is moved here by its triage entry
+//     (Judgement.Area), with the reason.
+//   - real: production code the simulator replaces by design, which the
+//     swarm never runs: the real clock and the operating system's
+//     entropy, marked //simvet:real.
+//
+// Every area is run and reported, each with its scores; -area selects one.
+//
 // # Scores and triage
 //
 // The swarm score is the share of valid mutants (neither invalid nor
 // equivalent) that the swarm killed; the whole-suite score the share the
-// swarm or the tests killed. Triage (triage.go) is the project's judgement
+// swarm or the tests killed. Both are given for each area and for all
+// together; the election path's swarm score is the headline, the one
+// -min-score gates, and the report states the others beside it. Triage (triage.go) is the project's judgement
 // of survivors, keyed like signatures (no line numbers): KindEquivalent
 // mutants cannot change behaviour, are not run and are excluded from the
 // scores, with their reasons printed; KindGap mutants are run and counted,

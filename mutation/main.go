@@ -48,7 +48,12 @@ type Options struct {
 	BuildTimeout     time.Duration
 	SwarmTimeout     time.Duration
 	TestTimeout      time.Duration
+	SwarmMemory      int64 // bytes; 0: no bound
 	Triage           []Judgement
+	// Area selects the mutants of one area ("" for all); Scope names the
+	// package's observability code (SetAreas).
+	Area  Area
+	Scope Scope
 }
 
 // defaultResults is the results file used when -results is not given.
@@ -100,7 +105,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	case o.List:
 		return 0
 	case rep.SwarmScore < o.MinScore:
-		fmt.Fprintf(stderr, "simrun mutate: swarm score %.1f%% is below -min-score %.1f%%\n", rep.SwarmScore, o.MinScore)
+		fmt.Fprintf(stderr, "simrun mutate: the election path's swarm score %.1f%% is below -min-score %.1f%%\n", rep.SwarmScore, o.MinScore)
 		return 1
 	}
 	return 0
@@ -109,7 +114,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 func parseFlags(args []string, stderr io.Writer) (*Options, error) {
 	fs := flag.NewFlagSet("simrun mutate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	o := &Options{Triage: Triage}
+	o := &Options{Triage: Triage, Scope: ProtocolScope}
 	fs.StringVar(&o.Dir, "C", ".", "the module's `DIR` (or a directory inside it)")
 	fs.StringVar(&o.Pkg, "pkg", "protocol", "the package directory to mutate, relative to the module root")
 	fs.StringVar(&o.Build, "build", "./cmd/simrun", "the package built with each mutant; its run subcommand is the swarm")
@@ -119,18 +124,20 @@ func parseFlags(args []string, stderr io.Writer) (*Options, error) {
 	fs.BoolVar(&o.Tests, "tests", true, "run the test suite on mutants the swarm does not kill")
 	only := fs.String("only", "", "run only these mutant `IDs` (comma-separated)")
 	match := fs.String("match", "", "run only mutants whose ID, file:line, function, operator or signature matches `REGEXP`")
+	area := fs.String("area", "", "run only the mutants of one `AREA`: election (the code the swarm's checkers judge), config (what NewElector accepts), observability (metrics, health, phases, who leads) or real (code the simulator replaces); all if empty")
 	fs.IntVar(&o.Limit, "limit", 0, "run only the first `N` mutants selected (0: all)")
 	sample := fs.String("sample", "", "run `K/M`: K of every M mutants, chosen by a hash of their signatures (stable across edits)")
 	fs.BoolVar(&o.JSON, "json", false, "print the report as JSON instead of a summary")
 	fs.StringVar(&o.Out, "o", "", "write the report as markdown to `FILE` (atomically)")
 	fs.StringVar(&o.Results, "results", defaultResults(), "the results `FILE`: one JSON line per mutant, appended as each finishes; finished mutants are skipped on a rerun")
-	fs.Float64Var(&o.MinScore, "min-score", 0, "exit 1 if the swarm score (percent) is below this")
+	fs.Float64Var(&o.MinScore, "min-score", 0, "exit 1 if the election path's swarm score (percent) is below this")
 	fs.BoolVar(&o.List, "list", false, "list the selected mutants and exit without running them")
 	fs.BoolVar(&o.Fresh, "fresh", false, "run every selected mutant again, ignoring recorded results")
 	fs.BoolVar(&o.CheckEquivalent, "check-equivalent", false, "also run the mutants the triage table calls equivalent")
 	fs.DurationVar(&o.BuildTimeout, "build-timeout", 5*time.Minute, "deadline of each go build")
 	fs.DurationVar(&o.SwarmTimeout, "swarm-timeout", 0, "deadline of each swarm run (0: five times the baseline's wall time, at least 2m); a swarm that passes it kills the mutant")
 	fs.DurationVar(&o.TestTimeout, "test-timeout", 5*time.Minute, "deadline of each test suite run")
+	memMB := fs.Int64("swarm-memory", 4096, "bound on the memory each swarm run may allocate, in `MiB` (0: none); a swarm that needs more dies, which kills the mutant")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err
@@ -155,6 +162,10 @@ func parseFlags(args []string, stderr io.Writer) (*Options, error) {
 	if o.BuildTimeout <= 0 || o.TestTimeout <= 0 || o.SwarmTimeout < 0 {
 		return nil, fmt.Errorf("%w: timeouts must be positive", errUsage)
 	}
+	if *memMB < 0 {
+		return nil, fmt.Errorf("%w: -swarm-memory must not be negative", errUsage)
+	}
+	o.SwarmMemory = *memMB << 20
 	if o.Results == "" {
 		return nil, fmt.Errorf("%w: -results must name a file", errUsage)
 	}
@@ -167,6 +178,12 @@ func parseFlags(args []string, stderr io.Writer) (*Options, error) {
 		if id = strings.TrimSpace(id); id != "" {
 			o.Only = append(o.Only, id)
 		}
+	}
+	switch a := Area(*area); a {
+	case "", AreaElection, AreaConfig, AreaObservability, AreaReal:
+		o.Area = a
+	default:
+		return nil, fmt.Errorf("%w: -area is election, config, observability or real, got %q", errUsage, *area)
 	}
 	if *match != "" {
 		re, err := regexp.Compile(*match)
@@ -206,6 +223,9 @@ func Select(all []Mutant, o *Options) ([]Mutant, error) {
 		if o.Match != nil && !o.Match.MatchString(strings.Join([]string{m.ID, m.Pos(), m.Func, string(m.Operator), m.Signature()}, "\n")) {
 			continue
 		}
+		if o.Area != "" && m.Area != o.Area {
+			continue
+		}
 		if o.SampleM > 0 && !sampled(m, o.SampleK, o.SampleM) {
 			continue
 		}
@@ -237,6 +257,9 @@ func (o *Options) selection() string {
 	if o.Match != nil {
 		parts = append(parts, "-match "+o.Match.String())
 	}
+	if o.Area != "" {
+		parts = append(parts, "-area "+string(o.Area))
+	}
 	if o.SampleM > 0 {
 		parts = append(parts, fmt.Sprintf("-sample %d/%d", o.SampleK, o.SampleM))
 	}
@@ -258,13 +281,19 @@ func Execute(ctx context.Context, o *Options, progress io.Writer) (*Report, erro
 		return nil, err
 	}
 	all := p.Enumerate()
+	p.SetAreas(all, o.Scope)
+	for i := range all {
+		if j, ok := Judge(o.Triage, all[i]); ok && j.Area != "" {
+			all[i].Area = j.Area
+		}
+	}
 	sel, err := Select(all, o)
 	if err != nil {
 		return nil, err
 	}
 	if o.List {
 		for _, m := range sel {
-			fmt.Fprintf(progress, "%s\t%s\t%s\t%s\t%s\n", m.ID, m.Pos(), m.Func, m.Operator, m.Snippet())
+			fmt.Fprintf(progress, "%s\t%s\t%s\t%s\t%s\t%s\n", m.ID, m.Pos(), m.Func, m.Operator, m.Snippet(), m.Area)
 		}
 		return nil, nil
 	}
@@ -319,7 +348,8 @@ func Execute(ctx context.Context, o *Options, progress io.Writer) (*Report, erro
 	}
 	defer os.RemoveAll(work)
 	r := &Runner{Pkg: p, Build: o.Build, Seeds: o.Seeds, Workers: o.Workers, SwarmArgs: []string{"run"},
-		BuildTimeout: o.BuildTimeout, SwarmTimeout: o.SwarmTimeout, TestTimeout: o.TestTimeout, WorkDir: work}
+		BuildTimeout: o.BuildTimeout, SwarmTimeout: o.SwarmTimeout, TestTimeout: o.TestTimeout, WorkDir: work,
+		SwarmMemory: o.SwarmMemory}
 	if o.Tests {
 		r.TestPkgs = o.TestPkgs
 	}

@@ -79,6 +79,9 @@ type Mutant struct {
 	// and Replacement in the file up to this one, from 1: it tells apart
 	// the same change at two places of one function.
 	Occurrence int `json:"occurrence"`
+	// Area is the part of the package the mutant lies in (SetAreas, or
+	// the triage table's Judgement.Area). It is no part of the Signature.
+	Area Area `json:"area"`
 }
 
 // Signature identifies a mutant independently of line numbers, so that

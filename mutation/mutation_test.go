@@ -285,3 +285,45 @@ func TestReusable(t *testing.T) {
 		}
 	}
 }
+
+// TestSetAreas: reporting code (a declaration, a sink's calls with their
+// arguments, a reporting field, a local variable only reported, a hook)
+// is observability; the rest is the election path.
+func TestSetAreas(t *testing.T) {
+	p := loadFixture(t, fixture)
+	ms := p.Enumerate()
+	p.SetAreas(ms, Scope{Funcs: []string{"Counter.Calls", "Counter.report"}, Sinks: []string{"Counter.report"},
+		Fields: []string{"Counter.calls"}, Hooks: []string{"Hooks"}, RealDirective: "fixture:real",
+		Config: []string{"Floor"}})
+	for _, c := range []struct {
+		fn         string
+		op         Operator
+		orig, repl string
+		want       Area
+	}{
+		{"Counter.Add", OpArith, "c.n - before", "c.n + before", AreaObservability},
+		{"Counter.Add", OpOffByOne, "1", "2", AreaObservability},
+		{"Counter.Add", OpCompare, "f != nil", "f == nil", AreaObservability},
+		{"Counter.Add", OpArith, "c.n += k", "c.n -= k", AreaElection},
+		{"Counter.Add", OpReturnZero, "c.n", "0", AreaElection},
+		{"Counter.Calls", OpReturnZero, "c.calls", "0", AreaObservability},
+		{"Counter.Add", OpCompare, "k < 0", "k <= 0", AreaElection},
+		{"Counter.Add", OpCompare, "c.n > 100", "c.n >= 100", AreaObservability},
+		{"Expired", OpCompare, "now >= l.Deadline", "now > l.Deadline", AreaElection},
+		{"SystemClock.Now", OpReturnZero, "time.Now()", "time.Time{}", AreaReal},
+		{"Seed", OpOffByOne, "42", "43", AreaReal},
+		{"Floor", OpOffByOne, "0", "1", AreaConfig},
+	} {
+		m := find(t, ms, c.fn, c.op, c.orig, c.repl)
+		if want := c.want; m.Area != want {
+			t.Errorf("%s %s %s: area %q, want %q", c.fn, c.op, m.Snippet(), m.Area, want)
+		}
+	}
+	all := p.Enumerate()
+	p.SetAreas(all, Scope{})
+	for _, m := range all {
+		if m.Area != AreaElection {
+			t.Errorf("%s: area %q with an empty scope", m.ID, m.Area)
+		}
+	}
+}

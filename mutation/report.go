@@ -54,12 +54,18 @@ type Report struct {
 	// those selected.
 	Enumerated int    `json:"enumerated"`
 	Selection  string `json:"selection,omitempty"`
-	Counts     Counts `json:"counts"`
-	// SwarmScore is the percentage of valid mutants the swarm killed;
-	// SuiteScore that the swarm or the test suite killed. Both are 0
-	// when no mutant is valid.
+	// Counts tallies the selected mutants of every area.
+	Counts Counts `json:"counts"`
+	// SwarmScore is the percentage of the valid mutants of the election
+	// path (AreaElection) that the swarm killed; SuiteScore that the
+	// swarm or the test suite killed. They are the score -min-score
+	// gates; both are 0 when no mutant of the election path is valid.
 	SwarmScore float64 `json:"swarmScore"`
 	SuiteScore float64 `json:"suiteScore"`
+	// Areas gives the counts and scores of each area with a selected
+	// mutant, in the order of Areas; All those of every area together.
+	Areas []AreaScore `json:"areas"`
+	All   AreaScore   `json:"all"`
 	// SeedsToCatch summarises the seeds the swarm needed to kill a
 	// mutant, over the mutants it killed at a seed.
 	SeedsToCatch struct {
@@ -85,12 +91,23 @@ type Report struct {
 	Misjudged []string `json:"misjudged,omitempty"`
 }
 
-// newReport tallies entries.
-func newReport(entries []Entry) *Report {
-	r := &Report{Mutants: entries}
-	c := &r.Counts
-	var catch []uint64
+// AreaScore is the tally and the scores of the mutants of one area (Area
+// "" for all areas together).
+type AreaScore struct {
+	Area       Area    `json:"area,omitempty"`
+	Counts     Counts  `json:"counts"`
+	SwarmScore float64 `json:"swarmScore"`
+	SuiteScore float64 `json:"suiteScore"`
+}
+
+// tally counts the entries in area a ("" for all).
+func tally(entries []Entry, a Area) AreaScore {
+	s := AreaScore{Area: a}
+	c := &s.Counts
 	for _, e := range entries {
+		if a != "" && e.Area != a {
+			continue
+		}
 		c.Selected++
 		switch e.Status {
 		case Invalid:
@@ -101,9 +118,6 @@ func newReport(entries []Entry) *Report {
 			c.NotRun++
 		case KilledBySwarm:
 			c.KilledBySwarm++
-			if e.Result.SeedsToCatch > 0 {
-				catch = append(catch, e.Result.SeedsToCatch)
-			}
 		case KilledByTests:
 			c.KilledByTests++
 		case Survived:
@@ -111,6 +125,33 @@ func newReport(entries []Entry) *Report {
 			if !e.Result.Tested {
 				c.Untested++
 			}
+		}
+	}
+	c.Valid = c.KilledBySwarm + c.KilledByTests + c.Survived
+	if c.Valid > 0 {
+		s.SwarmScore = 100 * float64(c.KilledBySwarm) / float64(c.Valid)
+		s.SuiteScore = 100 * float64(c.KilledBySwarm+c.KilledByTests) / float64(c.Valid)
+	}
+	return s
+}
+
+// newReport tallies entries.
+func newReport(entries []Entry) *Report {
+	r := &Report{Mutants: entries}
+	r.All = tally(entries, "")
+	r.Counts = r.All.Counts
+	for _, a := range Areas {
+		if s := tally(entries, a); s.Counts.Selected > 0 {
+			r.Areas = append(r.Areas, s)
+			if a == AreaElection {
+				r.SwarmScore, r.SuiteScore = s.SwarmScore, s.SuiteScore
+			}
+		}
+	}
+	var catch []uint64
+	for _, e := range entries {
+		if e.Status == KilledBySwarm && e.Result.SeedsToCatch > 0 {
+			catch = append(catch, e.Result.SeedsToCatch)
 		}
 		if e.Result != nil {
 			r.Time.Build += e.Result.Build
@@ -120,11 +161,6 @@ func newReport(entries []Entry) *Report {
 		if e.Judgement != nil && e.Judgement.Kind == KindEquivalent && e.Result != nil && e.Result.Killed() {
 			r.Misjudged = append(r.Misjudged, e.ID)
 		}
-	}
-	c.Valid = c.KilledBySwarm + c.KilledByTests + c.Survived
-	if c.Valid > 0 {
-		r.SwarmScore = 100 * float64(c.KilledBySwarm) / float64(c.Valid)
-		r.SuiteScore = 100 * float64(c.KilledBySwarm+c.KilledByTests) / float64(c.Valid)
 	}
 	if len(catch) > 0 {
 		slices.Sort(catch)
@@ -157,9 +193,16 @@ func (r *Report) WriteSummary(w io.Writer) error {
 	if c.Untested > 0 {
 		fmt.Fprintf(&b, " (%d not tested)", c.Untested)
 	}
-	fmt.Fprintf(&b, "\nswarm score: %.1f%%   whole-suite score: %.1f%%\n", r.SwarmScore, r.SuiteScore)
+	b.WriteString("\n")
+	for _, a := range r.Areas {
+		fmt.Fprintf(&b, "%s: swarm score: %.1f%%   whole-suite score: %.1f%%   (%d valid, %d killed by swarm, %d by tests, %d survived)\n",
+			areaTitle(a.Area), a.SwarmScore, a.SuiteScore, a.Counts.Valid, a.Counts.KilledBySwarm, a.Counts.KilledByTests, a.Counts.Survived)
+	}
+	if len(r.Areas) > 1 {
+		fmt.Fprintf(&b, "all areas: swarm score: %.1f%%   whole-suite score: %.1f%%\n", r.All.SwarmScore, r.All.SuiteScore)
+	}
 	for _, e := range r.Survivors() {
-		fmt.Fprintf(&b, "survived: %s %s %s %s %s\n", e.ID, e.Pos(), e.Func, e.Operator, e.Snippet())
+		fmt.Fprintf(&b, "survived: %s %s %s %s %s [%s]\n", e.ID, e.Pos(), e.Func, e.Operator, e.Snippet(), e.Area)
 	}
 	for _, id := range r.Misjudged {
 		fmt.Fprintf(&b, "misjudged: %s is in the triage table as equivalent but was killed\n", id)
@@ -197,13 +240,25 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "| **valid** | **%d** |\n| killed by swarm | %d |\n| killed by tests | %d |\n| survived | %d |\n\n",
 		c.Valid, c.KilledBySwarm, c.KilledByTests, c.Survived)
-	fmt.Fprintf(&b, "**Swarm score: %.1f%%** (%d of %d valid mutants killed by the swarm alone within %d seeds).  \n",
-		r.SwarmScore, c.KilledBySwarm, c.Valid, r.Seeds)
-	fmt.Fprintf(&b, "**Whole-suite score: %.1f%%** (%d of %d killed by the swarm or the tests)", r.SuiteScore, c.KilledBySwarm+c.KilledByTests, c.Valid)
-	if c.Untested > 0 {
-		fmt.Fprintf(&b, "; %d survivors were not tested", c.Untested)
+	for _, a := range r.Areas {
+		ac := a.Counts
+		fmt.Fprintf(&b, "%s: **Swarm score: %.1f%%** (%d of %d valid mutants killed by the swarm alone within %d seeds), ",
+			capitalize(areaTitle(a.Area)), a.SwarmScore, ac.KilledBySwarm, ac.Valid, r.Seeds)
+		fmt.Fprintf(&b, "**Whole-suite score: %.1f%%** (%d of %d killed by the swarm or the tests)", a.SuiteScore, ac.KilledBySwarm+ac.KilledByTests, ac.Valid)
+		if ac.Untested > 0 {
+			fmt.Fprintf(&b, "; %d survivors were not tested", ac.Untested)
+		}
+		b.WriteString(".  \n")
 	}
-	b.WriteString(".\n\n")
+	if len(r.Areas) > 1 {
+		fmt.Fprintf(&b, "All areas together: swarm score %.1f%%, whole-suite score %.1f%%.  \n", r.All.SwarmScore, r.All.SuiteScore)
+	}
+	b.WriteString("\nThe swarm score of the election path is the one `-min-score` gates: the code that decides who leads, " +
+		"for how long, with which token, and what is written to S3. Observability is code whose only effect is what the " +
+		"elector reports (Metrics, Healthy, phases and transitions, Leader, OnNewLeader): users see it, but no safety " +
+		"or liveness checker of the swarm can. Configuration rules are what NewElector accepts: the swarm builds electors " +
+		"only from settings it draws valid. Real is code the simulator replaces (the real clock). Each is scored apart " +
+		"(package mutation: Scope, Judgement.Area).\n\n")
 	if c.KilledBySwarm > 0 {
 		fmt.Fprintf(&b, "Seeds to catch (mutants killed at a seed): median %d, 90th percentile %d, max %d.\n\n",
 			r.SeedsToCatch.Median, r.SeedsToCatch.P90, r.SeedsToCatch.Max)
@@ -213,6 +268,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			run, r.Time.Build.Round(time.Second), r.Time.Swarm.Round(time.Second), r.Time.Test.Round(time.Second),
 			((r.Time.Build + r.Time.Swarm + r.Time.Test) / time.Duration(run)).Round(100*time.Millisecond), r.Wall.Round(time.Second))
 	}
+	r.byGroup(&b, "area", func(e Entry) string { return string(e.Area) })
 	r.byGroup(&b, "operator", func(e Entry) string { return string(e.Operator) })
 	r.byGroup(&b, "file", func(e Entry) string { return e.File })
 
@@ -220,7 +276,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if s := r.Survivors(); len(s) == 0 {
 		b.WriteString("None.\n\n")
 	} else {
-		b.WriteString("| id | where | func | operator | change | tests | triage |\n|---|---|---|---|---|---|---|\n")
+		b.WriteString("| id | where | func | area | operator | change | tests | triage |\n|---|---|---|---|---|---|---|---|\n")
 		for _, e := range s {
 			tested := "passed"
 			if !e.Result.Tested {
@@ -230,7 +286,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			if e.Judgement != nil {
 				note = string(e.Judgement.Kind) + ": " + e.Judgement.Reason
 			}
-			fmt.Fprintf(&b, "| %s | %s:%d | %s | %s | %s | %s | %s |\n", e.ID, e.File, e.Line, e.Func, e.Operator,
+			fmt.Fprintf(&b, "| %s | %s:%d | %s | %s | %s | %s | %s | %s |\n", e.ID, e.File, e.Line, e.Func, e.Area, e.Operator,
 				code(e.Snippet()), tested, cell(note))
 		}
 		b.WriteString("\n")
@@ -327,6 +383,28 @@ func (r *Report) byGroup(b *strings.Builder, name string, key func(Entry) string
 		fmt.Fprintf(b, "| %s | %d | %d | %d | %d | %s |\n", k, t.valid, t.swarm, t.tests, t.survived, score)
 	}
 	b.WriteString("\n")
+}
+
+// areaTitle names an area in a report.
+func areaTitle(a Area) string {
+	switch a {
+	case AreaElection:
+		return "election path"
+	case AreaObservability:
+		return "observability"
+	case AreaReal:
+		return "real (never simulated)"
+	case AreaConfig:
+		return "configuration rules"
+	}
+	return string(a)
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 func short12(s string) string { return s[:min(12, len(s))] }

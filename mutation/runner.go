@@ -96,12 +96,19 @@ type Runner struct {
 	// WorkDir holds the overlay, mutated file and binary of the mutant in
 	// progress.
 	WorkDir string
+	// SwarmMemory bounds the memory the swarm may allocate, in bytes (0:
+	// no bound): a mutant that makes the simulator grow without bound
+	// then dies of it (a Go "fatal error: out of memory", a kill) instead
+	// of the machine's memory running out. Where the system offers no
+	// such bound it is ignored.
+	SwarmMemory int64
 }
 
 // step runs a command with a deadline in dir, its output captured.
 type step struct {
 	stdout, stderr bytes.Buffer
 	exit           int
+	signaled       string // how the process died of a signal ("signal: killed"), if it did
 	timedOut       bool
 	wall           time.Duration
 }
@@ -127,6 +134,9 @@ func (r *Runner) exec(ctx context.Context, timeout time.Duration, name string, a
 		s.timedOut = true
 	case errors.As(err, &ee):
 		s.exit = ee.ExitCode()
+		if s.exit < 0 {
+			s.signaled = ee.ProcessState.String()
+		}
 	case err != nil:
 		return nil, fmt.Errorf("mutation: run %s: %w", name, err)
 	}
@@ -191,7 +201,8 @@ type swarmOutcome struct {
 func (r *Runner) Swarm(ctx context.Context, bin string, timeout time.Duration) (*swarmOutcome, error) {
 	args := append(slices.Clone(r.SwarmArgs), "-seeds", strconv.Itoa(r.Seeds), "-workers", strconv.Itoa(r.Workers),
 		"-json", "-until-failure", "-start", "1")
-	s, err := r.exec(ctx, timeout, bin, args...)
+	name, args := limitMemory(r.SwarmMemory, bin, args)
+	s, err := r.exec(ctx, timeout, name, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -207,6 +218,14 @@ func (r *Runner) Swarm(ctx context.Context, bin string, timeout time.Duration) (
 			return nil, fmt.Errorf("mutation: swarm exited 0 without a summary: %s", firstLines(s.stderr.String(), 3))
 		}
 		msg := s.stderr.String()
+		if s.signaled != "" {
+			// Killed by a signal we did not send: the kernel's OOM
+			// killer, say, after the mutant made the simulator grow
+			// without bound.
+			o.res.Verdict = "crash"
+			o.res.Detail = "the swarm died (" + s.signaled + ") " + firstLines(msg, 2)
+			return o, nil
+		}
 		if !strings.Contains(msg, "panic") && !strings.Contains(msg, "fatal error") {
 			return nil, fmt.Errorf("mutation: swarm failed (exit %d) without a summary or a panic: %s", s.exit, firstLines(msg, 3))
 		}
