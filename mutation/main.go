@@ -90,7 +90,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 	rep, err := Execute(ctx, o, progress)
 	if rep != nil {
-		rep.Command = "simrun mutate " + quoteArgs(args)
+		rep.Command = "go run ./cmd/simrun mutate " + quoteArgs(args)
 		if werr := emit(o, rep, stdout); werr != nil && err == nil {
 			err = werr
 		}

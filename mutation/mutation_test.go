@@ -219,7 +219,7 @@ func TestExecuteFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Swarm score: 50.0%", "Whole-suite score: 75.0%", pick["survives"].ID, "simrun mutate -C testdata/fixture"} {
+	for _, want := range []string{"Swarm score: 50.0%", "Whole-suite score: 75.0%", pick["survives"].ID, "go run ./cmd/simrun mutate -C testdata/fixture"} {
 		if !strings.Contains(string(text), want) {
 			t.Errorf("report lacks %q:\n%s", want, text)
 		}
