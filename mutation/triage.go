@@ -317,6 +317,30 @@ var Triage = []Judgement{
 	{Kind: KindEquivalent, File: "protocol/record.go", Func: "Record.Encode", Operator: OpReturnZero,
 		Original: "err", Replacement: "nil", Occurrence: 1,
 		Reason: "Unreachable: json.Marshal of a record that passed check fails only for a time outside years 0-9999, which the elector never writes."}, // record-41909b66
+	{Kind: KindGap, File: "protocol/record.go", Func: "Record.check", Operator: OpCompare,
+		Original: "len(p.Updates) > MaxUpdatesLen", Replacement: "len(p.Updates) >= MaxUpdatesLen", Occurrence: 1,
+		Reason: "A previous term's updates of exactly MaxUpdatesLen bytes are refused as malformed: only a record whose predecessor published updates of exactly 1 KiB reaches it, and the swarm's applications publish no watermarks."}, // record-fc00dd6a
+	{Kind: KindGap, File: "protocol/record.go", Func: "Record.check", Operator: OpCompare,
+		Original: "r.LeaseDurationMS <= 0", Replacement: "r.LeaseDurationMS < 0", Occurrence: 1,
+		Reason: "The swarm passes with it and the tests kill it (TestDecodeMalformedRecord and the codec tests): Record.check's rule is reached only by a body that breaks it, and the swarm's foreign records are well formed while its five foreign bodies fail an earlier rule (an empty holder, token 0, no lease)."}, // record-7041b379
+	{Kind: KindGap, File: "protocol/record.go", Func: "Record.check", Operator: OpReturnOther,
+		Original: "bad(\"previous term ended %q\", p.Ended)", Replacement: "bad(\"previous updates of %d bytes, more than %d\", len(p.Updates), MaxUpdatesLen)", Occurrence: 1,
+		Reason: "A previous term with an unknown ending is refused as before, with the error text of another rule: only the message DecodeRecord returns changes, and no test reads it for this case."}, // record-6db90186
+	{Kind: KindGap, File: "protocol/record.go", Func: "Record.check", Operator: OpReturnZero,
+		Original: "bad(\"lease duration %d ms outside (0, %v]\", r.LeaseDurationMS, MaxLeaseDuration)", Replacement: "nil", Occurrence: 1,
+		Reason: "The swarm passes with it and the tests kill it (TestDecodeMalformedRecord and the codec tests): Record.check's rule is reached only by a body that breaks it, and the swarm's foreign records are well formed while its five foreign bodies fail an earlier rule (an empty holder, token 0, no lease)."}, // record-f8ba9b35
+	{Kind: KindGap, File: "protocol/record.go", Func: "Record.check", Operator: OpReturnZero,
+		Original: "bad(\"nonce %q is not %d lowercase hex digits\", r.Nonce, NonceLen)", Replacement: "nil", Occurrence: 1,
+		Reason: "The swarm passes with it and the tests kill it (TestDecodeMalformedRecord and the codec tests): Record.check's rule is reached only by a body that breaks it, and the swarm's foreign records are well formed while its five foreign bodies fail an earlier rule (an empty holder, token 0, no lease)."}, // record-70192043
+	{Kind: KindGap, File: "protocol/record.go", Func: "Record.check", Operator: OpReturnZero,
+		Original: "bad(\"previous term ended %q\", p.Ended)", Replacement: "nil", Occurrence: 1,
+		Reason: "The swarm passes with it and the tests kill it (TestDecodeMalformedRecord and the codec tests): Record.check's rule is reached only by a body that breaks it, and the swarm's foreign records are well formed while its five foreign bodies fail an earlier rule (an empty holder, token 0, no lease)."}, // record-f8ba5144
+	{Kind: KindGap, File: "protocol/record.go", Func: "Record.check", Operator: OpReturnZero,
+		Original: "bad(\"previous token %d is not below token %d\", p.Token, r.Token)", Replacement: "nil", Occurrence: 1,
+		Reason: "The swarm passes with it and the tests kill it (TestDecodeMalformedRecord and the codec tests): Record.check's rule is reached only by a body that breaks it, and the swarm's foreign records are well formed while its five foreign bodies fail an earlier rule (an empty holder, token 0, no lease)."}, // record-0def36a0
+	{Kind: KindGap, File: "protocol/record.go", Func: "Record.check", Operator: OpReturnZero,
+		Original: "bad(\"previous updates of %d bytes, more than %d\", len(p.Updates), MaxUpdatesLen)", Replacement: "nil", Occurrence: 1,
+		Reason: "A record whose previous term's updates exceed MaxUpdatesLen is accepted: only a foreign writer could write one, the swarm's foreign records carry no previous term, and no test decodes one."}, // record-68b88ce6
 	{Kind: KindEquivalent, File: "protocol/record.go", Func: "checkSize", Operator: OpReturnOther,
 		Original: "nil, fmt.Errorf(\"s3lease: encode record: %w: %d bytes, more than %d\", ErrMalformedRecord, len(body), maxRecordSize)", Replacement: "body, nil", Occurrence: 1,
 		Reason: "Unreachable: the elector's records take under 24 KiB (two identities and two updates texts of at most 1 KiB, escaped), far below 64 KiB."}, // record-0fa06080
@@ -332,10 +356,274 @@ var Triage = []Judgement{
 	{Kind: KindGap, File: "protocol/record.go", Func: "const maxRecordSize", Operator: OpOffByOne,
 		Original: "64", Replacement: "63", Occurrence: 1,
 		Reason: "Bodies between 63 and 64 KiB are refused (the elector's own records take under 13 KiB, the swarm writes none so large)."}, // record-a12ab6c1
+	{Kind: KindGap, File: "protocol/record.go", Func: "decodeRecordJSON", Operator: OpReturnOther,
+		Original: "Record{}, fmt.Errorf(\"s3lease: %w\", err)", Replacement: "r, nil", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record-32a52282
+	{Kind: KindGap, File: "protocol/record.go", Func: "decodeRecordJSON", Operator: OpReturnOther,
+		Original: "r, nil", Replacement: "Record{}, errTooLarge", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record-66290e76
 	{Kind: KindEquivalent, File: "protocol/record.go", Func: "encodeRecordJSON", Operator: OpCompare,
 		Original: "err != nil", Replacement: "err == nil", Occurrence: 1,
 		Reason: "encodeRecordJSON is the tests' reference encoder; the elector never calls it."}, // record-16f889aa
 	{Kind: KindEquivalent, File: "protocol/record.go", Func: "encodeRecordJSON", Operator: OpReturnOther,
 		Original: "nil, err", Replacement: "nil, fmt.Errorf(\"s3lease: encode record: %w\", err)", Occurrence: 1,
 		Reason: "encodeRecordJSON is the tests' reference encoder; the elector never calls it."}, // record-352f57dd
+	{Kind: KindGap, File: "protocol/record.go", Func: "validNonce", Operator: OpReturnBool,
+		Original: "false", Replacement: "true", Occurrence: 2,
+		Reason: "The swarm passes with it and the tests kill it (TestDecodeMalformedRecord and the codec tests): Record.check's rule is reached only by a body that breaks it, and the swarm's foreign records are well formed while its five foreign bodies fail an earlier rule (an empty holder, token 0, no lease)."}, // record-fd26e88f
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "Record.appendJSON", Operator: OpReturnBool,
+		Original: "false", Replacement: "true", Occurrence: 4,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-62a22702
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "Record.appendJSON", Operator: OpReturnOther,
+		Original: "append(b, '}'), true", Replacement: "b, false", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-8e612359
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "Record.appendJSON", Operator: OpReturnOther,
+		Original: "b, false", Replacement: "append(b, '}'), true", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-e7f66e2d
+	{Kind: KindEquivalent, File: "protocol/record_fast.go", Func: "Record.appendJSON", Operator: OpReturnZero,
+		Original: "b", Replacement: "nil", Occurrence: 3,
+		Reason: "appendJSON's result is discarded when it reports false: Encode then calls json.Marshal."}, // record_fast-4e5300d5
+	{Kind: KindEquivalent, File: "protocol/record_fast.go", Func: "Record.encodedSizeHint", Operator: OpArith,
+		Original: "200 + len(r.Holder) + len(r.Nonce)", Replacement: "200 + len(r.Holder) - len(r.Nonce)", Occurrence: 1,
+		Reason: "Only the capacity of the buffer Encode starts with changes, and it stays at least 0 (append grows the buffer as needed): the same bytes, at most one more allocation."}, // record_fast-d776b5bc
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "Record.encodedSizeHint", Operator: OpArith,
+		Original: "200 + len(r.Holder) + len(r.Nonce) + 60 + len(r.Updates)", Replacement: "200 + len(r.Holder) + len(r.Nonce) + 60 - len(r.Updates)", Occurrence: 1,
+		Reason: "A record whose updates are longer than about 276 bytes plus its holder and nonce gives a negative capacity, and make panics: Encode crashes the elector on a term that published such updates. The swarm's applications publish no watermarks (see watermark.go's gaps), and no test encodes a record with updates that long without a previous term."}, // record_fast-653d2b89
+	{Kind: KindEquivalent, File: "protocol/record_fast.go", Func: "Record.encodedSizeHint", Operator: OpOffByOne,
+		Original: "200", Replacement: "201", Occurrence: 1,
+		Reason: "Only the capacity of the buffer Encode starts with changes, and it stays at least 0 (append grows the buffer as needed): the same bytes, at most one more allocation."}, // record_fast-f89bd48f
+	{Kind: KindEquivalent, File: "protocol/record_fast.go", Func: "Record.encodedSizeHint", Operator: OpReturnZero,
+		Original: "n", Replacement: "0", Occurrence: 1,
+		Reason: "Only the capacity of the buffer Encode starts with changes, and it stays at least 0 (append grows the buffer as needed): the same bytes, at most one more allocation."}, // record_fast-5785a2b3
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "appendJSONTime", Operator: OpReturnOther,
+		Original: "b, false", Replacement: "append(b, '\"'), true", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-d44344d3
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "appendWatermark", Operator: OpReturnOther,
+		Original: "b, false", Replacement: "b, true", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-9ae247cc
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "appendWatermark", Operator: OpReturnOther,
+		Original: "b, true", Replacement: "b, false", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-828e1fb0
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "decodeRecordFast", Operator: OpReturnBool,
+		Original: "false", Replacement: "true", Occurrence: 2,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-fa55e73f
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "decodeRecordFast", Operator: OpReturnOther,
+		Original: "Record{}, false", Replacement: "r, true", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-9cd68c17
+	{Kind: KindEquivalent, File: "protocol/record_fast.go", Func: "recordParser.bool", Operator: OpCompare,
+		Original: "len(rest) >= 4", Replacement: "len(rest) > 4", Occurrence: 1,
+		Reason: "Only a body ending in the four bytes true is parsed differently, and both versions then refuse it (the object needs a closing brace after the value), leaving it to encoding/json."}, // record_fast-2d0642b1
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.bool", Operator: OpOffByOne,
+		Original: "4", Replacement: "5", Occurrence: 2,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-103f017f
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.bool", Operator: OpOffByOne,
+		Original: "5", Replacement: "4", Occurrence: 3,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-d9849331
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.bool", Operator: OpReturnBool,
+		Original: "false", Replacement: "true", Occurrence: 3,
+		Reason: "A \"released\" key with no value before a comma or a closing brace ({...\"released\":}) is parsed as false instead of refused: encoding/json rejects that body. Only a foreign writer could write it; the swarm's foreign bodies include none, and no test decodes one."}, // record_fast-b4e38584
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.bool", Operator: OpReturnBool,
+		Original: "true", Replacement: "false", Occurrence: 2,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-b2c60480
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.bool", Operator: OpReturnBool,
+		Original: "true", Replacement: "false", Occurrence: 3,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-628ef71a
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.byte", Operator: OpOffByOne,
+		Original: "p.i++", Replacement: "", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-56d18420
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.byte", Operator: OpReturnBool,
+		Original: "false", Replacement: "true", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-36a46d29
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.key", Operator: OpCompare,
+		Original: "rest[len(k)] == '\"'", Replacement: "rest[len(k)] != '\"'", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-187889e2
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.key", Operator: OpOffByOne,
+		Original: "0", Replacement: "1", Occurrence: 2,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-647c1f2c
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.key", Operator: OpOffByOne,
+		Original: "1", Replacement: "0", Occurrence: 5,
+		Reason: "An unknown key is taken for \"holder\" without being consumed: the parse then fails at once (no colon where the key's quote is) unless the body has a colon where a key should be ({:\"x\",...}), which encoding/json rejects and this mutant accepts. Only a foreign writer could write such a body; the swarm writes none and no test decodes one."}, // record_fast-cd13a58f
+	{Kind: KindEquivalent, File: "protocol/record_fast.go", Func: "recordParser.key", Operator: OpOffByOne,
+		Original: "2", Replacement: "1", Occurrence: 1,
+		Reason: "With one byte left, the key is refused either way: after the quote nothing is longer than a key."}, // record_fast-600281c2
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.object", Operator: OpOffByOne,
+		Original: "0", Replacement: "-1", Occurrence: 2,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-b83c924f
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.object", Operator: OpOffByOne,
+		Original: "0", Replacement: "-1", Occurrence: 3,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-b0e668f9
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.object", Operator: OpOffByOne,
+		Original: "0", Replacement: "1", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-459c6575
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.object", Operator: OpOffByOne,
+		Original: "1", Replacement: "2", Occurrence: 2,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-2ae7f741
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.record", Operator: OpReturnZero,
+		Original: "ok", Replacement: "false", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-79539766
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.str", Operator: OpArith,
+		Original: "j + 1", Replacement: "j - 1", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-c974a76c
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.str", Operator: OpCompare,
+		Original: "c == '\\\\'", Replacement: "c != '\\\\'", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-e45b3bab
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.str", Operator: OpNegate,
+		Original: "c >= utf8.RuneSelf", Replacement: "!(c >= utf8.RuneSelf)", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-66b9e0f8
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.str", Operator: OpOffByOne,
+		Original: "0x20", Replacement: "33", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-c1973811
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.str", Operator: OpReturnBool,
+		Original: "false", Replacement: "true", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-616fbbb1
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.time", Operator: OpArith,
+		Original: "sp.start-1", Replacement: "sp.start+1", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-b4886425
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.time", Operator: OpNegate,
+		Original: "!ok", Replacement: "!(!ok)", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-045ed24f
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.time", Operator: OpOffByOne,
+		Original: "1", Replacement: "0", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-c27855d5
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.time", Operator: OpOffByOne,
+		Original: "1", Replacement: "2", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-21bef42f
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.time", Operator: OpOffByOne,
+		Original: "1", Replacement: "2", Occurrence: 2,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-35b7be8d
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.time", Operator: OpReturnOther,
+		Original: "false", Replacement: "t.UnmarshalJSON(p.b[sp.start-1:sp.end+1]) == nil", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-05d3ab7f
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.uint64", Operator: OpCompare,
+		Original: "p.b[p.i] == '0'", Replacement: "p.b[p.i] != '0'", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-7b606769
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.uint64", Operator: OpCompare,
+		Original: "p.b[p.i] > '9'", Replacement: "p.b[p.i] >= '9'", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-46eda1cc
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.uint64", Operator: OpCompare,
+		Original: "p.i >= len(p.b)", Replacement: "p.i > len(p.b)", Occurrence: 1,
+		Reason: "A body cut off right after a number's key (\"token\": at the very end) indexes past its end, and DecodeRecord panics: the elector crashes on a truncated foreign body. The swarm's five foreign bodies are none such, and no test decodes one."}, // record_fast-e3e0fbab
+	{Kind: KindEquivalent, File: "protocol/record_fast.go", Func: "recordParser.uint64", Operator: OpOffByOne,
+		Original: "0", Replacement: "1", Occurrence: 3,
+		Reason: "The value returned with false is never used: every caller gives up the parse on false."}, // record_fast-cc3d4b78
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.uint64", Operator: OpOffByOne,
+		Original: "p.i++", Replacement: "", Occurrence: 2,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-38b15030
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.uint64", Operator: OpOffByOne,
+		Original: "p.i++", Replacement: "p.i += 2", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-a99f0a30
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.uint64", Operator: OpOffByOne,
+		Original: "p.i++", Replacement: "p.i += 2", Occurrence: 2,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-35eaa400
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.uint64", Operator: OpReturnOther,
+		Original: "0, true", Replacement: "0, false", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-897f38f2
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.uint64", Operator: OpReturnOther,
+		Original: "n, true", Replacement: "0, false", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-5f30c445
+	{Kind: KindEquivalent, File: "protocol/record_fast.go", Func: "stringSpans.copyStrings", Operator: OpOffByOne,
+		Original: "0", Replacement: "1", Occurrence: 1,
+		Reason: "copyStrings then builds its string whenever there are spans, empty ones included: the builder gives \"\" for them, and every field is cut from it the same way."}, // record_fast-006d01fa
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "stringSpans.copyStrings", Operator: OpOffByOne,
+		Original: "3", Replacement: "2", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-cd73f594
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "stringSpans.copyStrings", Operator: OpOffByOne,
+		Original: "3", Replacement: "4", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-f741b949
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "stringSpans.copyStrings", Operator: OpOffByOne,
+		Original: "4", Replacement: "3", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-988142bd
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "stringSpans.copyStrings", Operator: OpOffByOne,
+		Original: "4", Replacement: "5", Occurrence: 2,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-25e1f4ca
+	{Kind: KindEquivalent, File: "protocol/record_fast.go", Func: "var marshalsAsIs", Operator: OpNegate,
+		Original: "c < utf8.RuneSelf", Replacement: "!(c < utf8.RuneSelf)", Occurrence: 1,
+		Reason: "Both tables stay empty: the encoder hands every non-empty string to json.Marshal (the same bytes) and the parser's second loop does the first loop's work: the same records and bytes, more slowly."}, // record_fast-b4380ffc
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "var marshalsAsIs", Operator: OpOffByOne,
+		Original: "0x20", Replacement: "31", Occurrence: 1,
+		Reason: "The swarm passes with it and the codec's tests kill it. The swarm has no oracle for the record codec: it decodes the elector's own records (plain identities, no escapes, one key order) and five foreign bodies, and a mistake that makes the fast path refuse a body is absorbed by the fallback to encoding/json (same record, slower), while one that misreads a foreign body acts outside the assumptions, where its effects are excused. The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."}, // record_fast-f9a1c7e8
+	{Kind: KindEquivalent, File: "protocol/record_fast.go", Func: "var marshalsAsIs", Operator: OpOffByOne,
+		Original: "0x20", Replacement: "33", Occurrence: 1,
+		Reason: "A space is then neither copied as is by the encoder (it hands the string to json.Marshal, which writes the same bytes) nor skipped fast by the parser (whose second loop accepts it as any printable ASCII): the same bytes and records, more slowly."}, // record_fast-0beed089
+	{Kind: KindEquivalent, File: "protocol/record_fast.go", Func: "var marshalsAsIs", Operator: OpReturnZero,
+		Original: "u", Replacement: "[256]bool{}", Occurrence: 1,
+		Reason: "With no byte marked as unmarshalling as is, the parser's first loop stops at once and its second loop applies the same rules byte by byte (any printable ASCII but quote and backslash, valid UTF-8 above): the same spans, more slowly. The encoder's table is unchanged."}, // record_fast-9478e49a
+	{Kind: KindGap, File: "protocol/release.go", Func: "Elector.release", Operator: OpArith,
+		Original: "deadline-now", Replacement: "deadline+now", Occurrence: 1,
+		Reason: "The release's calls may run past the local deadline (their timeout becomes the deadline plus the monotonic reading instead of what is left of it). A late release is harmless, as release's comment says: it is If-Match the term's ETag, so it applies only if no one took over, and the term's application has already returned. Only how soon Run returns at shutdown changes, and no checker of the swarm judges that."}, // release-0eade439
+	{Kind: KindGap, File: "protocol/release.go", Func: "Elector.release", Operator: OpCompare,
+		Original: "now >= deadline", Replacement: "now > deadline", Occurrence: 1,
+		Reason: "At exactly the local deadline one more release attempt starts, with a timeout of zero: a 1 ns boundary on the node's own clock. Whatever it sends is If-Match the term's ETag after the application returned, harmless as a late release is."}, // release-dcfc3024
+	{Kind: KindGap, File: "protocol/release.go", Func: "Elector.release", Operator: OpOffByOne,
+		Original: "1", Replacement: "0", Occurrence: 1, Area: AreaObservability,
+		Reason: "No attempt is the last: after three attempts that did not settle, the loop ends as before (it counts its attempts), but the elector reports a transition to releasing instead of stopped and does not log that it gave up. Only what is reported changes."}, // release-1954cae0
+	{Kind: KindGap, File: "protocol/release.go", Func: "Elector.releaseOnce", Operator: OpErrStmt,
+		Original: "e.to(PhaseStopped, CauseMalformed)", Replacement: "", Occurrence: 1, Area: AreaObservability,
+		Reason: "Drops the report of the transition to stopped after a check read found a malformed body; the release ends as before."}, // release-bffc77df
+	{Kind: KindGap, File: "protocol/release.go", Func: "Elector.releaseOnce", Operator: OpNegate,
+		Original: "!s.exists", Replacement: "!(!s.exists)", Occurrence: 1,
+		Reason: "The check after an inconclusive release stops at once when the object exists (reported as not found) and, when it is missing, stops as before (reported as ok). What is lost: when a renewal of ours had applied after all, the release is not tried again, so the next candidate waits out the lease instead of taking over at once. Slower only under faults, and the swarm judges liveness after the heal within a bound of a lease and more."}, // release-caacc033
+	{Kind: KindGap, File: "protocol/release.go", Func: "Elector.releaseOnce", Operator: OpReturnBool,
+		Original: "true", Replacement: "false", Occurrence: 1,
+		Reason: "After a release that applied, the elector tries again: the write is If-Match the term's old ETag and is refused 412, and the check read finds our released record (or a successor's) and stops. Two requests more per release and transitions out of stopped that Transitions() does not declare (the protocol tests check that every transition taken is declared); no checker of the swarm counts requests or reads the transitions."}, // release-d915d05e
+	{Kind: KindGap, File: "protocol/release.go", Func: "Elector.releaseOnce", Operator: OpReturnBool,
+		Original: "true", Replacement: "false", Occurrence: 5,
+		Reason: "When the check read shows the object is someone else's, the elector tries the release again, up to three times: each write is If-Match the term's ETag, which the successor replaced, so each is refused 412 and changes nothing. Extra requests and undeclared transitions out of stopped; no checker of the swarm counts requests."}, // release-22a1a339
+	{Kind: KindGap, File: "protocol/release.go", Func: "Elector.releaseOnce", Operator: OpReturnBool,
+		Original: "true", Replacement: "false", Occurrence: 6,
+		Reason: "When the check read shows our record already released, the elector writes the release again, If-Match the old ETag (refused 412), up to three times. Extra requests and undeclared transitions out of stopped; no checker of the swarm counts requests."}, // release-0ba863ba
+	{Kind: KindGap, File: "protocol/release.go", Func: "Elector.releaseOnce", Operator: OpReturnOther,
+		Original: "last", Replacement: "true", Occurrence: 1,
+		Reason: "A check read that fails ends the release after that attempt instead of trying again: when the release had not applied, the next candidate waits out the lease instead of taking over at once. Slower only under faults, within the swarm's liveness bound; the phase is left at releasing (reported only)."}, // release-d2f50b22
+	{Kind: KindGap, File: "protocol/release.go", Func: "Elector.releaseOnce", Operator: OpReturnOther,
+		Original: "true", Replacement: "last", Occurrence: 2,
+		Reason: "A release refused outright (403, 400) is tried again, up to three times, instead of ending: each is refused the same way or, if it applies, releases as intended. Extra requests and transitions out of stopped that Transitions() does not declare; no checker of the swarm counts requests."}, // release-4e7d73ec
+	{Kind: KindGap, File: "protocol/s3errors.go", Func: "ClassifyError", Operator: OpCompare,
+		Original: "status != 0", Replacement: "status == 0", Occurrence: 1,
+		Reason: "A lost answer or a timeout (no HTTP status, no error code) is classified as a refusal instead of an unknown outcome. The elector's safety never rests on that class: a term's deadline moves only on a write confirmed by its answer or by a check read, and every path resolves an unconfirmed write by reading the object and matching its nonce. So an acquisition whose answer was lost is resolved a RetryPeriod later instead of after a back-off, a renewal's is resolved by the next renewal's 412 and check instead of at once, and a release's is not checked. Slower under faults, within the liveness bound; no checker of the swarm judges how soon an ambiguity is resolved."}, // s3errors-577ca4c8
+	{Kind: KindGap, File: "protocol/s3errors.go", Func: "ClassifyError", Operator: OpCompare,
+		Original: "status == 412", Replacement: "status != 412", Occurrence: 1,
+		Reason: "Every error answer without a known code but 412 (a 403 AccessDenied, a lost answer) is classified as a precondition failure. Each path then does what it does after a 412: the acquirer reads again at once and lets the nonce decide, and a renewal or a release is checked by a read. That is the same resolution as for an unknown outcome, without the back-off: safe, and sooner rather than later."}, // s3errors-2dbd6e1a
+	{Kind: KindGap, File: "protocol/s3errors.go", Func: "ClassifyError", Operator: OpOffByOne,
+		Original: "0", Replacement: "-1", Occurrence: 1,
+		Reason: "A lost answer or a timeout (no HTTP status, no error code) is classified as a refusal instead of an unknown outcome. The elector's safety never rests on that class: a term's deadline moves only on a write confirmed by its answer or by a check read, and every path resolves an unconfirmed write by reading the object and matching its nonce. So an acquisition whose answer was lost is resolved a RetryPeriod later instead of after a back-off, a renewal's is resolved by the next renewal's 412 and check instead of at once, and a release's is not checked. Slower under faults, within the liveness bound; no checker of the swarm judges how soon an ambiguity is resolved."}, // s3errors-646deec1
+	{Kind: KindGap, File: "protocol/s3errors.go", Func: "ClassifyError", Operator: OpOffByOne,
+		Original: "409", Replacement: "410", Occurrence: 1,
+		Reason: "Reached only by an error answer that carries no S3 error code: the simulator answers as AWS does, with a code on every error (ConditionalRequestConflict or OperationAborted for 409, SlowDown for throttling), and the SDK path decodes the same codes. A store that answers without codes (a proxy's bare 409 or 429) would reach it; no dialect of the simulator does."}, // s3errors-2a943b93
+	{Kind: KindGap, File: "protocol/s3errors.go", Func: "ClassifyError", Operator: OpOffByOne,
+		Original: "429", Replacement: "430", Occurrence: 1,
+		Reason: "Reached only by an error answer that carries no S3 error code: the simulator answers as AWS does, with a code on every error (ConditionalRequestConflict or OperationAborted for 409, SlowDown for throttling), and the SDK path decodes the same codes. A store that answers without codes (a proxy's bare 409 or 429) would reach it; no dialect of the simulator does."}, // s3errors-8e2c16cf
+	{Kind: KindGap, File: "protocol/s3errors.go", Func: "ClassifyError", Operator: OpReturnOther,
+		Original: "ClassConflict", Replacement: "ClassUnknownOutcome", Occurrence: 1, Area: AreaObservability,
+		Reason: "A bare 409 (no error code; see the other mutants of this line) is classified as an unknown outcome instead of a conflict. The elector handles both classes the same way on every path (a back-off, or a check read), so only the cause it reports for the transition changes: server error instead of conflict."}, // s3errors-fce2d50f
+	{Kind: KindGap, File: "protocol/s3errors.go", Func: "ClassifyError", Operator: OpReturnZero,
+		Original: "ClassConflict", Replacement: "0", Occurrence: 2,
+		Reason: "Reached only by an error answer that carries no S3 error code: the simulator answers as AWS does, with a code on every error (ConditionalRequestConflict or OperationAborted for 409, SlowDown for throttling), and the SDK path decodes the same codes. A store that answers without codes (a proxy's bare 409 or 429) would reach it; no dialect of the simulator does. It would be unsafe there: a bare 409 taken for success."}, // s3errors-804dac6c
+	{Kind: KindGap, File: "protocol/s3errors.go", Func: "ErrorClass.String", Operator: OpNegate,
+		Original: "c >= 0 && int(c) < len(classNames)", Replacement: "!(c >= 0 && int(c) < len(classNames))", Occurrence: 1, Area: AreaObservability,
+		Reason: "ErrorClass.String names every class \"ErrorClass(?)\" (and would index out of range for a class that does not exist, which is never made). It is used only in log lines."}, // s3errors-c6bbbe00
+	{Kind: KindGap, File: "protocol/s3errors.go", Func: "ErrorClass.String", Operator: OpReturnZero,
+		Original: "\"ErrorClass(?)\"", Replacement: "\"\"", Occurrence: 1, Area: AreaObservability,
+		Reason: "Only a class outside the named ones, which the elector never makes (a user can, by conversion), prints differently: empty instead of \"ErrorClass(?)\". TestErrorClassString checks it."}, // s3errors-8801e8d8
+	{Kind: KindGap, File: "protocol/watermark.go", Func: "Elector.PublishedWatermark", Operator: OpNegate,
+		Original: "t == nil || t.lease.Token != token", Replacement: "!(t == nil || t.lease.Token != token)", Occurrence: 1,
+		Reason: "The swarm's applications never call SetWatermark or PublishedWatermark; the watermark-handoff scenario (judged by CheckWatermarks) and the protocol tests do. A swarm application that publishes watermarks would reach it."}, // watermark-b42e4425
+	{Kind: KindGap, File: "protocol/watermark.go", Func: "Elector.PublishedWatermark", Operator: OpReturnZero,
+		Original: "t.published", Replacement: "Watermark{}", Occurrence: 1,
+		Reason: "The swarm's applications never call SetWatermark or PublishedWatermark; the watermark-handoff scenario (judged by CheckWatermarks) and the protocol tests do. A swarm application that publishes watermarks would reach it."}, // watermark-f7a488c3
+	{Kind: KindGap, File: "protocol/watermark.go", Func: "Elector.SetWatermark", Operator: OpCompare,
+		Original: "err != nil", Replacement: "err == nil", Occurrence: 1,
+		Reason: "The swarm's applications never call SetWatermark or PublishedWatermark; the watermark-handoff scenario (judged by CheckWatermarks) and the protocol tests do. A swarm application that publishes watermarks would reach it."}, // watermark-dd8d562c
+	{Kind: KindGap, File: "protocol/watermark.go", Func: "Elector.SetWatermark", Operator: OpNegate,
+		Original: "len(w.Updates) > MaxUpdatesLen", Replacement: "!(len(w.Updates) > MaxUpdatesLen)", Occurrence: 1,
+		Reason: "The swarm's applications never call SetWatermark or PublishedWatermark; the watermark-handoff scenario (judged by CheckWatermarks) and the protocol tests do. A swarm application that publishes watermarks would reach it."}, // watermark-c2edd4da
+	{Kind: KindGap, File: "protocol/watermark.go", Func: "Elector.SetWatermark", Operator: OpNegate,
+		Original: "t == nil || t.lease.Token != token", Replacement: "!(t == nil || t.lease.Token != token)", Occurrence: 1,
+		Reason: "The swarm's applications never call SetWatermark or PublishedWatermark; the watermark-handoff scenario (judged by CheckWatermarks) and the protocol tests do. A swarm application that publishes watermarks would reach it."}, // watermark-d23072fc
+	{Kind: KindGap, File: "protocol/watermark.go", Func: "Elector.SetWatermark", Operator: OpReturnOther,
+		Original: "fmt.Errorf(\"%w: %w\", ErrInvalidWatermark, err)", Replacement: "fmt.Errorf(\"%w: token %d\", ErrNotLeading, token)", Occurrence: 1,
+		Reason: "The swarm's applications never call SetWatermark or PublishedWatermark; the watermark-handoff scenario (judged by CheckWatermarks) and the protocol tests do. A swarm application that publishes watermarks would reach it."}, // watermark-09664fd2
+	{Kind: KindGap, File: "protocol/watermark.go", Func: "Elector.SetWatermark", Operator: OpReturnZero,
+		Original: "fmt.Errorf(\"%w: %w\", ErrInvalidWatermark, err)", Replacement: "nil", Occurrence: 1,
+		Reason: "The swarm's applications never call SetWatermark or PublishedWatermark; the watermark-handoff scenario (judged by CheckWatermarks) and the protocol tests do. A swarm application that publishes watermarks would reach it."}, // watermark-71182db9
 }
