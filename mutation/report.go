@@ -242,6 +242,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		c.Valid, c.KilledBySwarm, c.KilledByTests, c.Survived)
 	for _, a := range r.Areas {
 		ac := a.Counts
+		if ac.Valid == 0 {
+			fmt.Fprintf(&b, "%s: no valid mutant (%d selected, %d equivalent, %d invalid).  \n",
+				capitalize(areaTitle(a.Area)), ac.Selected, ac.Equivalent, ac.Invalid)
+			continue
+		}
 		fmt.Fprintf(&b, "%s: **Swarm score: %.1f%%** (%d of %d valid mutants killed by the swarm alone within %d seeds), ",
 			capitalize(areaTitle(a.Area)), a.SwarmScore, ac.KilledBySwarm, ac.Valid, r.Seeds)
 		fmt.Fprintf(&b, "**Whole-suite score: %.1f%%** (%d of %d killed by the swarm or the tests)", a.SuiteScore, ac.KilledBySwarm+ac.KilledByTests, ac.Valid)

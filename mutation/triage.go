@@ -110,6 +110,9 @@ var Triage = []Judgement{
 	{Kind: KindEquivalent, File: "protocol/campaign.go", Func: "tokenFloor", Operator: OpOffByOne,
 		Original: "0", Replacement: "1", Occurrence: 2,
 		Reason: "The floor only raises a token: every acquisition's token is already at least highest+1 >= 1 (or math.MaxUint64), so a floor of 1 instead of 0 before 1970 changes nothing."}, // campaign-c4936d00
+	{Kind: KindEquivalent, File: "protocol/clock.go", Func: "RealClock.Sleep", Operator: OpOffByOne,
+		Original: "0", Replacement: "1", Occurrence: 1,
+		Reason: "A Sleep of exactly 1 ns returns at once instead of after a 1 ns timer: Go's timers do not resolve a nanosecond, so the two cannot be told apart by any caller."}, // clock-75e332ae
 	{Kind: KindGap, File: "protocol/config.go", Func: "Config.Assumptions", Operator: OpOffByOne,
 		Original: "3", Replacement: "2", Occurrence: 2,
 		Reason: "The liveness bound claimed is a RetryPeriod tighter (lease + 2 retry periods + 3 request timeouts) and the elector met it on every seed: the bound's spare RetryPeriod (for a conflict just after the heal) is never needed in the swarm, whose 409s end with the faults."}, // config-4a56544a
@@ -605,6 +608,27 @@ var Triage = []Judgement{
 	{Kind: KindGap, File: "protocol/s3errors.go", Func: "ErrorClass.String", Operator: OpReturnZero,
 		Original: "\"ErrorClass(?)\"", Replacement: "\"\"", Occurrence: 1, Area: AreaObservability,
 		Reason: "Only a class outside the named ones, which the elector never makes (a user can, by conversion), prints differently: empty instead of \"ErrorClass(?)\". TestErrorClassString checks it."}, // s3errors-8801e8d8
+	{Kind: KindGap, File: "protocol/transitions.go", Func: "Cause.String", Operator: OpCompare,
+		Original: "int(c) < len(causeNames)", Replacement: "int(c) <= len(causeNames)", Occurrence: 1,
+		Reason: "Cause.String indexes one past its names for a Cause equal to their count, which the elector never makes (a user can, by conversion): a panic there instead of Cause(N)."}, // transitions-45dbf359
+	{Kind: KindGap, File: "protocol/transitions.go", Func: "Phase.String", Operator: OpReturnOther,
+		Original: "phaseNames[p]", Replacement: "fmt.Sprintf(\"Phase(%d)\", p)", Occurrence: 1,
+		Reason: "Every phase is named Phase(N) instead of its name: in logs, metrics labels and the coverage report. The protocol tests pass with it."}, // transitions-b3eec940
+	{Kind: KindGap, File: "protocol/transitions.go", Func: "Transition.Declared", Operator: OpCompare,
+		Original: "t.Cause < numCauses", Replacement: "t.Cause <= numCauses", Occurrence: 1,
+		Reason: "Declared indexes one past its table for a Cause equal to numCauses, which the elector never makes (a user can, by conversion): a panic instead of false."}, // transitions-0a7ab8bb
+	{Kind: KindGap, File: "protocol/transitions.go", Func: "causeOf", Operator: OpNegate,
+		Original: "ok", Replacement: "!(ok)", Occurrence: 2,
+		Reason: "Reporting only: the cause is passed to Metrics.Transition and coverage, never to a decision. The protocol tests pass with it; a test of the causes reported for each answer class would catch it."}, // transitions-ae63f8c6
+	{Kind: KindGap, File: "protocol/transitions.go", Func: "causeOf", Operator: OpReturnOther,
+		Original: "CauseOK", Replacement: "CausePreconditionFailed", Occurrence: 1,
+		Reason: "Reporting only: the cause is passed to Metrics.Transition and coverage, never to a decision. The protocol tests pass with it; a test of the causes reported for each answer class would catch it."}, // transitions-df885ee5
+	{Kind: KindGap, File: "protocol/transitions.go", Func: "causeOf", Operator: OpReturnZero,
+		Original: "CauseNotSent", Replacement: "0", Occurrence: 1,
+		Reason: "Reporting only: the cause is passed to Metrics.Transition and coverage, never to a decision. The protocol tests pass with it; a test of the causes reported for each answer class would catch it."}, // transitions-af1435a0
+	{Kind: KindGap, File: "protocol/transitions.go", Func: "causeOf", Operator: OpReturnZero,
+		Original: "CauseServerError", Replacement: "0", Occurrence: 2,
+		Reason: "Reporting only: the cause is passed to Metrics.Transition and coverage, never to a decision. The protocol tests pass with it; a test of the causes reported for each answer class would catch it."}, // transitions-a2eb35ba
 	{Kind: KindGap, File: "protocol/watermark.go", Func: "Elector.PublishedWatermark", Operator: OpNegate,
 		Original: "t == nil || t.lease.Token != token", Replacement: "!(t == nil || t.lease.Token != token)", Occurrence: 1,
 		Reason: "The swarm's applications never call SetWatermark or PublishedWatermark; the watermark-handoff scenario (judged by CheckWatermarks) and the protocol tests do. A swarm application that publishes watermarks would reach it."}, // watermark-b42e4425
