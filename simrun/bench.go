@@ -59,11 +59,10 @@ func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
 	if err := parse(fs, args); err != nil {
 		return 0, err
 	}
+	if err := checkCounts(*seeds, *workers); err != nil {
+		return 0, err
+	}
 	switch {
-	case *seeds < 1:
-		return 0, fmt.Errorf("%w: -seeds must be at least 1, got %d", errUsage, *seeds)
-	case *workers < 1:
-		return 0, fmt.Errorf("%w: -workers must be at least 1, got %d", errUsage, *workers)
 	case *scale && *workers != 1:
 		return 0, fmt.Errorf("%w: -scale measures one goroutine; do not combine it with -workers", errUsage)
 	case *compareS3 && (*scale || *s3 != string(s3Fast)):

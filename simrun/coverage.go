@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
@@ -78,13 +77,8 @@ func cmdCoverage(args []string, stdout, stderr io.Writer) (int, error) {
 	if err := parse(fs, args); err != nil {
 		return 0, err
 	}
-	switch {
-	case *seeds < 1:
-		return 0, fmt.Errorf("%w: -seeds must be at least 1, got %d", errUsage, *seeds)
-	case *workers < 1:
-		return 0, fmt.Errorf("%w: -workers must be at least 1, got %d", errUsage, *workers)
-	case *start+uint64(*seeds)-1 < *start:
-		return 0, fmt.Errorf("%w: seed range %d+%d overflows", errUsage, *start, *seeds)
+	if err := checkRange(*start, *seeds, *workers); err != nil {
+		return 0, err
 	}
 	if err := checkOutputDir(*docFile); err != nil {
 		return 0, fmt.Errorf("%w: -doc: %v", errUsage, err)
@@ -95,17 +89,11 @@ func cmdCoverage(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	ctx, caught := stopOnSignal()
 	defer caught.release()
-	var (
-		results []seedResult
-		cov     *schema.Coverage
-		g       *schema.Guided
-		wall    time.Duration
-	)
+	var out *guidedOut
 	if *guided {
-		results, cov, g, wall, err = guidedCampaign(ctx, sc, *start, uint64(*seeds), *workers, false, nil, s3Fast, &guidedOut{})
-	} else {
-		results, cov, wall, err = campaign(ctx, sc, *start, uint64(*seeds), *workers, false, nil, s3Fast)
+		out = &guidedOut{}
 	}
+	results, cov, g, wall, err := runRange(ctx, sc, *start, uint64(*seeds), *workers, false, nil, s3Fast, out)
 	if err != nil {
 		return 0, err
 	}

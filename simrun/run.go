@@ -82,14 +82,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 			fmt.Fprintf(stderr, "simrun: running fresh seeds from %d until one fails (-start %d repeats this)\n", *start, *start)
 		}
 	}
-	if *seeds < 1 {
-		return 0, fmt.Errorf("%w: -seeds must be at least 1, got %d", errUsage, *seeds)
-	}
-	if *workers < 1 {
-		return 0, fmt.Errorf("%w: -workers must be at least 1, got %d", errUsage, *workers)
-	}
-	if *start+uint64(*seeds)-1 < *start {
-		return 0, fmt.Errorf("%w: seed range %d+%d overflows", errUsage, *start, *seeds)
+	if err := checkRange(*start, *seeds, *workers); err != nil {
+		return 0, err
 	}
 	path3, err := parseS3(*s3)
 	if err != nil {
@@ -105,17 +99,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	if isTerminal(stderr) && !*untilFailure {
 		stopProgress = showProgress(prog.line, stderr, true)
 	}
-	var (
-		results []seedResult
-		cov     *schema.Coverage
-		g       *schema.Guided
-		wall    time.Duration
-	)
+	var out *guidedOut
 	if *guided {
-		results, cov, g, wall, err = guidedCampaign(ctx, sc, *start, uint64(*seeds), *workers, *untilFailure, prog, path3, &guidedOut{dir: *outDir})
-	} else {
-		results, cov, wall, err = campaign(ctx, sc, *start, uint64(*seeds), *workers, *untilFailure, prog, path3)
+		out = &guidedOut{dir: *outDir}
 	}
+	results, cov, g, wall, err := runRange(ctx, sc, *start, uint64(*seeds), *workers, *untilFailure, prog, path3, out)
 	stopProgress()
 	if err != nil {
 		return 0, err

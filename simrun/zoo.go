@@ -49,12 +49,10 @@ func cmdZoo(args []string, stdout, stderr io.Writer) (int, error) {
 			*budget = 20000
 		}
 	}
-	switch {
-	case *budget < 1:
-		return 0, fmt.Errorf("%w: -seeds must be at least 1, got %d", errUsage, *budget)
-	case *workers < 1:
-		return 0, fmt.Errorf("%w: -workers must be at least 1, got %d", errUsage, *workers)
-	case *shrink < 0:
+	if err := checkRange(*first, *budget, *workers); err != nil {
+		return 0, err
+	}
+	if *shrink < 0 {
 		return 0, fmt.Errorf("%w: -shrink must not be negative, got %d", errUsage, *shrink)
 	}
 	start := time.Now()
@@ -65,9 +63,6 @@ func cmdZoo(args []string, stdout, stderr io.Writer) (int, error) {
 	var out *guidedOut
 	if *guided {
 		out = &guidedOut{dir: *outDir}
-	}
-	if *first+uint64(*budget)-1 < *first {
-		return 0, fmt.Errorf("%w: seed range %d+%d overflows", errUsage, *first, *budget)
 	}
 	rows, err := zooRows(scs, *first, *budget, *workers, *shrink, out)
 	if err != nil {
@@ -152,23 +147,8 @@ func zooRun(sc harness.Scenario, first uint64, budget, shrink int) (schema.ZooRo
 		row.Wall = faults.Duration(time.Since(start))
 		row.Caught, row.Seed, row.Verdict = true, seed, o.Verdict.String()
 		row.Replay = harness.ReplayCommand(sc.Name, seed)
-		row.PlanEvents = len(o.Plan.Events)
-		switch {
-		case len(o.Violations) > 0:
-			row.Violation = &o.Violations[0]
-		case o.Result.Failure != nil:
-			row.Failure = o.Result.Failure.Error()
-		}
-		if shrink > 0 {
-			small, runs, err := harness.Shrink(harness.ReproducerFor(o), shrink)
-			row.ShrinkRuns = runs
-			if err != nil {
-				row.ShrinkFailure = err.Error()
-			} else {
-				n := len(small.Plan.Events)
-				row.ShrunkEvents = &n
-			}
-		}
+		describeCatch(&row, o)
+		shrinkCatch(&row, harness.ReproducerFor(o), shrink)
 		return row, nil
 	}
 	row.Wall = faults.Duration(time.Since(start))
@@ -198,6 +178,20 @@ func zooGuided(sc harness.Scenario, first uint64, budget, shrink int, out *guide
 	}
 	o := failed.Outcome
 	row.Caught, row.Seed, row.Verdict, row.Parent = true, o.Seed, o.Verdict.String(), failed.Parent
+	describeCatch(&row, o)
+	path, err := out.write(failed)
+	if err != nil {
+		return row, err
+	}
+	row.Reproducer = path
+	row.Replay = harness.Command() + " replay " + harness.ShellQuote(path)
+	shrinkCatch(&row, failed.Reproducer(), shrink)
+	return row, nil
+}
+
+// describeCatch fills in what the failing run o of a variant showed: its
+// plan's size, and its first violation or its failure.
+func describeCatch(row *schema.ZooRow, o *harness.Outcome) {
 	row.PlanEvents = len(o.Plan.Events)
 	switch {
 	case len(o.Violations) > 0:
@@ -205,23 +199,22 @@ func zooGuided(sc harness.Scenario, first uint64, budget, shrink int, out *guide
 	case o.Result.Failure != nil:
 		row.Failure = o.Result.Failure.Error()
 	}
-	path, err := out.write(failed)
+}
+
+// shrinkCatch shrinks the failing run rep with at most budget runs (none
+// if budget is 0) and records how it went.
+func shrinkCatch(row *schema.ZooRow, rep *harness.Reproducer, budget int) {
+	if budget <= 0 {
+		return
+	}
+	small, runs, err := harness.Shrink(rep, budget)
+	row.ShrinkRuns = runs
 	if err != nil {
-		return row, err
+		row.ShrinkFailure = err.Error()
+		return
 	}
-	row.Reproducer = path
-	row.Replay = harness.Command() + " replay " + harness.ShellQuote(path)
-	if shrink > 0 {
-		small, runs, err := harness.Shrink(failed.Reproducer(), shrink)
-		row.ShrinkRuns = runs
-		if err != nil {
-			row.ShrinkFailure = err.Error()
-		} else {
-			n := len(small.Plan.Events)
-			row.ShrunkEvents = &n
-		}
-	}
-	return row, nil
+	n := len(small.Plan.Events)
+	row.ShrunkEvents = &n
 }
 
 // printZoo prints the rows as a table, the control first.

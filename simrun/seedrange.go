@@ -1,0 +1,46 @@
+package simrun
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/schema"
+)
+
+// checkCounts is the usage check of -seeds and -workers that every command
+// running a range of seeds shares.
+func checkCounts(seeds, workers int) error {
+	switch {
+	case seeds < 1:
+		return fmt.Errorf("%w: -seeds must be at least 1, got %d", errUsage, seeds)
+	case workers < 1:
+		return fmt.Errorf("%w: -workers must be at least 1, got %d", errUsage, workers)
+	}
+	return nil
+}
+
+// checkRange is checkCounts, and that the range of seeds from start does
+// not overflow.
+func checkRange(start uint64, seeds, workers int) error {
+	if err := checkCounts(seeds, workers); err != nil {
+		return err
+	}
+	if start+uint64(seeds)-1 < start {
+		return fmt.Errorf("%w: seed range %d+%d overflows", errUsage, start, seeds)
+	}
+	return nil
+}
+
+// runRange runs seeds runs of sc from start: plain swarm seeds, or a
+// guided campaign when guided is non-nil (whose figures it then returns
+// too).
+func runRange(ctx context.Context, sc harness.Scenario, start, seeds uint64, workers int, untilFailure bool,
+	prog *runProgress, path s3Path, guided *guidedOut) ([]seedResult, *schema.Coverage, *schema.Guided, time.Duration, error) {
+	if guided != nil {
+		return guidedCampaign(ctx, sc, start, seeds, workers, untilFailure, prog, path, guided)
+	}
+	results, cov, wall, err := campaign(ctx, sc, start, seeds, workers, untilFailure, prog, path)
+	return results, cov, nil, wall, err
+}
