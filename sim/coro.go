@@ -79,12 +79,8 @@ type workerPool struct {
 
 // get returns an idle coroutine set to run f, or a new one.
 func (p *workerPool) get(f func()) *coro {
-	var c *coro
-	if n := len(p.coros); n > 0 {
-		c = p.coros[n-1]
-		p.coros[n-1] = nil
-		p.coros = p.coros[:n-1]
-	} else {
+	c := popFree(&p.coros)
+	if c == nil {
 		c = newCoro()
 	}
 	c.f = f
@@ -139,4 +135,17 @@ func (w *World) handBack() {
 	p.waiters, w.waiters = w.waiters[:0], nil
 	p.sim, w.simWaiters = w.simWaiters[:0], nil
 	p.ties, w.ties = w.ties[:0], nil
+}
+
+// popFree takes the last item off a free list, clearing its slot so the
+// list holds no reference to it, or returns nil if the list is empty.
+func popFree[T any](list *[]*T) *T {
+	n := len(*list)
+	if n == 0 {
+		return nil
+	}
+	x := (*list)[n-1]
+	(*list)[n-1] = nil
+	*list = (*list)[:n-1]
+	return x
 }

@@ -227,12 +227,8 @@ type landingState struct {
 // newLanding returns a landing for a request of kind k, owned by the
 // caller and (once call schedules it) the agenda.
 func (w *World) newLanding(k landingOp) *s3Landing {
-	var pc *s3Landing
-	if n := len(w.freeLandings); n > 0 {
-		pc = w.freeLandings[n-1]
-		w.freeLandings[n-1] = nil
-		w.freeLandings = w.freeLandings[:n-1]
-	} else {
+	pc := popFree(&w.freeLandings)
+	if pc == nil {
 		pc = &s3Landing{}
 	}
 	pc.w, pc.kind, pc.refs = w, k, 2
