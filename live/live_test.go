@@ -104,14 +104,16 @@ func TestLiveGoFakeS3WithFaults(t *testing.T) {
 // at once, and every request is held 100 ms by the proxy: a write is sent
 // only after a read's answer, so it reaches the store at least 200 ms after
 // its elector started, and every elector whose first read was sent within
-// 100 ms of the first elector's finds the key absent, creates it with token
-// 1 (If-None-Match: *, stripped) and is told it won. Starting three
-// goroutines takes microseconds, so all three do: three holders of token 1
-// and accepted creates of a key that exists. The unique-holder checker and
-// the S3 linearizability check must both fail. (It would take two electors
-// starting more than 100 ms late for only one to win, and with it the run
-// to look safe: a leader renews every RetryPeriod, so a follower that saw
-// its record never sees it unchanged for a lease.)
+// 100 ms of the first elector's finds the key absent, creates it
+// (If-None-Match: *, stripped) and is told it won. Starting three goroutines
+// takes microseconds, so all three do: several leaders at once on real time,
+// and accepted creates of a key that exists. The overlap check and the S3
+// linearizability check must both fail. (Unique-holder is not asserted: a
+// first token is floored at the creator's wall clock in milliseconds, so the
+// holders share a token only when they created within one millisecond.) It
+// would take two electors starting more than 100 ms late for only one to
+// win, and with it the run to look safe: a leader renews every RetryPeriod,
+// so a follower that saw its record never sees it unchanged for a lease.
 func TestLiveBrokenStoreIsCaught(t *testing.T) {
 	cfg := Config{Nodes: 3, Duration: 2 * time.Second, Seed: 7, Faults: Faults{
 		Latency: 1, MinLatency: 100 * time.Millisecond, MaxLatency: 100 * time.Millisecond,
@@ -124,10 +126,28 @@ func TestLiveBrokenStoreIsCaught(t *testing.T) {
 	if res.Proxy.Faults.Stripped == 0 {
 		t.Errorf("no condition was stripped")
 	}
-	for _, name := range []string{"unique-holder", CheckS3Linearizable} {
+	for _, name := range []string{CheckOverlap, CheckS3Linearizable} {
 		if c, _ := res.Check(name); c.Verdict != CheckFail {
 			t.Errorf("check %s: %s, want fail", name, c.Verdict)
 		}
+	}
+	// Unique-holder fails exactly when two node incarnations hold one token.
+	type holder struct{ node, incarnation int }
+	holders := map[uint64]holder{}
+	shared := false
+	for _, term := range res.History.Terms {
+		h := holder{term.Node, term.Incarnation}
+		if prev, ok := holders[term.Token]; ok && prev != h {
+			shared = true
+		}
+		holders[term.Token] = h
+	}
+	want := CheckPass
+	if shared {
+		want = CheckFail
+	}
+	if c, _ := res.Check("unique-holder"); c.Verdict != want {
+		t.Errorf("check unique-holder: %s, want %s (a token shared by two terms: %v)", c.Verdict, want, shared)
 	}
 }
 
