@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -31,6 +32,9 @@ func ApplyEncoded(p *Plan, cfg *sim.Config, enc RecordEncoder) error {
 	}
 	if p.SDKAttempts > 0 {
 		cfg.S3Attempts = p.SDKAttempts
+	}
+	if p.Names != nil {
+		cfg.Identities = slices.Clone(p.Names)
 	}
 	if enc == nil {
 		enc = EncodeRecord

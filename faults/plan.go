@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/s3lease/s3lease/sim"
 )
@@ -26,6 +27,10 @@ type Plan struct {
 	// that takes them (harness.Protocol.Configure); a node not listed runs
 	// the protocol as given.
 	Settings []Settings `json:"settings,omitempty"`
+	// Names, if given, are the nodes' identities: node i's first
+	// incarnation is Names[i], and so is every restart that names none (a
+	// restart with an identity suffix appends it). Nil: n0, n1, ...
+	Names []string `json:"names,omitempty"`
 	// Initial is what the lock object holds before time 0; nil: there is
 	// no lock object.
 	Initial *Object `json:"initial,omitempty"`
@@ -179,6 +184,14 @@ func (p *Plan) Validate(nodes int, duration time.Duration) error {
 	}
 	if p.HealAt < 0 || p.HealAt.D() > duration {
 		return bad("healAt %v outside the run [0, %v]", p.HealAt, duration)
+	}
+	if p.Names != nil && len(p.Names) != nodes {
+		return bad("%d names for %d nodes", len(p.Names), nodes)
+	}
+	for i, n := range p.Names {
+		if n == "" || !utf8.ValidString(n) {
+			return bad("node %d's name %q is empty or not UTF-8", i, n)
+		}
 	}
 	for _, c := range p.Clocks {
 		if c.Node < 0 || c.Node >= nodes {

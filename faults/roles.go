@@ -166,11 +166,11 @@ func targets(w *sim.World, e Event, node int) []int {
 // identityFor is the identity a node restarted by an event with a role or
 // a target takes: its default name with e.Identity as a suffix, or its
 // default name if e.Identity is empty.
-func identityFor(e Event, node int) string {
+func identityFor(w *sim.World, e Event, node int) string {
 	if e.Identity == "" {
 		return ""
 	}
-	return "n" + strconv.Itoa(node) + e.Identity
+	return w.Node(node).DefaultIdentity() + e.Identity
 }
 
 // act carries out an event with a role or a target now, role's node being
@@ -229,14 +229,14 @@ func (in *injector) act(w *sim.World, e Event, node int) {
 			case Stop:
 				n.Stop()
 			default:
-				n.Restart(identityFor(e, i))
+				n.Restart(identityFor(w, e, i))
 				continue
 			}
 			if e.For > 0 {
 				at, i := now+e.For.D(), i
 				w.At(at, -1, func() {
 					w.RecordFault(sim.FaultSpan{Kind: string(Restart), Node: i, From: at, To: at})
-					w.Node(i).Restart(identityFor(e, i))
+					w.Node(i).Restart(identityFor(w, e, i))
 				})
 			}
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -80,6 +81,22 @@ func (s ElectorSettings) Assumptions() faults.Assumptions {
 // long after faults heal a leader must be in place.
 func (s ElectorSettings) LivenessBound() time.Duration {
 	return s.Config(sim.Env{}).Assumptions().LivenessBound
+}
+
+// electorBurst is the most S3 requests the elector sends without a wait in
+// between: a read, a conditional write, and the read that checks a write
+// whose outcome is unknown (an acquisition, a renewal or a release).
+const electorBurst = 3
+
+// RequestRate is the elector's bound on one node's S3 requests, by its
+// design: every wait between bursts of requests is at least a tenth of
+// RetryPeriod (the back-off after a 409 or an unknown outcome is 10-20% of
+// it; a follower polls, and a leader renews, once per RetryPeriod), so a
+// window of one RetryPeriod holds at most eleven bursts. Swarm runs of the
+// production elector stay far below it (15 at most over seeds 1..30,000);
+// a loop that forgets a wait goes far beyond it.
+func (s ElectorSettings) RequestRate() linearizability.RequestRate {
+	return linearizability.RequestRate{Window: s.RetryPeriod, Max: 11 * electorBurst}
 }
 
 // ProductionElector is the candidate that runs protocol.Elector, the code

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/linearizability"
+	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -54,10 +56,23 @@ type Protocol struct {
 	// the plans that reach new ones. Every run also gets the harness's
 	// own set (RunShapes).
 	Coverage []CoverageSet
+	// RequestRate, if set, bounds how fast each node sends S3 requests, by
+	// the protocol's own design (its waits between attempts): more than
+	// RequestRate.Max requests from one node within any RequestRate.Window
+	// of true time is a retry storm, judged Liveness whatever S3 answered.
+	// Zero judges no rate.
+	RequestRate linearizability.RequestRate
+	// MaxIdentityLen, if positive, is the longest node identity the
+	// protocol accepts, in bytes: the swarm then gives the nodes, on some
+	// seeds, identities that a codec must carry exactly (quotes,
+	// backslashes, non-ASCII, HTML and control characters, and names of
+	// exactly this length; faults.SwarmNames). Zero: nodes are n0, n1, ....
+	MaxIdentityLen int
 
-	// pauses are per-node pause bounds, set by Configured for a plan
-	// that gives nodes settings of their own.
+	// pauses and rates are per-node pause bounds and request rates, set
+	// by Configured for a plan that gives nodes settings of their own.
 	pauses []time.Duration
+	rates  []linearizability.RequestRate
 	_      struct{}
 }
 
@@ -65,13 +80,15 @@ type Protocol struct {
 // its own configuration states (protocol.Config.Assumptions).
 func Elector(s ElectorSettings) Protocol {
 	return Protocol{
-		Name:          "elector",
-		Candidate:     ProductionElector(s),
-		Assumptions:   s.Assumptions(),
-		LivenessBound: s.LivenessBound(),
-		Configure:     configureElector,
-		EncodeRecord:  s.EncodeRecord,
-		Coverage:      electorCoverage,
+		Name:           "elector",
+		Candidate:      ProductionElector(s),
+		Assumptions:    s.Assumptions(),
+		LivenessBound:  s.LivenessBound(),
+		Configure:      configureElector,
+		EncodeRecord:   s.EncodeRecord,
+		Coverage:       electorCoverage,
+		RequestRate:    s.RequestRate(),
+		MaxIdentityLen: protocol.MaxIdentityLen,
 	}
 }
 

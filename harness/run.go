@@ -168,6 +168,11 @@ func judge(o *Outcome, p Protocol, plan *faults.Plan, audit func(*sim.Result) []
 		o.Verdict = Unsafe
 		return
 	}
+	if v := linearizability.CheckRequestRate(h, p.RequestRateOf); len(v) > 0 {
+		o.Violations = v
+		o.Verdict = Liveness
+		return
+	}
 	if p.LivenessBound <= 0 {
 		if o.S3.Result == porcupine.Unknown {
 			o.Verdict = Inconclusive

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -26,6 +27,8 @@ type Configure func(faults.Settings) (Protocol, error)
 //     matters in a leader, whose term and lease are its own settings;
 //     followers wait at least the lease the leader's record states.
 //     MaxPause is the smallest, for plans drawn to stay inside.
+//   - The request rate is each node's own (Protocol.RequestRateOf): how
+//     often a node may ask S3 follows from its own waits.
 //   - Lease and Term are the longest: they bound how long a fault can
 //     affect a node.
 //   - The liveness bound is the longest lease plus the largest of each
@@ -60,10 +63,12 @@ func (p Protocol) withSettings(settings []faults.Settings, nodes int) (Protocol,
 	}
 	a := p.Assumptions
 	out.pauses = make([]time.Duration, nodes)
+	out.rates = make([]linearizability.RequestRate, nodes)
 	maxLease, beyond := time.Duration(0), time.Duration(0)
 	for i, q := range per {
 		qa := q.Assumptions
 		out.pauses[i] = qa.MaxPause
+		out.rates[i] = q.RequestRate
 		a.MaxPause = min(a.MaxPause, qa.MaxPause)
 		a.MaxDriftPPM = min(a.MaxDriftPPM, qa.MaxDriftPPM)
 		a.Lease = max(a.Lease, qa.Lease)
@@ -113,6 +118,15 @@ func (p Protocol) PauseBound(node int) time.Duration {
 		return p.pauses[node]
 	}
 	return p.Assumptions.MaxPause
+}
+
+// RequestRateOf is node's bound on its S3 request rate: its own settings'
+// when a plan gives nodes settings of their own, else RequestRate.
+func (p Protocol) RequestRateOf(node int) linearizability.RequestRate {
+	if node >= 0 && node < len(p.rates) {
+		return p.rates[node]
+	}
+	return p.RequestRate
 }
 
 // Configured returns the protocol a plan runs: p with the plan's settings

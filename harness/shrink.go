@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/linearizability"
 )
 
 // ErrNothingToShrink is wrapped by Shrink's errors for a reproducer whose
@@ -377,11 +378,17 @@ func (sh *shrinker) knobs() bool {
 	return progress
 }
 
-// shorter shortens the run: an unsafe or crashed run to just after what
-// decided it, a liveness failure by bringing healAt forward and ending soon
+// isRateViolation reports whether v is a retry storm's (request-rate), which
+// is judged Liveness but happens at an instant, as a safety violation does.
+func isRateViolation(v linearizability.Violation) bool {
+	return v.Checker == linearizability.RateCheckName
+}
+
+// shorter shortens the run: an unsafe or crashed run, or a retry storm, to
+// just after what decided it, a liveness failure by bringing healAt forward and ending soon
 // after healAt plus the liveness bound.
 func (sh *shrinker) shorter() bool {
-	if sh.target.Verdict == Liveness.String() {
+	if sh.target.Verdict == Liveness.String() && !slices.ContainsFunc(sh.last.Violations, isRateViolation) {
 		return sh.shorterLiveness()
 	}
 	// The instant by which every checker of the signature has spoken: the

@@ -67,9 +67,11 @@ func SwarmPlan(seed uint64, nodes int, p Protocol) *faults.Plan {
 	if len(pc.pauses) > 0 {
 		bounds = pc.pauses
 	}
-	return faults.Swarm(seed, faults.SwarmSpace{
+	plan := faults.Swarm(seed, faults.SwarmSpace{
 		Nodes: nodes, HealAt: SwarmHealAt,
 		DriftPPM: a.MaxDriftPPM, MaxPause: a.MaxPause, Lease: a.Lease, Term: a.Term,
 		PauseBounds: bounds, Settings: settings,
 	})
+	plan.Names = faults.SwarmNames(seed, nodes, pc.MaxIdentityLen)
+	return plan
 }

@@ -17,7 +17,10 @@ const (
 	// any checker or an overlap of leaders; outside them, a stale write
 	// accepted or a current one refused by the fenced resource.
 	Unsafe
-	// Liveness: no leader, or no stable leader, once faults healed.
+	// Liveness: the protocol did not make progress as it promised: no
+	// leader, or no stable leader, once faults healed; or a node sent S3
+	// requests faster than the protocol's own bound (Protocol.RequestRate:
+	// a retry storm, which S3 throttles and bills).
 	Liveness
 	// Crashed: the run could not finish (a panic in protocol code, the step
 	// budget exceeded).

@@ -126,6 +126,8 @@ func headline(o *harness.Outcome, failure string) string {
 		return "The run could not finish: " + failure
 	case o.Verdict == harness.Unsafe:
 		return fmt.Sprintf("Safety broke: %d violation(s); the red lines on the timeline mark when.", len(o.Violations))
+	case o.Verdict == harness.Liveness && len(o.Violations) > 0 && o.Violations[0].Checker == linearizability.RateCheckName:
+		return "A node sent S3 requests faster than the protocol allows itself: a retry storm."
 	case o.Verdict == harness.Liveness:
 		return "No stable leader once the faults healed."
 	case o.Verdict == harness.Inconclusive:

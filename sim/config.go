@@ -22,8 +22,9 @@ type Config struct {
 	Duration time.Duration
 	// Candidate is the protocol every node runs.
 	Candidate Candidate
-	// Identities optionally names each node's first incarnation; empty
-	// entries (or a nil slice) mean "n<index>".
+	// Identities optionally names each node's first incarnation, and every
+	// later one restarted without an identity of its own; empty entries
+	// (or a nil slice) mean "n<index>".
 	Identities []string
 	// Bucket and Key name the lock object; the bucket exists from the start.
 	Bucket, Key string

@@ -121,6 +121,15 @@ func (n *Node) ClearWriteFaults() {
 // cancellation or stops slowly does.
 func (n *Node) SetLinger(d time.Duration) { n.linger = d }
 
+// DefaultIdentity is the identity of the node's incarnations that are given
+// none: its entry in Config.Identities if that is set, else "n<index>".
+func (n *Node) DefaultIdentity() string {
+	if ids := n.w.cfg.Identities; n.Index < len(ids) && ids[n.Index] != "" {
+		return ids[n.Index]
+	}
+	return "n" + strconv.Itoa(n.Index)
+}
+
 // Identity returns the identity of the node's current incarnation.
 func (n *Node) Identity() string { return n.identity }
 
@@ -141,7 +150,7 @@ func (n *Node) start(identity string) {
 	w := n.w
 	n.incarnation++
 	if identity == "" {
-		identity = "n" + strconv.Itoa(n.Index)
+		identity = n.DefaultIdentity()
 	}
 	n.identity = identity
 	n.up = true

@@ -66,12 +66,8 @@ func (w *World) run() {
 		cfg.Setup(w)
 	}
 	w.started = true
-	for i, n := range w.nodes {
-		id := ""
-		if cfg.Identities != nil {
-			id = cfg.Identities[i]
-		}
-		n.start(id)
+	for _, n := range w.nodes {
+		n.start("") // its DefaultIdentity
 	}
 	w.loop(end)
 	if w.live.abandoned() {

@@ -1,0 +1,93 @@
+package faults_test
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/protocol"
+	"github.com/s3lease/s3lease/sim"
+)
+
+// TestSwarmNamesAreWhatTheElectorAccepts: over seeds, names are drawn on
+// about one seed in five, every one is an identity protocol.NewElector
+// accepts, a seed always draws the same names, and across seeds every
+// spelling appears: the longest identity (exactly MaxIdentityLen bytes,
+// ending in a character of several bytes), quotes and backslashes,
+// non-ASCII, and control characters. A protocol that declares no limit
+// gets none.
+func TestSwarmNamesAreWhatTheElectorAccepts(t *testing.T) {
+	var drawn, longest, quoted, nonASCII, control int
+	for seed := uint64(1); seed <= 2000; seed++ {
+		names := faults.SwarmNames(seed, 5, protocol.MaxIdentityLen)
+		if faults.SwarmNames(seed, 5, 0) != nil {
+			t.Fatalf("seed %d: names for a protocol that takes none", seed)
+		}
+		if names == nil {
+			continue
+		}
+		drawn++
+		if again := faults.SwarmNames(seed, 5, protocol.MaxIdentityLen); strings.Join(again, "|") != strings.Join(names, "|") {
+			t.Fatalf("seed %d: names %q, then %q", seed, names, again)
+		}
+		for i, n := range names {
+			cfg := harness.DefaultElectorSettings.Config(sim.Env{Store: (*s3.Client)(nil), Identity: n, Bucket: "b", Key: "k"})
+			if _, err := protocol.NewElector(cfg); err != nil {
+				t.Fatalf("seed %d: node %d's name %q: %v", seed, i, n, err)
+			}
+			if !utf8.ValidString(n) || !strings.Contains(n, strconv.Itoa(i)) {
+				t.Fatalf("seed %d: node %d's name %q is not UTF-8 or does not name its node", seed, i, n)
+			}
+			switch {
+			case len(n) == protocol.MaxIdentityLen:
+				r, size := utf8.DecodeLastRuneInString(n)
+				if size < 2 || r == utf8.RuneError {
+					t.Fatalf("seed %d: the longest name ends in %q", seed, r)
+				}
+				longest++
+			case strings.ContainsAny(n, `"\`):
+				quoted++
+			case strings.ContainsAny(n, "\x01\u2028"):
+				control++
+			case !isASCII(n):
+				nonASCII++
+			}
+		}
+	}
+	if drawn < 300 || drawn > 500 {
+		t.Errorf("names drawn on %d seeds of 2000; want about one in five", drawn)
+	}
+	if longest == 0 || quoted == 0 || nonASCII == 0 || control == 0 {
+		t.Errorf("spellings: longest %d, quoted %d, non-ASCII %d, control %d; want each", longest, quoted, nonASCII, control)
+	}
+}
+
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// TestPlanNamesAreValidated: a plan's names must be one per node, none
+// empty, all UTF-8.
+func TestPlanNamesAreValidated(t *testing.T) {
+	for _, names := range [][]string{{"a"}, {"a", ""}, {"a", "\xff"}} {
+		p := &faults.Plan{HealAt: faults.Duration(time.Second), Names: names}
+		if err := p.Validate(2, 10*time.Second); !errors.Is(err, faults.ErrInvalidPlan) {
+			t.Errorf("names %q: %v, want ErrInvalidPlan", names, err)
+		}
+	}
+	p := &faults.Plan{HealAt: faults.Duration(time.Second), Names: []string{"a", `b "c"`}}
+	if err := p.Validate(2, 10*time.Second); err != nil {
+		t.Errorf("names %q: %v", p.Names, err)
+	}
+}
