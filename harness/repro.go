@@ -365,6 +365,7 @@ func clonePlan(p *faults.Plan) *faults.Plan {
 	c.Events = slices.Clone(p.Events)
 	c.Settings = slices.Clone(p.Settings)
 	c.Apps = slices.Clone(p.Apps)
+	c.Names = slices.Clone(p.Names)
 	return &c
 }
 
@@ -385,6 +386,13 @@ func nodeless(e faults.Event) bool {
 func truncateNodes(p *faults.Plan, n int) *faults.Plan {
 	c := *p
 	c.Clocks, c.Events, c.Settings, c.Apps = nil, nil, nil, nil
+	if p.Names != nil {
+		// One name per node: the first n, and n<i> for nodes beyond them.
+		c.Names = slices.Clone(p.Names[:min(n, len(p.Names))])
+		for i := len(c.Names); i < n; i++ {
+			c.Names = append(c.Names, fmt.Sprintf("n%d", i))
+		}
+	}
 	for _, cs := range p.Clocks {
 		if cs.Node < n {
 			c.Clocks = append(c.Clocks, cs)

@@ -245,6 +245,9 @@ func (sh *shrinker) fewerNodes() bool {
 func withoutNode(p *faults.Plan, i int) *faults.Plan {
 	c := *p
 	c.Clocks, c.Events, c.Settings, c.Apps = nil, nil, nil, nil
+	if i < len(p.Names) {
+		c.Names = slices.Delete(slices.Clone(p.Names), i, i+1)
+	}
 	for _, cs := range p.Clocks {
 		switch {
 		case cs.Node == i:
@@ -314,14 +317,20 @@ func (sh *shrinker) clocks() bool {
 }
 
 // setup removes what the plan says of the world besides its faults: the
-// lock object's content before the run, each node's settings (the node
-// then runs the protocol as given), each node's application (the default
-// then), or failing that the application's slow work.
+// lock object's content before the run, the nodes' names (n0, n1, ...
+// then), each node's settings (the node then runs the protocol as given),
+// each node's application (the default then), or failing that the
+// application's slow work.
 func (sh *shrinker) setup() bool {
 	progress := false
 	if sh.cur.Plan.Initial != nil && sh.left() {
 		c := sh.cur.clone()
 		c.Plan.Initial = nil
+		progress = sh.try(c) || progress
+	}
+	if sh.cur.Plan.Names != nil && sh.left() {
+		c := sh.cur.clone()
+		c.Plan.Names = nil
 		progress = sh.try(c) || progress
 	}
 	for i := 0; i < len(sh.cur.Plan.Settings) && sh.left(); {
