@@ -60,7 +60,9 @@ type WatermarkHistory struct {
 // or below a watermark a term with a lower token published
 // (RuleBelowPredecessor), none above the highest watermark its own term
 // had published when it was written (RuleAboveOwn). It reports the first
-// offending write of each term and rule, ordered by time.
+// offending write of each term and rule, ordered by time: the time it is
+// witnessed, which for RuleBelowPredecessor is the later of the entry and
+// the publication of the watermark it is below.
 func CheckWatermarks(h WatermarkHistory) []Violation {
 	pubs := slices.Clone(h.Publications)
 	slices.SortFunc(pubs, func(a, b Publication) int {
@@ -79,29 +81,33 @@ func CheckWatermarks(h WatermarkHistory) []Violation {
 	}
 	reported := map[key]bool{}
 	var out []Violation
-	report := func(w StampedWrite, rule, msg string) {
+	report := func(w StampedWrite, at time.Duration, rule, msg string) {
 		if k := (key{w.Token, rule}); !reported[k] {
 			reported[k] = true
-			out = append(out, Violation{Checker: WatermarkChecker, Rule: rule, At: w.At, Nodes: []int{w.Node}, Token: w.Token, Message: msg})
+			out = append(out, Violation{Checker: WatermarkChecker, Rule: rule, At: at, Nodes: []int{w.Node}, Token: w.Token, Message: msg})
 		}
 	}
 	for _, w := range h.Writes {
 		var pred, own time.Time
 		var predToken uint64
+		var predKnown time.Duration
 		for _, p := range pubs {
 			switch {
 			case p.Token < w.Token && p.Watermark.After(pred):
-				pred, predToken = p.Watermark, p.Token
+				pred, predToken, predKnown = p.Watermark, p.Token, p.Known
 			case p.Token == w.Token && p.Known <= w.At && p.Watermark.After(own):
 				own = p.Watermark
 			}
 		}
 		if predToken != 0 && !w.Stamp.After(pred) {
-			report(w, RuleBelowPredecessor, fmt.Sprintf("node %d wrote an entry stamped %s under token %d at %v, not above the watermark %s published under token %d",
+			// Witnessed once both the entry and the watermark exist: a
+			// lower token published after the entry (tokens that went down
+			// after a deletion of the lock object) is seen then.
+			report(w, max(w.At, predKnown), RuleBelowPredecessor, fmt.Sprintf("node %d wrote an entry stamped %s under token %d at %v, not above the watermark %s published under token %d",
 				w.Node, stamp(w.Stamp), w.Token, w.At, stamp(pred), predToken))
 		}
 		if w.Stamp.After(own) {
-			report(w, RuleAboveOwn, fmt.Sprintf("node %d wrote an entry stamped %s under token %d at %v, above the watermark %s its term had published by then",
+			report(w, w.At, RuleAboveOwn, fmt.Sprintf("node %d wrote an entry stamped %s under token %d at %v, above the watermark %s its term had published by then",
 				w.Node, stamp(w.Stamp), w.Token, w.At, stamp(own)))
 		}
 	}

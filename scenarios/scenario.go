@@ -13,8 +13,11 @@ import (
 func register(s harness.Scenario) harness.Scenario { return harness.MustRegister(s) }
 
 // Swarm is the default campaign: the production elector with its default
-// settings under harness.Swarm, every seed drawing its own fault plan.
-var Swarm = register(harness.Swarm("swarm", harness.Elector(harness.DefaultElectorSettings)))
+// settings under harness.Swarm, every seed drawing its own fault plan; on
+// one seed in eight its applications also hand watermarks over
+// (withWatermarkApps), judged by the watermark checker and the watermark
+// API's contract.
+var Swarm = register(withWatermarkApps(harness.Swarm("swarm", harness.Elector(harness.DefaultElectorSettings)), harness.DefaultElectorSettings))
 
 // Reference is the scenario of the benchmark: five nodes, one simulated
 // minute, clocks with offsets and drift within the elector's bound, and
