@@ -32,6 +32,11 @@ import (
 // object by someone else on (which can bring back an older record).
 const RuleWatermarkAPI = "api-contract"
 
+// maxUpdatesLen is protocol.MaxUpdatesLen as its documentation states it
+// (a test holds them equal): the application keeps to the published limit,
+// so that an elector that drifts from it is seen to.
+const maxUpdatesLen = 1024
+
 // streamWatermarks is the seed's stream of the watermark application.
 const streamWatermarks = 0x77617465_726d6b21
 
@@ -61,7 +66,7 @@ func drawWatermarks(seed uint64) *swarmWatermarks {
 		// Exactly MaxUpdatesLen bytes, ending in a character of two.
 		d.updates = func(node int) string {
 			head := fmt.Sprintf("log/%d/", node)
-			return head + strings.Repeat("u", protocol.MaxUpdatesLen-len(head)-2) + "é"
+			return head + strings.Repeat("u", maxUpdatesLen-len(head)-2) + "é"
 		}
 	default:
 		// A few hundred bytes that JSON must escape.
@@ -209,7 +214,7 @@ func (r *swarmWatermarkRun) term(ctx context.Context, env sim.Env, e *protocol.E
 		broke("the published watermark %s is below the one handed over, %s", pub.At, handed)
 		return
 	}
-	tooLong := protocol.Watermark{At: env.Clock.Now(), Updates: strings.Repeat("x", protocol.MaxUpdatesLen+1)}
+	tooLong := protocol.Watermark{At: env.Clock.Now(), Updates: strings.Repeat("x", maxUpdatesLen+1)}
 	if err := e.SetWatermark(token, tooLong); !errors.Is(err, protocol.ErrInvalidWatermark) {
 		broke("SetWatermark with %d bytes of updates answered %v, want ErrInvalidWatermark", len(tooLong.Updates), err)
 		return

@@ -5,7 +5,16 @@ import (
 
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/linearizability"
+	"github.com/s3lease/s3lease/protocol"
 )
+
+// TestWatermarkLimitIsTheDocumentedOne: the application's limit is the
+// elector's.
+func TestWatermarkLimitIsTheDocumentedOne(t *testing.T) {
+	if maxUpdatesLen != protocol.MaxUpdatesLen {
+		t.Fatalf("the application keeps updates to %d bytes, the elector to %d", maxUpdatesLen, protocol.MaxUpdatesLen)
+	}
+}
 
 // watermarkSeeds are the first n swarm seeds that draw the watermark
 // application.
