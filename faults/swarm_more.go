@@ -176,14 +176,17 @@ func (s stream) holder() string {
 }
 
 // foreignBodies are bytes that are no lock record: empty, text, JSON that
-// is no record, a record-shaped object with no lease, and control bytes.
-// (Every body is valid UTF-8, so that a plan's JSON holds it exactly.)
+// is no record, a record-shaped object with no lease, control bytes, and a
+// record cut off right after a key (a truncated upload), which a parser
+// must refuse without reading past the end. (Every body is valid UTF-8, so
+// that a plan's JSON holds it exactly.)
 var foreignBodies = []string{
 	"",
 	"# lifecycle-rule placeholder: this key is managed by ops\n",
 	"{}",
 	`{"holder":"intruder","token":1}`,
 	"\x00\x01 binary \x7f",
+	`{"holder":"intruder","token":`,
 }
 
 // SwarmInitial draws the lock object's content before the run: none on

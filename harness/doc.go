@@ -26,6 +26,10 @@
 //     and judged, less strictly (see Verdicts).
 //   - LivenessBound: how long after faults heal a leader must be in place
 //     (0 promises nothing).
+//   - RequestRate: the most S3 requests one node sends within a window of
+//     true time, by the protocol's design; more is a retry storm (zero
+//     judges no rate). MaxIdentityLen: the longest identity the protocol
+//     accepts, for the swarm to give its nodes identities up to it.
 //   - NoFencingTokens, for a protocol that hands out no tokens: the token
 //     checkers do not apply, and at most one leader at a time is what is
 //     judged.
@@ -82,7 +86,7 @@
 // # Verdicts
 //
 // A run's Verdict is Pass, Unsafe (a safety property broke), Liveness (no
-// stable leader once faults healed), Crashed (a panic in protocol code, a
+// stable leader once faults healed, or a retry storm), Crashed (a panic in protocol code, a
 // run that stopped advancing), Blocked (code under simulation blocked
 // outside the simulator) or Inconclusive (the linearizability check of the
 // S3 history timed out; never a pass). Verdicts, their order of severity
