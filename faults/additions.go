@@ -59,6 +59,9 @@ func (r Record) Native() bool {
 type Object struct {
 	Record *Record `json:"record,omitempty"`
 	Body   string  `json:"body,omitempty"`
+	// Spelling, if not zero, writes the record in another spelling of the
+	// same JSON (Respell): keys in another order, whitespace, escapes.
+	Spelling uint64 `json:"spelling,omitempty"`
 }
 
 // Foreign reports whether the object is one the electors could not have

@@ -254,7 +254,7 @@ func excusesFor(v linearizability.Violation, ov *linearizability.Overlap, staleG
 		}
 		return covering(ws, ov.From, ov.To)
 	case v.Checker == "fencing" && v.Rule == linearizability.RuleSuperseded,
-		v.Checker == linearizability.LeaseCheckName:
+		v.Checker == linearizability.LeaseCheckName, v.Checker == InitialRecordCheck:
 		for _, e := range xs {
 			if (e.Tokens && e.From <= v.At) || (!e.Tokens && involves(e) && e.From <= v.At && v.At <= e.To) {
 				return []Excuse{e}

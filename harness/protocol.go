@@ -73,7 +73,10 @@ type Protocol struct {
 	// by Configured for a plan that gives nodes settings of their own.
 	pauses []time.Duration
 	rates  []linearizability.RequestRate
-	_      struct{}
+	// statedLease is the longest lease of the nodes' own settings, which
+	// a plan's record that states none is written with.
+	statedLease time.Duration
+	_           struct{}
 }
 
 // Elector is the production elector with settings s, with the assumptions

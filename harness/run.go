@@ -129,6 +129,7 @@ func judge(o *Outcome, p Protocol, plan *faults.Plan, audit func(*sim.Result) []
 		found = linearizability.CheckElection(h)
 		found = append(found, linearizability.CheckLeaseChecks(h)...)
 	}
+	found = append(found, initialRecord(p, plan, h)...)
 	if audit != nil {
 		found = append(found, audit(o.Result)...)
 	}

@@ -84,6 +84,7 @@ func (p Protocol) withSettings(settings []faults.Settings, nodes int) (Protocol,
 		}
 	}
 	out.Assumptions = a
+	out.statedLease = maxLease
 	if enc := p.EncodeRecord; enc != nil {
 		// A record that states no lease of its own states the longest
 		// the nodes use, which the liveness bound allows for.
@@ -127,6 +128,16 @@ func (p Protocol) RequestRateOf(node int) linearizability.RequestRate {
 		return p.rates[node]
 	}
 	return p.RequestRate
+}
+
+// StatedLease is the lease a plan's record that states none is written
+// with (faults.Record.Lease 0): the longest lease of the nodes' settings
+// when a plan gives them, else Assumptions.Lease.
+func (p Protocol) StatedLease() time.Duration {
+	if p.statedLease > 0 {
+		return p.statedLease
+	}
+	return p.Assumptions.Lease
 }
 
 // Configured returns the protocol a plan runs: p with the plan's settings

@@ -328,6 +328,13 @@ func (sh *shrinker) setup() bool {
 		c.Plan.Initial = nil
 		progress = sh.try(c) || progress
 	}
+	if in := sh.cur.Plan.Initial; in != nil && in.Spelling != 0 && sh.left() {
+		c := sh.cur.clone()
+		plain := *in
+		plain.Spelling = 0
+		c.Plan.Initial = &plain
+		progress = sh.try(c) || progress
+	}
 	if sh.cur.Plan.Names != nil && sh.left() {
 		c := sh.cur.clone()
 		c.Plan.Names = nil

@@ -26,7 +26,8 @@ import (
 // break the watermark API's contract as the swarm's application saw it:
 // SetWatermark or PublishedWatermark refusing the token of a term that
 // Lease still reports; SetWatermark accepting, or refusing as anything but
-// ErrInvalidWatermark, updates longer than MaxUpdatesLen; a term's
+// ErrInvalidWatermark, updates longer than MaxUpdatesLen or a time past
+// the year 9999; a term's
 // published watermark below the one it was handed, or going down. Like
 // the checker's other rules, they are excused from a write of the lock
 // object by someone else on (which can bring back an older record).
@@ -182,7 +183,8 @@ func (r *swarmWatermarkRun) candidate(s harness.ElectorSettings) sim.Candidate {
 // with its clock, above what it was handed and its last entry, if that
 // stamp is at or below the watermark already published; until the term
 // ends. It also asks, once a term, for updates longer than MaxUpdatesLen
-// to be refused, and notes every answer that breaks the API's contract.
+// and a time past the year 9999 to be refused, and notes every answer
+// that breaks the API's contract.
 func (r *swarmWatermarkRun) term(ctx context.Context, env sim.Env, e *protocol.Elector, lease protocol.Lease) {
 	token := lease.Token
 	leading := func() bool {
@@ -214,10 +216,14 @@ func (r *swarmWatermarkRun) term(ctx context.Context, env sim.Env, e *protocol.E
 		broke("the published watermark %s is below the one handed over, %s", pub.At, handed)
 		return
 	}
-	tooLong := protocol.Watermark{At: env.Clock.Now(), Updates: strings.Repeat("x", maxUpdatesLen+1)}
-	if err := e.SetWatermark(token, tooLong); !errors.Is(err, protocol.ErrInvalidWatermark) {
-		broke("SetWatermark with %d bytes of updates answered %v, want ErrInvalidWatermark", len(tooLong.Updates), err)
-		return
+	for _, invalid := range []protocol.Watermark{
+		{At: env.Clock.Now(), Updates: strings.Repeat("x", maxUpdatesLen+1)},
+		{At: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}, // no RFC 3339 for it
+	} {
+		if err := e.SetWatermark(token, invalid); !errors.Is(err, protocol.ErrInvalidWatermark) {
+			broke("SetWatermark of a watermark at %s with %d bytes of updates answered %v, want ErrInvalidWatermark", invalid.At.Format(time.DateOnly), len(invalid.Updates), err)
+			return
+		}
 	}
 	last := handed
 	if r.ignore {
