@@ -241,13 +241,6 @@ func Swarm(seed uint64, sp SwarmSpace) *Plan {
 		p.Events = append(p.Events, Event{Kind: Linger, At: at, Node: outside, By: Duration(g.between(time.Second, sp.Lease))})
 	}
 	p.Initial = SwarmInitial(seed, sp)
-	if o := p.Initial; o != nil && o.Record != nil {
-		// Half the records before the run in another spelling, from a
-		// stream of their own so that the draws above stay as they were.
-		if s := newStream(seed, streamSpelling, sp); s.on(2) {
-			o.Spelling = 1 + s.c.Choose(sim.ChooseSetup, 1<<62)
-		}
-	}
 	p.Apps = SwarmApps(seed, sp, outside)
 	s := newStreams(seed, sp)
 	p.Events = append(p.Events, s.foreign(p.Initial != nil)...)

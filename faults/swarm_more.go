@@ -195,8 +195,22 @@ var foreignBodies = []string{
 // 2^40 (native: electors could have written it); and, on one seed in
 // twenty, content no elector wrote: bytes that are no record, or a record at the
 // top of the token space (math.MaxUint64-1, which leaves one successor,
-// or math.MaxUint64, which the elector refuses).
+// or math.MaxUint64, which the elector refuses). Half the records are in
+// another spelling of the same JSON (Object.Spelling).
 func SwarmInitial(seed uint64, sp SwarmSpace) *Object {
+	o := swarmInitial(seed, sp)
+	if o != nil && o.Record != nil {
+		// Half the records in another spelling, drawn from a stream of
+		// their own so that the content stays as it was drawn.
+		if s := newStream(seed, streamSpelling, sp); s.on(2) {
+			o.Spelling = 1 + s.c.Choose(sim.ChooseSetup, 1<<62)
+		}
+	}
+	return o
+}
+
+// swarmInitial is SwarmInitial's content, in the protocol's own spelling.
+func swarmInitial(seed uint64, sp SwarmSpace) *Object {
 	s := newStream(seed, streamInitial, sp)
 	small := func() uint64 { return uint64(s.int(1, 1000)) }
 	lease := func() Duration {

@@ -10,8 +10,9 @@ import (
 
 // InitialRecordCheck names the violations of the record the lock object
 // held before the run, when electors could have written it (a native
-// faults.Record: the live record of a node that is gone, say): it is a
-// term like any other, whatever its spelling. No node may be handed a
+// faults.Record, in the protocol's own format: Protocol.EncodeRecord; the
+// live record of a node that is gone, say): it is a term like any other,
+// whatever its spelling. No node may be handed a
 // token at or below its token (RuleInitialToken), and, unless it is
 // released, no node may lead before its lease could have run out on a
 // clock within the drift bound (RuleInitialLease). A write of the lock
@@ -29,8 +30,8 @@ const (
 // held before the run.
 func initialRecord(p Protocol, plan *faults.Plan, h *sim.History) []linearizability.Violation {
 	o := plan.Initial
-	if o == nil || o.Record == nil || o.Foreign() {
-		return nil
+	if o == nil || o.Record == nil || o.Foreign() || p.EncodeRecord == nil {
+		return nil // no record, none electors could write, or not in the protocol's format
 	}
 	rec := o.Record
 	lease := rec.Lease.D()

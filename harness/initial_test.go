@@ -28,7 +28,7 @@ func TestInitialRecordIsATerm(t *testing.T) {
 		_ = env.Clock.Sleep(ctx, time.Hour)
 		return nil
 	}
-	p := harness.Protocol{Name: "leads-at-once", Candidate: lead,
+	p := harness.Protocol{Name: "leads-at-once", Candidate: lead, EncodeRecord: faults.EncodeRecord,
 		Assumptions: faults.Assumptions{Lease: 3 * time.Second, MaxDriftPPM: 1000, MaxPause: time.Second}}
 	for _, c := range []struct {
 		initial *faults.Object

@@ -25,7 +25,7 @@ func BenchmarkReference(b *testing.B) {
 				seed++
 				s := scenarios.Reference.Build(seed)
 				if sdk {
-					s.Config.WrapStore = sdkhttp.Wrap
+					s.Config.WrapStore = sdkhttp.Beneath(s.Config.WrapStore)
 				}
 				o, err := harness.RunSetup(s, false)
 				if err != nil {

@@ -94,6 +94,18 @@ func Wrap(store protocol.ObjectStore) protocol.ObjectStore {
 	return NewClient(store)
 }
 
+// Beneath puts the real SDK beneath a run's own store wrapper: it returns
+// a sim.Config.WrapStore under which every node talks to the simulated S3
+// through the real SDK (Wrap), and wrap, if not nil, sees the node's calls
+// first, as the scenario that set it expects (a scenario that records
+// what its nodes write, say).
+func Beneath(wrap func(protocol.ObjectStore) protocol.ObjectStore) func(protocol.ObjectStore) protocol.ObjectStore {
+	if wrap == nil {
+		return Wrap
+	}
+	return func(store protocol.ObjectStore) protocol.ObjectStore { return wrap(Wrap(store)) }
+}
+
 // Do answers one request the SDK serialized: it calls the store and
 // returns the response S3 would send, or the error net/http would return
 // when the call fails without an S3 answer.

@@ -132,7 +132,9 @@
 //
 //	cfg.WrapStore = sdkhttp.Wrap
 //
-// on the sim.Config (or the harness.Setup's Config). A protocol that builds
+// on the sim.Config (or the harness.Setup's Config), or, when the Setup
+// already wraps the store (a scenario that records what its nodes write),
+// cfg.WrapStore = sdkhttp.Beneath(cfg.WrapStore). A protocol that builds
 // its own *s3.Client can be handed the simulated HTTP client instead:
 //
 //	client := s3.New(s3.Options{}, sdkhttp.Options(env.Store))

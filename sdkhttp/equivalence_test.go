@@ -26,7 +26,7 @@ func runBoth(t testing.TB, sc harness.Scenario, seed uint64, keepTrace bool) (fa
 		t.Fatalf("%s seed %d: %v", sc.Name, seed, err)
 	}
 	s := sc.Build(seed)
-	s.Config.WrapStore = sdkhttp.Wrap
+	s.Config.WrapStore = sdkhttp.Beneath(s.Config.WrapStore)
 	if sdk, err = harness.RunSetup(s, keepTrace); err != nil {
 		t.Fatalf("%s seed %d through the SDK: %v", sc.Name, seed, err)
 	}
@@ -112,7 +112,7 @@ func TestSDKPathDeterministic(t *testing.T) {
 			var hashes [2]uint64
 			for i := range hashes {
 				s := sc.Build(seed)
-				s.Config.WrapStore = sdkhttp.Wrap
+				s.Config.WrapStore = sdkhttp.Beneath(s.Config.WrapStore)
 				o, err := harness.RunSetup(s, false)
 				if err != nil {
 					t.Fatal(err)

@@ -38,7 +38,7 @@ func parseS3(v string) (s3Path, error) {
 // setup makes s reach S3 by path p.
 func (p s3Path) setup(s harness.Setup) harness.Setup {
 	if p == s3SDK {
-		s.Config.WrapStore = sdkhttp.Wrap
+		s.Config.WrapStore = sdkhttp.Beneath(s.Config.WrapStore)
 	}
 	return s
 }
