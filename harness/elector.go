@@ -109,13 +109,20 @@ func ProductionElector(s ElectorSettings) sim.Candidate {
 		if err != nil {
 			return err
 		}
-		if env.ReportLease != nil {
-			env.ReportLease(func() (uint64, bool) {
-				l, ok := e.Lease()
-				return l.Token, ok
-			})
-		}
+		ReportLease(env, e)
 		return e.Run(ctx)
+	}
+}
+
+// ReportLease hands e's Lease to the simulator's application (Env.ReportLease),
+// for the applications that ask it before each guarded write; a candidate
+// of one's own that runs the elector calls it before Run.
+func ReportLease(env sim.Env, e *protocol.Elector) {
+	if env.ReportLease != nil {
+		env.ReportLease(func() (uint64, bool) {
+			l, ok := e.Lease()
+			return l.Token, ok
+		})
 	}
 }
 

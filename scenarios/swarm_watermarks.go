@@ -148,33 +148,9 @@ func (r *swarmWatermarkRun) audit(res *sim.Result) []linearizability.Violation {
 }
 
 // candidate runs the production elector with settings s, its application
-// the simulator's (Env.Lead, as ProductionElector) with the watermark
-// application beside it for every term.
+// the simulator's with the watermark application beside it for every term.
 func (r *swarmWatermarkRun) candidate(s harness.ElectorSettings) sim.Candidate {
-	return func(ctx context.Context, env sim.Env) error {
-		cfg := s.Config(env)
-		var e *protocol.Elector
-		cfg.Callbacks.OnStartedLeading = func(ctx context.Context, lease protocol.Lease) {
-			done, finished := context.WithCancel(context.Background())
-			env.Clock.Go(func() {
-				defer finished()
-				r.term(ctx, env, e, lease)
-			})
-			env.Lead(ctx, lease.Token)
-			_ = env.Clock.Sleep(done, s.LeaseDuration)
-		}
-		var err error
-		if e, err = protocol.NewElector(cfg); err != nil {
-			return err
-		}
-		if env.ReportLease != nil {
-			env.ReportLease(func() (uint64, bool) {
-				l, ok := e.Lease()
-				return l.Token, ok
-			})
-		}
-		return e.Run(ctx)
-	}
+	return electorBeside(s, r.term)
 }
 
 // term is the application of one term, as SetWatermark documents it:

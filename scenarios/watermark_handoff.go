@@ -144,6 +144,16 @@ func (s *recordingStore) PutObject(ctx context.Context, in *s3.PutObjectInput, o
 // watermarkCandidate runs the production elector with settings s and the
 // watermark application.
 func watermarkCandidate(s harness.ElectorSettings, run *watermarkRun, ignore bool) sim.Candidate {
+	return electorBeside(s, func(ctx context.Context, env sim.Env, e *protocol.Elector, lease protocol.Lease) {
+		run.write(ctx, env, e, lease, ignore)
+	})
+}
+
+// electorBeside runs the production elector with settings s, and app beside
+// the simulator's application (Env.Lead) for every term, with the term's
+// context; OnStartedLeading returns once both are done (app within a lease
+// of the term's end).
+func electorBeside(s harness.ElectorSettings, app func(ctx context.Context, env sim.Env, e *protocol.Elector, lease protocol.Lease)) sim.Candidate {
 	return func(ctx context.Context, env sim.Env) error {
 		cfg := s.Config(env)
 		var e *protocol.Elector
@@ -151,7 +161,7 @@ func watermarkCandidate(s harness.ElectorSettings, run *watermarkRun, ignore boo
 			done, finished := context.WithCancel(context.Background())
 			env.Clock.Go(func() {
 				defer finished()
-				run.write(ctx, env, e, lease, ignore)
+				app(ctx, env, e, lease)
 			})
 			env.Lead(ctx, lease.Token) // the term, as the simulator's application records it
 			_ = env.Clock.Sleep(done, s.LeaseDuration)
@@ -160,6 +170,7 @@ func watermarkCandidate(s harness.ElectorSettings, run *watermarkRun, ignore boo
 		if e, err = protocol.NewElector(cfg); err != nil {
 			return err
 		}
+		harness.ReportLease(env, e)
 		return e.Run(ctx)
 	}
 }
