@@ -10,7 +10,7 @@ import (
 
 // Violation is one broken safety property, with the evidence.
 type Violation struct {
-	Checker string // "unique-holder", "monotonic-tokens", "fencing", "overlap", "liveness"
+	Checker string // "unique-holder", "monotonic-tokens", "fencing", "overlap", "liveness", "request-rate", ...
 	// Rule names which part of a checker's property broke, where a checker
 	// has several: the fencing checker's RuleStaleAccepted,
 	// RuleCurrentRefused and RuleSharedEpoch.
