@@ -38,19 +38,29 @@ func SwarmNames(seed uint64, nodes, maxLen int) []string {
 	}
 	out := make([]string, nodes)
 	for i := range out {
-		switch k := s.pick(len(nameSpellings) + 2); {
-		case k < len(nameSpellings):
-			out[i] = fmt.Sprintf(nameSpellings[k], i)
-		case k == len(nameSpellings):
-			out[i] = longName(i, maxLen)
-		default:
-			out[i] = fmt.Sprintf("n%d", i)
-		}
-		if len(out[i]) > maxLen {
-			out[i] = fmt.Sprintf("n%d", i)
-		}
+		out[i] = SwarmName(i, s.pick(NameKinds), maxLen)
 	}
 	return out
+}
+
+// NameKinds is the number of kinds of name SwarmName gives.
+const NameKinds = 6
+
+// SwarmName is node's name of kind k (0 <= k < NameKinds), at most maxLen
+// bytes: one of the spellings above, the longest name (exactly maxLen
+// bytes), or n<node>.
+func SwarmName(node, k, maxLen int) string {
+	name := fmt.Sprintf("n%d", node)
+	switch {
+	case k >= 0 && k < len(nameSpellings):
+		name = fmt.Sprintf(nameSpellings[k], node)
+	case k == len(nameSpellings):
+		name = longName(node, maxLen)
+	}
+	if len(name) > maxLen {
+		return fmt.Sprintf("n%d", node)
+	}
+	return name
 }
 
 // longName is a name for node i of exactly maxLen bytes (or as close as

@@ -91,3 +91,22 @@ func TestPlanNamesAreValidated(t *testing.T) {
 		t.Errorf("names %q: %v", p.Names, err)
 	}
 }
+
+// TestSwarmNameKinds: every kind names its node, within the limit, and
+// the kinds cover the spellings, the longest name and n<node>.
+func TestSwarmNameKinds(t *testing.T) {
+	seen := map[string]bool{}
+	for k := range faults.NameKinds {
+		n := faults.SwarmName(3, k, protocol.MaxIdentityLen)
+		if !strings.Contains(n, "3") || len(n) > protocol.MaxIdentityLen || seen[n] {
+			t.Errorf("kind %d: name %q", k, n)
+		}
+		seen[n] = true
+	}
+	if faults.SwarmName(3, faults.NameKinds-2, protocol.MaxIdentityLen) == "n3" || faults.SwarmName(3, faults.NameKinds-1, protocol.MaxIdentityLen) != "n3" {
+		t.Errorf("the last two kinds are the longest name and n3")
+	}
+	if n := faults.SwarmName(3, 0, 4); n != "n3" {
+		t.Errorf("a spelling over the limit: %q, want n3", n)
+	}
+}

@@ -209,7 +209,9 @@ const (
 // roles (pauses, crashes, stops, partitions of the leader or of the
 // followers, faults on answers or on the way to S3, pauses before guarded
 // writes, late writes, whole-cluster events; and foreign writes for plans
-// that may leave).
+// that may leave); then the nodes' names, for a protocol that declares its
+// identity limit (Protocol.MaxIdentityLen: faults.SwarmName's kinds), and
+// the spelling of the record before the run (faults.Respell).
 //
 // Crashes and stops come with their restart, at least 10 ms later, so that
 // every node is up again by healAt. Slow S3 and the slow tail add at most
@@ -479,6 +481,18 @@ func drawPlan(src Source, nodes int, pr Protocol) *faults.Plan {
 	}
 	for _, g := range src.Groups(maxRoleGroups, "aimed at roles", oneRole) {
 		p.Events = append(p.Events, g...)
+	}
+	// Drawn after every family above, for the same reason: the nodes'
+	// names, for a protocol that declares its identity limit
+	// (faults.SwarmName), and the spelling of the record before the run.
+	if pr.MaxIdentityLen > 0 && src.Bool("names") {
+		p.Names = make([]string, nodes)
+		for i := range p.Names {
+			p.Names[i] = faults.SwarmName(i, int(src.Int(0, faults.NameKinds-1, "name")), pr.MaxIdentityLen)
+		}
+	}
+	if in := p.Initial; in != nil && in.Record != nil && src.Bool("spelling") {
+		in.Spelling = uint64(src.Int(1, math.MaxInt64, "spelling"))
 	}
 	return p
 }
