@@ -3,7 +3,6 @@ package faults
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 )
 
 // streamNames is the stream that draws the nodes' identities.
@@ -76,9 +75,5 @@ func longName(i, maxLen int) string {
 	if pad < 0 {
 		return head[:min(len(head), maxLen)]
 	}
-	name := head + strings.Repeat("x", pad) + tail
-	if !utf8.ValidString(name) {
-		return head
-	}
-	return name
+	return head + strings.Repeat("x", pad) + tail
 }

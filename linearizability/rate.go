@@ -31,20 +31,13 @@ func (r RequestRate) Zero() bool { return r.Window <= 0 || r.Max <= 0 }
 // of the node's requests, witnessed when the request one over the bound
 // was sent. Requests from outside the nodes (node -1) are not judged.
 func CheckRequestRate(h *sim.History, rate func(node int) RequestRate) []Violation {
-	var calls [][]time.Duration
+	nodes := 0
 	for i := range h.S3 {
-		n := h.S3[i].Node
-		if n < 0 {
-			continue
-		}
-		for n >= len(calls) {
-			calls = append(calls, nil)
-		}
-		calls[n] = append(calls[n], h.S3[i].Call)
+		nodes = max(nodes, h.S3[i].Node+1)
 	}
 	var out []Violation
-	for n, c := range calls {
-		if v, ok := nodeRate(n, c, rate(n)); ok {
+	for n := range nodes {
+		if v, ok := nodeRate(h.S3, n, rate(n)); ok {
 			out = append(out, v)
 		}
 	}
@@ -52,20 +45,28 @@ func CheckRequestRate(h *sim.History, rate func(node int) RequestRate) []Violati
 	return out
 }
 
-// nodeRate slides the window over node n's requests, sent at calls (in
-// the order sent).
-func nodeRate(n int, calls []time.Duration, r RequestRate) (Violation, bool) {
+// nodeRate slides the window over node n's requests among ops (in the
+// order sent), without copying them: first and last walk ops, each
+// stopping only at n's.
+func nodeRate(ops []sim.S3Op, n int, r RequestRate) (Violation, bool) {
 	if r.Zero() {
 		return Violation{}, false
 	}
-	for first, last := 0, 0; last < len(calls); last++ {
-		for calls[last]-calls[first] >= r.Window {
-			first++
+	first, inWindow := 0, 0
+	for last := range ops {
+		if ops[last].Node != n {
+			continue
 		}
-		if last-first+1 > r.Max {
-			return Violation{Checker: RateCheckName, At: calls[last], Nodes: []int{n},
+		inWindow++
+		for ; ops[first].Node != n || ops[last].Call-ops[first].Call >= r.Window; first++ {
+			if ops[first].Node == n {
+				inWindow--
+			}
+		}
+		if inWindow > r.Max {
+			return Violation{Checker: RateCheckName, At: ops[last].Call, Nodes: []int{n},
 				Message: fmt.Sprintf("n%d sent %d S3 requests from %v to %v, more than the %d in any %v the protocol allows itself",
-					n, last-first+1, calls[first], calls[last], r.Max, r.Window)}, true
+					n, inWindow, ops[first].Call, ops[last].Call, r.Max, r.Window)}, true
 		}
 	}
 	return Violation{}, false

@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -241,9 +243,9 @@ func (r *watermarkRun) history(h *sim.History) linearizability.WatermarkHistory 
 		}
 	}
 	var wh linearizability.WatermarkHistory
-	for etag, at := range known {
+	for _, etag := range slices.Sorted(maps.Keys(known)) { // in an order of ours, not the map's
 		if rec, ok := r.records[etag]; ok {
-			wh.Publications = append(wh.Publications, linearizability.Publication{Token: rec.Token, Watermark: rec.Watermark, Known: at})
+			wh.Publications = append(wh.Publications, linearizability.Publication{Token: rec.Token, Watermark: rec.Watermark, Known: known[etag]})
 		}
 	}
 	for _, e := range r.entries {
