@@ -68,6 +68,13 @@ type Protocol struct {
 	// backslashes, non-ASCII, HTML and control characters, and names of
 	// exactly this length; faults.SwarmNames). Zero: nodes are n0, n1, ....
 	MaxIdentityLen int
+	// AuditWrites, if set, judges what the nodes wrote to the lock object
+	// in the protocol's own format: it reads the history's bodies (every
+	// PutObject S3 applied has its sim.S3Op.Body) and returns a violation
+	// for each write that does not say what its writer knew (the elector's
+	// is AuditElectorRecords). Its violations make a run Unsafe and are
+	// never excused: a node knows what it writes whatever the faults.
+	AuditWrites func(h *sim.History) []linearizability.Violation
 
 	// pauses and rates are per-node pause bounds and request rates, set
 	// by Configured for a plan that gives nodes settings of their own.
@@ -92,6 +99,7 @@ func Elector(s ElectorSettings) Protocol {
 		Coverage:       electorCoverage,
 		RequestRate:    s.RequestRate(),
 		MaxIdentityLen: protocol.MaxIdentityLen,
+		AuditWrites:    AuditElectorRecords,
 	}
 }
 

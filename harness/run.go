@@ -130,6 +130,9 @@ func judge(o *Outcome, p Protocol, plan *faults.Plan, audit func(*sim.Result) []
 		found = append(found, linearizability.CheckLeaseChecks(h)...)
 	}
 	found = append(found, initialRecord(p, plan, h)...)
+	if p.AuditWrites != nil {
+		found = append(found, p.AuditWrites(h)...)
+	}
 	if audit != nil {
 		found = append(found, audit(o.Result)...)
 	}

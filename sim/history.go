@@ -34,6 +34,9 @@ type History struct {
 // S3Op is one S3 request as its client saw it.
 type S3Op struct {
 	Node int
+	// Identity is the identity of the node's incarnation that sent the
+	// request ("" for a write from outside the nodes).
+	Identity string
 	// Op is "PutObject", "GetObject", "HeadObject", "DeleteObject" or
 	// "ListObjectsV2"; Key the object key (for a list, the prefix).
 	Op  string
@@ -52,6 +55,12 @@ type S3Op struct {
 	Status int
 	Code   string
 	ETag   string
+	// Body is, for a PutObject that S3 applied, the body it stored (a
+	// string, so that an S3Op stays comparable; S3's own copy, not another);
+	// "" for every other request, for an empty body (its ETag tells), and
+	// in a history recorded outside the simulator. A checker of what the
+	// nodes wrote reads it.
+	Body string
 }
 
 // Term is one leadership term: the interval during which a node's

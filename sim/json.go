@@ -156,6 +156,7 @@ func (h *History) UnmarshalJSON(b []byte) error {
 // "return".
 type s3OpJSON struct {
 	Node        int           `json:"node"`
+	Identity    string        `json:"identity,omitempty"`
 	Op          string        `json:"op"`
 	Key         string        `json:"key"`
 	IfMatch     string        `json:"ifMatch,omitempty"`
@@ -166,11 +167,12 @@ type s3OpJSON struct {
 	Status      int           `json:"status,omitempty"`
 	Code        string        `json:"code,omitempty"`
 	ETag        string        `json:"etag,omitempty"`
+	Body        string        `json:"body,omitempty"`
 }
 
 // MarshalJSON writes the request with camelCase names and times as text.
 func (o S3Op) MarshalJSON() ([]byte, error) {
-	j := s3OpJSON{o.Node, o.Op, o.Key, o.IfMatch, o.IfNoneMatch, o.BodyETag, textDuration(o.Call), nil, o.Status, o.Code, o.ETag}
+	j := s3OpJSON{o.Node, o.Identity, o.Op, o.Key, o.IfMatch, o.IfNoneMatch, o.BodyETag, textDuration(o.Call), nil, o.Status, o.Code, o.ETag, o.Body}
 	if o.Return >= 0 {
 		r := textDuration(o.Return)
 		j.Return = &r
@@ -184,8 +186,8 @@ func (o *S3Op) UnmarshalJSON(b []byte) error {
 	if err := StrictUnmarshal(b, &j); err != nil {
 		return err
 	}
-	*o = S3Op{Node: j.Node, Op: j.Op, Key: j.Key, IfMatch: j.IfMatch, IfNoneMatch: j.IfNoneMatch, BodyETag: j.BodyETag,
-		Call: time.Duration(j.Call), Return: -1, Status: j.Status, Code: j.Code, ETag: j.ETag}
+	*o = S3Op{Node: j.Node, Identity: j.Identity, Op: j.Op, Key: j.Key, IfMatch: j.IfMatch, IfNoneMatch: j.IfNoneMatch, BodyETag: j.BodyETag,
+		Call: time.Duration(j.Call), Return: -1, Status: j.Status, Code: j.Code, ETag: j.ETag, Body: j.Body}
 	if j.Return != nil {
 		o.Return = time.Duration(*j.Return)
 	}

@@ -103,10 +103,10 @@ func (c *nodeS3) call(ctx context.Context, rq request, pc *s3Landing) error {
 		w.history.S3 = make([]S3Op, 0, 16+w.cfg.Nodes*int(w.cfg.Duration/time.Second))
 	}
 	hi := len(w.history.S3)
-	w.history.S3 = append(w.history.S3, S3Op{Node: c.n.Index, Op: op, Key: key, IfMatch: str(rq.ifMatch),
+	w.history.S3 = append(w.history.S3, S3Op{Node: c.n.Index, Identity: c.n.identity, Op: op, Key: key, IfMatch: str(rq.ifMatch),
 		IfNoneMatch: str(rq.ifNoneMatch), BodyETag: rq.bodyETag, Call: w.now, Return: -1})
 	// The answer, decided when the request reaches S3.
-	pc.id, pc.op, pc.bucket, pc.key, pc.tracked, pc.fate = id, op, rq.bucket, key, tracked, f
+	pc.id, pc.op, pc.bucket, pc.key, pc.tracked, pc.fate, pc.hist = id, op, rq.bucket, key, tracked, f, hi
 	applyAt := w.now + w.s3.request.Sample(w.chooser) + f.ExtraRequest
 	respond := w.s3.response.Sample(w.chooser) + f.ExtraResponse
 	w.atLand(applyAt, pc)
@@ -211,6 +211,7 @@ type landingState struct {
 	tracked  bool
 	fate     RequestFault
 	bodyETag string
+	hist     int // the request's index in the history's S3
 
 	putOut  *s3.PutObjectOutput
 	getOut  *s3.GetObjectOutput
@@ -328,6 +329,9 @@ func (pc *s3Landing) land() {
 	default:
 		etag, err := pc.apply(now)
 		a.ETag, pc.etag, pc.result = etag, etag, err
+		if err == nil && pc.kind == landPut {
+			w.history.S3[pc.hist].Body, _ = w.store.bodyOf(pc.bucket, pc.key)
+		}
 		switch f.Fate {
 		case FailedAfter:
 			// The trace shows what S3 did; the caller gets the error.

@@ -52,7 +52,7 @@ type storeBucket struct {
 // storedObject is one stored object. It is never modified once stored: a write
 // replaces it.
 type storedObject struct {
-	body         []byte
+	body         string
 	etag         string // quoted hex MD5 of body
 	lastModified time.Time
 	contentType  string
@@ -86,9 +86,20 @@ func (s *Store) Object(bucketName, key string) (body []byte, etag string, ok boo
 	if obj == nil {
 		return nil, "", false
 	}
-	body = make([]byte, len(obj.body))
-	copy(body, obj.body)
-	return body, obj.etag, true
+	return []byte(obj.body), obj.etag, true
+}
+
+// bodyOf returns the body stored under key, and whether there is one.
+func (s *Store) bodyOf(bucketName, key string) (string, bool) {
+	b := s.bucket(bucketName)
+	if b == nil {
+		return "", false
+	}
+	obj := b.get(key)
+	if obj == nil {
+		return "", false
+	}
+	return obj.body, true
 }
 
 // PutObject applies a PutObject request at S3-clock time now. body is the
@@ -154,7 +165,7 @@ func (s *Store) putObject(now time.Time, in *s3.PutObjectInput, body []byte, eta
 		etag = etagOf(body)
 	}
 	obj := &storedObject{
-		body:         cloneBytes(body),
+		body:         string(body),
 		etag:         etag,
 		lastModified: lastModifiedAt(now),
 		contentType:  "application/octet-stream",
@@ -654,15 +665,6 @@ func copyMetadata(in map[string]string) map[string]string {
 	return out
 }
 
-func cloneBytes(b []byte) []byte {
-	if len(b) == 0 {
-		return nil
-	}
-	c := make([]byte, len(b))
-	copy(c, b)
-	return c
-}
-
 func cloneString(p *string) *string {
 	if p == nil {
 		return nil
@@ -677,7 +679,7 @@ func cloneString(p *string) *string {
 // small, so that a GetObjectOutput and its body fit one allocation of the
 // next size down.
 type bodyReader struct {
-	b []byte
+	b string
 	i int
 }
 

@@ -361,6 +361,9 @@ func (w *World) OutsideWrite(body []byte) error {
 	op.Status, op.Code = statusOf(err)
 	if err == nil {
 		op.ETag = etag
+		if body != nil {
+			op.Body, _ = w.store.bodyOf(b, k)
+		}
 	}
 	a := Event{At: w.now, Node: -1, Local: w.now + w.s3.clock, Kind: EvS3Apply, Op: op.Op, Key: k, ETag: etag,
 		Status: op.Status, Code: op.Code, Detail: "by someone other than the nodes"}

@@ -1,0 +1,266 @@
+package harness
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/s3lease/s3lease/linearizability"
+	"github.com/s3lease/s3lease/protocol"
+	"github.com/s3lease/s3lease/sim"
+)
+
+// RecordAuditCheck names the violations of AuditElectorRecords: a lock
+// record a node wrote that does not say what its writer knew. Every reader
+// of the lock object relies on it (the next holder's hand-over, an operator
+// reading the audit link), and a node always knows what it writes and what
+// it replaces, whatever the faults: these violations are never excused.
+const RecordAuditCheck = "record-audit"
+
+// The rules of RecordAuditCheck.
+const (
+	// RuleRecordCanonical: the body is not a valid record, or not the bytes
+	// json.Marshal writes for the record it holds (protocol.Record.Encode
+	// promises both).
+	RuleRecordCanonical = "canonical"
+	// RuleRecordHolder: the record's holder is not the identity of the node
+	// that wrote it.
+	RuleRecordHolder = "holder"
+	// RuleRecordLink: the record's link to the term before it is not the
+	// one the body it replaced (its If-Match) calls for. A renewal or a
+	// release keeps its term's holder, token, lease, acquisition time and
+	// link, and never lowers the watermark; a takeover of a record takes a
+	// higher token, links to that record (its holder cut at MaxIdentityLen
+	// bytes on a character boundary, token, nonce, watermark, updates, and
+	// ended "released" if it was released, else "expired") and starts
+	// from its watermark; a takeover of anything else (no valid record,
+	// the largest token) and a create link to nothing.
+	RuleRecordLink = "link"
+)
+
+// AuditElectorRecords is the production elector's Protocol.AuditWrites: it
+// judges every body a node wrote to the lock object that S3 applied
+// (sim.S3Op.Body) against the documented record format and against the
+// body its If-Match names. Bodies are read with encoding/json and the
+// record rules are written out here, not taken from the elector's codec:
+// the judge of what the records say must not share the code it judges.
+func AuditElectorRecords(h *sim.History) []linearizability.Violation {
+	a := recordAudit{bodies: map[string]string{}, decoded: map[string]*auditedBody{}}
+	for i := range h.S3 {
+		op := &h.S3[i]
+		if op.Op == "PutObject" && op.Body != "" {
+			a.bodies[unquote(op.BodyETag)] = op.Body
+		}
+	}
+	var out []linearizability.Violation
+	for i := range h.S3 {
+		op := &h.S3[i]
+		if op.Node < 0 || op.Op != "PutObject" || op.Body == "" {
+			continue
+		}
+		if v, bad := a.judge(op); bad {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// recordAudit holds the bodies of a history's applied writes by ETag, and
+// each body's reading once read.
+type recordAudit struct {
+	bodies  map[string]string
+	decoded map[string]*auditedBody
+}
+
+// auditedBody is a body as the reference reads it: the record, or why it
+// is none.
+type auditedBody struct {
+	rec protocol.Record
+	bad string // why the body is no valid record; "" if it is one
+}
+
+// emptyETag is the ETag of an empty body.
+const emptyETag = "d41d8cd98f00b204e9800998ecf8427e"
+
+// read returns the reference reading of the body with ETag etag, if the
+// history holds it.
+func (a *recordAudit) read(etag string) (*auditedBody, bool) {
+	etag = unquote(etag)
+	if b, ok := a.decoded[etag]; ok {
+		return b, true
+	}
+	body, ok := a.bodies[etag]
+	if !ok && etag != emptyETag {
+		return nil, false
+	}
+	b := readRecord(body)
+	a.decoded[etag] = b
+	return b, true
+}
+
+// judge returns the first rule that op's record breaks.
+func (a *recordAudit) judge(op *sim.S3Op) (linearizability.Violation, bool) {
+	r, _ := a.read(op.BodyETag)
+	v := linearizability.Violation{Checker: RecordAuditCheck, At: op.Call, Nodes: []int{op.Node}, Token: r.rec.Token}
+	who := fmt.Sprintf("node %d (identity %q) wrote a record at %v", op.Node, op.Identity, op.Call)
+	broke := func(rule, format string, args ...any) (linearizability.Violation, bool) {
+		v.Rule, v.Message = rule, who+" "+fmt.Sprintf(format, args...)
+		return v, true
+	}
+	if r.bad != "" {
+		return broke(RuleRecordCanonical, "that is no valid record (%s)", r.bad)
+	}
+	if want, err := json.Marshal(r.rec); err != nil || string(want) != op.Body {
+		return broke(RuleRecordCanonical, "whose bytes are not what json.Marshal writes for it: %.200q, want %.200q", op.Body, want)
+	}
+	if r.rec.Holder != op.Identity {
+		return broke(RuleRecordHolder, "whose holder is %.80q", r.rec.Holder)
+	}
+	if op.IfNoneMatch == "*" {
+		if r.rec.Previous != nil {
+			return broke(RuleRecordLink, "that creates the object and links to a term before it (%s)", describeTerm(r.rec.Previous))
+		}
+		return v, false
+	}
+	b, ok := a.read(op.IfMatch)
+	if op.IfMatch == "" || !ok {
+		return v, false // no body to judge the link against
+	}
+	rec, was := r.rec, b.rec
+	switch {
+	case b.bad == "" && rec.Token == was.Token && (was.Token < math.MaxUint64 || sameTerm(rec, was)):
+		// A renewal or release of the term of the record it replaces.
+		switch {
+		case !sameTerm(rec, was):
+			return broke(RuleRecordLink, "with the token %d of the record it replaced, whose term (holder %.80q, lease %d ms, acquired %v) it changes",
+				rec.Token, was.Holder, was.LeaseDurationMS, was.AcquireTime)
+		case !samePrevious(rec.Previous, was.Previous):
+			return broke(RuleRecordLink, "renewing term %d with the link %s, where the record it replaced has %s",
+				rec.Token, describeTerm(rec.Previous), describeTerm(was.Previous))
+		case rec.Watermark.Before(was.Watermark):
+			return broke(RuleRecordLink, "renewing term %d with the watermark %v, below the %v of the record it replaced", rec.Token, rec.Watermark, was.Watermark)
+		}
+	case b.bad == "" && was.Token < math.MaxUint64:
+		// A takeover of a record.
+		want := endOf(was)
+		switch {
+		case rec.Token < was.Token:
+			return broke(RuleRecordLink, "with token %d, taking over a record with the higher token %d", rec.Token, was.Token)
+		case !samePrevious(rec.Previous, want):
+			return broke(RuleRecordLink, "with token %d linking to %s, but it replaced %s", rec.Token, describeTerm(rec.Previous), describeTerm(want))
+		case !rec.Watermark.Equal(was.Watermark):
+			return broke(RuleRecordLink, "with token %d and the watermark %v, but the record it took over handed %v", rec.Token, rec.Watermark, was.Watermark)
+		}
+	default:
+		// A takeover of a body that is no record, or of the largest token.
+		if rec.Previous != nil || !rec.Watermark.IsZero() {
+			why := b.bad
+			if why == "" {
+				why = "its token has no successor"
+			}
+			return broke(RuleRecordLink, "linking to %s with the watermark %v, replacing a body that is no record to link to (%s)", describeTerm(rec.Previous), rec.Watermark, why)
+		}
+	}
+	return v, false
+}
+
+// readRecord reads body as the record documentation states it, with
+// encoding/json: a JSON object of at most 64 KiB, whose holder is not
+// empty, token at least 1, lease within (0, MaxLeaseDuration], nonce
+// NonceLen lowercase hex digits, updates at most MaxUpdatesLen bytes, and
+// whose previous term, if any, has a holder, a lower token, an ending
+// "released" or "expired", and updates within the bound.
+func readRecord(body string) *auditedBody {
+	b := &auditedBody{}
+	if len(body) > 64<<10 {
+		b.bad = fmt.Sprintf("%d bytes, more than 64 KiB", len(body))
+		return b
+	}
+	if err := json.Unmarshal([]byte(body), &b.rec); err != nil {
+		b.bad = err.Error()
+		return b
+	}
+	r := &b.rec
+	switch {
+	case r.Holder == "":
+		b.bad = "empty holder"
+	case r.Token == 0:
+		b.bad = "token 0"
+	case r.LeaseDurationMS <= 0 || r.LeaseDurationMS > int64(protocol.MaxLeaseDuration/time.Millisecond):
+		b.bad = fmt.Sprintf("lease of %d ms", r.LeaseDurationMS)
+	case !lowerHex(r.Nonce, protocol.NonceLen):
+		b.bad = fmt.Sprintf("nonce %q", r.Nonce)
+	case len(r.Updates) > protocol.MaxUpdatesLen:
+		b.bad = fmt.Sprintf("updates of %d bytes", len(r.Updates))
+	case r.Previous == nil:
+	case r.Previous.Holder == "":
+		b.bad = "previous term without a holder"
+	case r.Previous.Token >= r.Token:
+		b.bad = fmt.Sprintf("previous token %d not below token %d", r.Previous.Token, r.Token)
+	case r.Previous.Ended != protocol.EndedReleased && r.Previous.Ended != protocol.EndedExpired:
+		b.bad = fmt.Sprintf("previous term ended %q", r.Previous.Ended)
+	case len(r.Previous.Updates) > protocol.MaxUpdatesLen:
+		b.bad = fmt.Sprintf("previous updates of %d bytes", len(r.Previous.Updates))
+	}
+	return b
+}
+
+// lowerHex reports whether s is n lowercase hex digits.
+func lowerHex(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// endOf is the link a takeover of r must write.
+func endOf(r protocol.Record) *protocol.PreviousTerm {
+	holder := r.Holder
+	if len(holder) > protocol.MaxIdentityLen {
+		n := protocol.MaxIdentityLen
+		for n > 0 && !utf8.RuneStart(holder[n]) {
+			n--
+		}
+		holder = holder[:n]
+	}
+	ended := protocol.EndedExpired
+	if r.Released {
+		ended = protocol.EndedReleased
+	}
+	return &protocol.PreviousTerm{Holder: holder, Token: r.Token, Nonce: r.Nonce, Ended: ended, Watermark: r.Watermark, Updates: r.Updates}
+}
+
+// sameTerm reports whether two records are of one term.
+func sameTerm(a, b protocol.Record) bool {
+	return a.Holder == b.Holder && a.Token == b.Token && a.LeaseDurationMS == b.LeaseDurationMS && a.AcquireTime.Equal(b.AcquireTime)
+}
+
+// samePrevious reports whether two links are equal.
+func samePrevious(a, b *protocol.PreviousTerm) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Holder == b.Holder && a.Token == b.Token && a.Nonce == b.Nonce && a.Ended == b.Ended &&
+		a.Watermark.Equal(b.Watermark) && a.Updates == b.Updates
+}
+
+// describeTerm renders a link for a message.
+func describeTerm(p *protocol.PreviousTerm) string {
+	if p == nil {
+		return "no term"
+	}
+	return fmt.Sprintf("term %d of %.80q (nonce %q, %s, watermark %v, %d bytes of updates)", p.Token, p.Holder, p.Nonce, p.Ended, p.Watermark, len(p.Updates))
+}
+
+// unquote strips an ETag's quotes.
+func unquote(etag string) string {
+	return strings.Trim(etag, `"`)
+}
