@@ -108,9 +108,14 @@
 //
 // # Scores and triage
 //
-// The swarm score is the share of valid mutants (neither invalid nor
-// equivalent) that the swarm killed; the whole-suite score the share the
-// swarm or the tests killed. Both are given for each area and for all
+// The swarm score is the share of valid mutants (neither invalid,
+// equivalent nor speed-only) that the swarm killed; the whole-suite score
+// the share the swarm or the tests killed. A speed-only mutant is one the
+// swarm passes and whose only failing tests are speed guards (SpeedGuards:
+// tests that the record codec's fast paths are taken, which judge no
+// value): it computes what the elector computes, more slowly. That is
+// shown by a run, not judged by hand, and derived from the failed tests
+// whenever a report is made. Both are given for each area and for all
 // together; the election path's swarm score is the headline, the one
 // -min-score gates, and the report states the others beside it. Triage (triage.go) is the project's judgement
 // of survivors, keyed like signatures (no line numbers): KindEquivalent

@@ -50,6 +50,9 @@ type Options struct {
 	TestTimeout      time.Duration
 	SwarmMemory      int64 // bytes; 0: no bound
 	Triage           []Judgement
+	// SpeedGuards are the tests that judge only speed (SpeedOnly); the
+	// default is the package's SpeedGuards.
+	SpeedGuards []string
 	// Area selects the mutants of one area ("" for all); Scope names the
 	// package's observability code (SetAreas).
 	Area  Area
@@ -114,7 +117,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 func parseFlags(args []string, stderr io.Writer) (*Options, error) {
 	fs := flag.NewFlagSet("simrun mutate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	o := &Options{Triage: Triage, Scope: ProtocolScope}
+	o := &Options{Triage: Triage, Scope: ProtocolScope, SpeedGuards: SpeedGuards}
 	fs.StringVar(&o.Dir, "C", ".", "the module's `DIR` (or a directory inside it)")
 	fs.StringVar(&o.Pkg, "pkg", "protocol", "the package directory to mutate, relative to the module root")
 	fs.StringVar(&o.Build, "build", "./cmd/simrun", "the package built with each mutant; its run subcommand is the swarm")
@@ -310,7 +313,7 @@ func Execute(ctx context.Context, o *Options, progress io.Writer) (*Report, erro
 			e.Judgement = &j
 		}
 		if r, ok := results.Lookup(m.Signature(), hash); ok && !o.Fresh && Reusable(r, o.Seeds, o.Tests) {
-			e.Result, e.Status = &r, r.Status
+			e.Result, e.Status = &r, o.status(r)
 		}
 		if e.Judgement != nil && e.Judgement.Kind == KindEquivalent && !o.CheckEquivalent {
 			e.Status, e.Result = Equivalent, nil
@@ -379,10 +382,19 @@ func Execute(ctx context.Context, o *Options, progress io.Writer) (*Report, erro
 		if err := results.Append(res); err != nil {
 			return finish(true), err
 		}
-		entries[i].Result, entries[i].Status = &res, res.Status
+		entries[i].Result, entries[i].Status = &res, o.status(res)
 		fmt.Fprintf(progress, "[%d/%d] %s %s %s %s: %s\n", n+1, len(todo), m.ID, m.Pos(), m.Operator, m.Snippet(), describe(res))
 	}
 	return finish(false), nil
+}
+
+// status is the status a report gives r: SpeedOnly for a mutant that
+// fails only speed guards, else r's.
+func (o *Options) status(r Result) Status {
+	if r.Status == KilledByTests && speedOnly(r.FailedTests, o.SpeedGuards) {
+		return SpeedOnly
+	}
+	return r.Status
 }
 
 func matchesAny(j Judgement, all []Mutant) bool {

@@ -23,11 +23,13 @@ type Entry struct {
 }
 
 // Counts tallies the mutants of a report by status. Valid counts those
-// the scores are over: run, and neither invalid nor equivalent.
+// the scores are over: run, and neither invalid, equivalent nor
+// speed-only.
 type Counts struct {
 	Selected      int `json:"selected"`
 	Invalid       int `json:"invalid"`
 	Equivalent    int `json:"equivalent"`
+	SpeedOnly     int `json:"speedOnly"`
 	NotRun        int `json:"notRun"`
 	Valid         int `json:"valid"`
 	KilledBySwarm int `json:"killedBySwarm"`
@@ -114,6 +116,8 @@ func tally(entries []Entry, a Area) AreaScore {
 			c.Invalid++
 		case Equivalent:
 			c.Equivalent++
+		case SpeedOnly:
+			c.SpeedOnly++
 		case "":
 			c.NotRun++
 		case KilledBySwarm:
@@ -187,8 +191,8 @@ func (r *Report) Survivors() []Entry {
 func (r *Report) WriteSummary(w io.Writer) error {
 	var b strings.Builder
 	c := r.Counts
-	fmt.Fprintf(&b, "mutants: %d enumerated, %d selected: %d invalid, %d equivalent, %d not run; %d valid\n",
-		r.Enumerated, c.Selected, c.Invalid, c.Equivalent, c.NotRun, c.Valid)
+	fmt.Fprintf(&b, "mutants: %d enumerated, %d selected: %d invalid, %d equivalent, %d speed-only, %d not run; %d valid\n",
+		r.Enumerated, c.Selected, c.Invalid, c.Equivalent, c.SpeedOnly, c.NotRun, c.Valid)
 	fmt.Fprintf(&b, "killed by swarm (%d seeds): %d, by tests: %d, survived: %d", r.Seeds, c.KilledBySwarm, c.KilledByTests, c.Survived)
 	if c.Untested > 0 {
 		fmt.Fprintf(&b, " (%d not tested)", c.Untested)
@@ -235,6 +239,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	b.WriteString("| | mutants |\n|---|---:|\n")
 	fmt.Fprintf(&b, "| enumerated | %d |\n| selected%s | %d |\n", r.Enumerated, parenthesize(r.Selection), c.Selected)
 	fmt.Fprintf(&b, "| invalid (do not type-check or build) | %d |\n| equivalent (triage table) | %d |\n", c.Invalid, c.Equivalent)
+	fmt.Fprintf(&b, "| speed-only (fail only the speed guards: the same values, more slowly) | %d |\n", c.SpeedOnly)
 	if c.NotRun > 0 {
 		fmt.Fprintf(&b, "| not run | %d |\n", c.NotRun)
 	}
@@ -301,6 +306,23 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		if e.Status == Equivalent {
 			eq = append(eq, e)
 		}
+	}
+	var speed []Entry
+	for _, e := range r.Mutants {
+		if e.Status == SpeedOnly {
+			speed = append(speed, e)
+		}
+	}
+	b.WriteString("## Speed-only mutants\n\nThe swarm passed them and the only tests they fail are the speed guards (tests that a fast path is taken, which judge no value): " +
+		"they compute what the elector computes, more slowly. Excluded from the scores, as equivalent mutants are; unlike those, a run shows it.\n\n")
+	if len(speed) == 0 {
+		b.WriteString("None.\n\n")
+	} else {
+		b.WriteString("| id | where | func | operator | change | tests failed |\n|---|---|---|---|---|---|\n")
+		for _, e := range speed {
+			fmt.Fprintf(&b, "| %s | %s:%d | %s | %s | %s | %s |\n", e.ID, e.File, e.Line, e.Func, e.Operator, code(e.Snippet()), strings.Join(e.Result.FailedTests, ", "))
+		}
+		b.WriteString("\n")
 	}
 	b.WriteString("## Equivalent mutants\n\nExcluded from the scores; the reasons are the triage table's (mutation/triage.go).\n\n")
 	if len(eq) == 0 {

@@ -15,6 +15,12 @@ const (
 	KindGap Kind = "gap"
 )
 
+// SpeedGuards are the protocol package's tests that judge only speed: that
+// the record codec's fast paths are taken, not fallen back from to
+// encoding/json (the values are judged by other tests). A mutant that the
+// swarm passes and that fails only these is SpeedOnly.
+var SpeedGuards = []string{"TestRecordCodecFastPaths", "TestDecodeRecordFastPath"}
+
 // A Judgement triages the mutants it matches: the same file, function,
 // operator, original and replacement text (compared with white space
 // folded), and occurrence (0 matches any). Line numbers play no part, so

@@ -217,20 +217,16 @@ func plainRecord(r Record) bool {
 	return ok
 }
 
+// TestRecordCodecMatchesJSON: Encode and DecodeRecord give what
+// encoding/json gives, values and errors, on generated records, and the
+// round trip keeps what JSON can say. It judges values only; which path
+// gave them is TestRecordCodecFastPaths's concern.
 func TestRecordCodecMatchesJSON(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		r := record().Draw(t, "record")
 		body := checkEncodeAgrees(t, r)
-		if r.check() == nil && plainRecord(r) {
-			if _, ok := r.appendJSON(nil); !ok {
-				t.Fatalf("appendJSON fell back on %#v", r)
-			}
-		}
 		if body == nil {
 			return
-		}
-		if _, ok := decodeRecordFast(body); !ok && plainRecord(r) {
-			t.Fatalf("decodeRecordFast fell back on %s", body)
 		}
 		got, err := checkDecodeAgrees(t, body)
 		if err != nil {
@@ -410,23 +406,56 @@ func TestDecodeRecordMatchesJSON(t *testing.T) {
 	})
 }
 
-// TestDecodeRecordFastPath guards the speed: bodies in Encode's shape must
-// not fall back to encoding/json.
+// TestRecordCodecFastPaths guards the speed: a valid record whose strings
+// are plain and whose times have an RFC 3339 form is encoded without
+// falling back to encoding/json, and its body decoded without falling back
+// either. A speed guard judges no value (TestRecordCodecMatchesJSON does):
+// a mutant that fails only the speed guards is a slower elector, not a
+// different one (mutation.KindSpeed).
+func TestRecordCodecFastPaths(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		r := record().Draw(t, "record")
+		if r.check() != nil || !plainRecord(r) {
+			return
+		}
+		body, ok := r.appendJSON(nil)
+		if !ok {
+			t.Fatalf("appendJSON fell back on %#v", r)
+		}
+		if _, ok := decodeRecordFast(body); !ok {
+			t.Fatalf("decodeRecordFast fell back on %s", body)
+		}
+	})
+}
+
+// fastBodies are bodies in Encode's shape, or in shapes the fast parser
+// takes, which must not fall back to encoding/json.
+var fastBodies = []string{
+	`{"holder":"a","token":2,"leaseDurationMs":1500,"acquireTime":"2025-01-02T03:04:05Z",` +
+		`"renewTime":"2025-01-02T03:04:05.123456789+05:30","nonce":"0123456789abcdef","released":true,` +
+		`"previous":{"holder":"b","token":1,"nonce":"fedcba9876543210","ended":"released"}}`,
+	`{"holder":"a","token":3,"leaseDurationMs":1500,"acquireTime":"2025-01-02T03:04:05Z",` +
+		`"renewTime":"2025-01-02T03:04:06Z","nonce":"0123456789abcdef","watermark":"2025-01-02T03:04:08.5Z","updates":"s3://logs/a/",` +
+		`"previous":{"holder":"b","token":2,"nonce":"fedcba9876543210","ended":"expired","watermark":"2025-01-02T03:03:00Z","updates":"s3://logs/b/"}}`,
+	" {\n\t\"nonce\" : \"0123456789abcdef\",\r\n \"previous\":{ \"ended\":\"expired\",\"token\":0 },\"released\":false } \n",
+	`{}`,
+	`{"holder":"été 😀","token":18446744073709551615,"leaseDurationMs":9223372036854775807}`,
+}
+
+// TestDecodeRecordFastPath guards the speed: fastBodies do not fall back
+// to encoding/json. A speed guard, like TestRecordCodecFastPaths.
 func TestDecodeRecordFastPath(t *testing.T) {
-	for _, body := range []string{
-		`{"holder":"a","token":2,"leaseDurationMs":1500,"acquireTime":"2025-01-02T03:04:05Z",` +
-			`"renewTime":"2025-01-02T03:04:05.123456789+05:30","nonce":"0123456789abcdef","released":true,` +
-			`"previous":{"holder":"b","token":1,"nonce":"fedcba9876543210","ended":"released"}}`,
-		`{"holder":"a","token":3,"leaseDurationMs":1500,"acquireTime":"2025-01-02T03:04:05Z",` +
-			`"renewTime":"2025-01-02T03:04:06Z","nonce":"0123456789abcdef","watermark":"2025-01-02T03:04:08.5Z","updates":"s3://logs/a/",` +
-			`"previous":{"holder":"b","token":2,"nonce":"fedcba9876543210","ended":"expired","watermark":"2025-01-02T03:03:00Z","updates":"s3://logs/b/"}}`,
-		" {\n\t\"nonce\" : \"0123456789abcdef\",\r\n \"previous\":{ \"ended\":\"expired\",\"token\":0 },\"released\":false } \n",
-		`{}`,
-		`{"holder":"été 😀","token":18446744073709551615,"leaseDurationMs":9223372036854775807}`,
-	} {
+	for _, body := range fastBodies {
 		if _, ok := decodeRecordFast([]byte(body)); !ok {
 			t.Errorf("decodeRecordFast fell back on %s", body)
 		}
+	}
+}
+
+// TestDecodeFastBodiesMatchJSON: DecodeRecord reads fastBodies as
+// encoding/json does.
+func TestDecodeFastBodiesMatchJSON(t *testing.T) {
+	for _, body := range fastBodies {
 		checkDecodeAgrees(t, []byte(body))
 	}
 }
