@@ -172,7 +172,9 @@ func (r Record) check() error {
 		return bad("empty holder")
 	case r.Token == 0:
 		return bad("token 0")
-	case r.LeaseDurationMS <= 0 || r.LeaseDuration() > MaxLeaseDuration:
+	case r.LeaseDurationMS <= 0 || r.LeaseDurationMS > int64(MaxLeaseDuration/time.Millisecond):
+		// Compared in milliseconds: in nanoseconds a long enough lease
+		// overflows, to a negative Duration or around to a short one.
 		return bad("lease duration %d ms outside (0, %v]", r.LeaseDurationMS, MaxLeaseDuration)
 	case !validNonce(r.Nonce):
 		return bad("nonce %q is not %d lowercase hex digits", r.Nonce, NonceLen)

@@ -67,6 +67,10 @@ func TestDecodeMalformedRecord(t *testing.T) {
 		{"token 0", `{"holder":"a","token":0,"leaseDurationMs":1000,"nonce":"0123456789abcdef"}`, false},
 		{"no lease", `{"holder":"a","token":3,"nonce":"0123456789abcdef"}`, false},
 		{"lease too long", `{"holder":"a","token":3,"leaseDurationMs":86400001,"nonce":"0123456789abcdef"}`, false},
+		// Leases whose nanoseconds overflow a Duration: to a negative one,
+		// and around to 448,384 ns.
+		{"lease beyond a Duration", `{"holder":"a","token":3,"leaseDurationMs":9223372036854775807,"nonce":"0123456789abcdef"}`, false},
+		{"lease around a Duration", `{"holder":"a","token":3,"leaseDurationMs":18446744073710,"nonce":"0123456789abcdef"}`, false},
 		{"short nonce", `{"holder":"a","token":3,"leaseDurationMs":1000,"nonce":"0123"}`, false},
 		{"upper-case nonce", `{"holder":"a","token":3,"leaseDurationMs":1000,"nonce":"0123456789ABCDEF"}`, false},
 		{"previous token not lower", `{` + ok + `,"previous":{"holder":"b","token":3,"ended":"expired"}}`, false},
