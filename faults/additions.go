@@ -62,11 +62,18 @@ type Object struct {
 	// Spelling, if not zero, writes the record in another spelling of the
 	// same JSON (Respell): keys in another order, whitespace, escapes.
 	Spelling uint64 `json:"spelling,omitempty"`
+	// Edit, if not zero, rewrites the record (after its spelling) as
+	// another tool or an operator might leave it (Edit): a field's value
+	// replaced, a field twice, a name in other case, a field added or
+	// removed, a string escaped throughout. An edited record is foreign.
+	Edit uint64 `json:"edit,omitempty"`
 }
 
 // Foreign reports whether the object is one the electors could not have
-// written: raw bytes, or a record that is not Native.
-func (o *Object) Foreign() bool { return o != nil && (o.Record == nil || !o.Record.Native()) }
+// written: raw bytes, a record that is not Native, or an edited one.
+func (o *Object) Foreign() bool {
+	return o != nil && (o.Record == nil || !o.Record.Native() || o.Edit != 0)
+}
 
 // App is how a node's application uses its terms (sim.AppMode) and how
 // long each unit of its work takes between its check that it leads and its

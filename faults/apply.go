@@ -227,7 +227,7 @@ const KindLandedAfterHeal = "landed-after-heal"
 // objectBody is the bytes of an object of the plan.
 func (in *injector) objectBody(o *Object) []byte {
 	if o.Record != nil {
-		return Respell(in.enc(*o.Record), o.Spelling)
+		return Edit(Respell(in.enc(*o.Record), o.Spelling), o.Edit)
 	}
 	return []byte(o.Body)
 }

@@ -196,14 +196,19 @@ var foreignBodies = []string{
 // twenty, content no elector wrote: bytes that are no record, or a record at the
 // top of the token space (math.MaxUint64-1, which leaves one successor,
 // or math.MaxUint64, which the elector refuses). Half the records are in
-// another spelling of the same JSON (Object.Spelling).
+// another spelling of the same JSON (Object.Spelling), and one in four is
+// edited as another tool might leave it (Object.Edit, a foreign write).
 func SwarmInitial(seed uint64, sp SwarmSpace) *Object {
 	o := swarmInitial(seed, sp)
 	if o != nil && o.Record != nil {
-		// Half the records in another spelling, drawn from a stream of
-		// their own so that the content stays as it was drawn.
+		// Half the records in another spelling, and a quarter edited,
+		// each drawn from a stream of its own so that the content, and
+		// each earlier draw, stays as it was drawn.
 		if s := newStream(seed, streamSpelling, sp); s.on(2) {
 			o.Spelling = 1 + s.c.Choose(sim.ChooseSetup, 1<<62)
+		}
+		if s := newStream(seed, streamEdit, sp); s.on(4) {
+			o.Edit = 1 + s.c.Choose(sim.ChooseSetup, 1<<62)
 		}
 	}
 	return o

@@ -494,6 +494,10 @@ func drawPlan(src Source, nodes int, pr Protocol) *faults.Plan {
 	if in := p.Initial; in != nil && in.Record != nil && src.Bool("spelling") {
 		in.Spelling = uint64(src.Int(1, math.MaxInt64, "spelling"))
 	}
+	// And after those, the edit of that record (faults.Edit).
+	if in := p.Initial; in != nil && in.Record != nil && src.Bool("edit") {
+		in.Edit = uint64(src.Int(1, math.MaxInt64, "edit"))
+	}
 	return p
 }
 

@@ -317,7 +317,8 @@ func (sh *shrinker) clocks() bool {
 }
 
 // setup removes what the plan says of the world besides its faults: the
-// lock object's content before the run, the nodes' names (n0, n1, ...
+// lock object's content before the run (or its edit, or its spelling),
+// the nodes' names (n0, n1, ...
 // then), each node's settings (the node then runs the protocol as given),
 // each node's application (the default then), or failing that the
 // application's slow work.
@@ -326,6 +327,13 @@ func (sh *shrinker) setup() bool {
 	if sh.cur.Plan.Initial != nil && sh.left() {
 		c := sh.cur.clone()
 		c.Plan.Initial = nil
+		progress = sh.try(c) || progress
+	}
+	if in := sh.cur.Plan.Initial; in != nil && in.Edit != 0 && sh.left() {
+		c := sh.cur.clone()
+		plain := *in
+		plain.Edit = 0
+		c.Plan.Initial = &plain
 		progress = sh.try(c) || progress
 	}
 	if in := sh.cur.Plan.Initial; in != nil && in.Spelling != 0 && sh.left() {
