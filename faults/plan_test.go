@@ -44,7 +44,9 @@ func TestSwarmPlansAreValidAndDeterministic(t *testing.T) {
 }
 
 // TestSwarmCoversTheFaultFamilies: across seeds, every family appears, and
-// plans both inside and outside the assumptions occur.
+// plans both inside and outside the assumptions occur: many seeds are judged
+// strictly (over two in five inside the assumptions: a record before the
+// run that another tool edited, one record in four, is a foreign write).
 func TestSwarmCoversTheFaultFamilies(t *testing.T) {
 	a := Assumptions{MaxDriftPPM: 1000, MaxPause: 1900 * time.Millisecond}
 	seen := map[Kind]int{}
@@ -69,7 +71,7 @@ func TestSwarmCoversTheFaultFamilies(t *testing.T) {
 			t.Errorf("no swarm plan in 500 has a %s event", k)
 		}
 	}
-	if knobs < 100 || inside < 250 || outside < 50 {
+	if knobs < 100 || inside < 200 || outside < 50 {
 		t.Errorf("knobs in %d plans, %d inside and %d outside the assumptions", knobs, inside, outside)
 	}
 }
