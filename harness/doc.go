@@ -42,7 +42,11 @@
 //     Env.ReportLease, the protocol's answer to "do I lead?" that
 //     applications drawn to ask it (sim.AppChecks, sim.AppPolls) ask before
 //     each write, so that what they were told is judged too (the
-//     lease-check checker).
+//     lease-check checker); AuditWrites, which judges what the nodes wrote
+//     to the lock object in the protocol's own format (the history holds
+//     every body S3 applied): the elector's, AuditElectorRecords, reads
+//     each record with encoding/json and holds it to the documented format
+//     and to the body its If-Match replaced (record-audit).
 //
 // Code under simulation must wait only through the Clock, the S3 calls and
 // the application. A protocol that blocks on anything else (a bare channel,
