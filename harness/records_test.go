@@ -124,3 +124,81 @@ func mustJSON(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+// firstWinsStore hands the elector every body it reads as a reader that
+// takes the first of a field written twice would see it (encoding/json,
+// and so the record format, takes the last): a codec's misreading, put
+// between S3 and the elector.
+type firstWinsStore struct{ protocol.ObjectStore }
+
+func (s firstWinsStore) GetObject(ctx context.Context, in *s3.GetObjectInput, opts ...func(*s3.Options)) (*s3.GetObjectOutput, error) {
+	out, err := s.ObjectStore.GetObject(ctx, in, opts...)
+	if err != nil || out.Body == nil {
+		return out, err
+	}
+	body, err := io.ReadAll(out.Body)
+	if err != nil {
+		return nil, err
+	}
+	cp := *out
+	cp.Body = io.NopCloser(bytes.NewReader(firstWins(body)))
+	return &cp, nil
+}
+
+// firstWins rewrites a JSON object so that each field has its first value;
+// anything else is returned as it is.
+func firstWins(body []byte) []byte {
+	d := json.NewDecoder(bytes.NewReader(body))
+	if tok, err := d.Token(); err != nil || tok != json.Delim('{') {
+		return body
+	}
+	fields := map[string]json.RawMessage{}
+	for d.More() {
+		key, err := d.Token()
+		if err != nil {
+			return body
+		}
+		var v json.RawMessage
+		if err := d.Decode(&v); err != nil {
+			return body
+		}
+		if _, seen := fields[key.(string)]; !seen {
+			fields[key.(string)] = v
+		}
+	}
+	out, err := json.Marshal(fields)
+	if err != nil {
+		return body
+	}
+	return out
+}
+
+// TestRecordAuditSeesMisreadRecords: an elector that reads a field written
+// twice by its first value, where the record format (encoding/json) takes
+// the last, is judged unsafe by the record audit within the swarm's first
+// 400 seeds: the swarm edits records before the run (a field twice among
+// the edits), and the takeover's link shows what the elector read. The
+// misreading is excused nowhere: the record before the run is a foreign
+// write, but what a node wrote after reading it is its own.
+func TestRecordAuditSeesMisreadRecords(t *testing.T) {
+	sc := harness.Swarm("misread-test", harness.Elector(harness.DefaultElectorSettings))
+	build := sc.Build
+	sc.Build = func(seed uint64) harness.Setup {
+		s := build(seed)
+		s.Config.WrapStore = func(st protocol.ObjectStore) protocol.ObjectStore { return firstWinsStore{st} }
+		return s
+	}
+	for seed := uint64(1); seed <= 400; seed++ {
+		o, err := harness.RunSeed(sc, seed, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range o.Violations {
+			if v.Checker == harness.RecordAuditCheck && v.Rule == harness.RuleRecordLink && o.Verdict == harness.Unsafe {
+				t.Logf("seed %d: %v", seed, v)
+				return
+			}
+		}
+	}
+	t.Fatal("no record-audit link violation within seeds 1..400")
+}

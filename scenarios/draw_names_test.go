@@ -10,9 +10,10 @@ import (
 
 // TestGeneratorDrawsNamesAndSpellings: the generator behind Check and
 // Fuzz gives the elector's nodes drawn names and the record before the run
-// other spellings, on some draws, and every plan it draws is valid.
+// other spellings and edits, on some draws, and every plan it draws is
+// valid.
 func TestGeneratorDrawsNamesAndSpellings(t *testing.T) {
-	names, spelled := 0, 0
+	names, spelled, edited := 0, 0, 0
 	rapid.Check(t, func(t *rapid.T) {
 		r := drawElector(harness.RapidSource(t), 1)
 		if err := r.Check(); err != nil {
@@ -24,8 +25,11 @@ func TestGeneratorDrawsNamesAndSpellings(t *testing.T) {
 		if in := r.Plan.Initial; in != nil && in.Spelling != 0 {
 			spelled++
 		}
+		if in := r.Plan.Initial; in != nil && in.Edit != 0 {
+			edited++
+		}
 	})
-	if names == 0 || spelled == 0 {
-		t.Errorf("over rapid's draws: %d with names, %d with a spelled record; want some of each", names, spelled)
+	if names == 0 || spelled == 0 || edited == 0 {
+		t.Errorf("over rapid's draws: %d with names, %d with a spelled record, %d with an edited one; want some of each", names, spelled, edited)
 	}
 }
