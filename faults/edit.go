@@ -23,10 +23,8 @@ const streamEdit = 0x65646974_65646974
 // other types, and text that is no JSON at all. A reader of records must
 // read each exactly as encoding/json does: refuse the body, or take the
 // same value.
-//
-// No literal is a lease a reader must honour beyond the swarm's (a record
-// of a day's lease would hold every node off for a day, rightly, past any
-// liveness bound): "86400001" is one millisecond past the longest.
+// A number literal that would make a number larger is written negated
+// (noLarger).
 var editLiterals = []string{
 	// Numbers.
 	"0", "-1", "-0", "1.0", "1e3", "07", "1.5", "86400001",
@@ -87,9 +85,9 @@ func Edit(body []byte, edit uint64) []byte {
 	literal := editLiterals[pick(len(editLiterals))]
 	switch pick(numEdits) {
 	case editReplace:
-		fields[i].value = literal
+		fields[i].value = noLarger(literal, fields[i].value)
 	case editDuplicate:
-		fields = append(fields, field{fields[i].name, literal})
+		fields = append(fields, field{fields[i].name, noLarger(literal, fields[i].value)})
 	case editRepeat:
 		fields = append(fields, fields[i])
 	case editCase:
@@ -114,6 +112,26 @@ func Edit(body []byte, edit uint64) []byte {
 		out = append(append(append(out, name...), ':'), f.value...)
 	}
 	return append(out, '}')
+}
+
+// noLarger returns literal, or its negation if both it and the value it
+// stands in for are numbers and it is the larger: an edit never makes a
+// number larger, so that no edited record states a longer lease than the
+// record it edits (a correct protocol honours the lease a record states,
+// and a record of a day's lease would rightly hold every node off for a
+// day, past any liveness bound). The negation keeps the literal's digits
+// for a reader to refuse.
+func noLarger(literal, value string) string {
+	var l, v json.Number
+	if json.Unmarshal([]byte(literal), &l) != nil || json.Unmarshal([]byte(value), &v) != nil {
+		return literal
+	}
+	lf, err1 := l.Float64()
+	vf, err2 := v.Float64()
+	if err1 != nil || err2 != nil || lf <= vf {
+		return literal
+	}
+	return "-" + literal
 }
 
 // otherCase returns name with its first letter, or every letter, in the

@@ -258,6 +258,10 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		if ac.Untested > 0 {
 			fmt.Fprintf(&b, "; %d survivors were not tested", ac.Untested)
 		}
+		if ac.SpeedOnly > 0 {
+			fmt.Fprintf(&b, "; counted as valid, its %d speed-only mutants would make the swarm score %.1f%%",
+				ac.SpeedOnly, 100*float64(ac.KilledBySwarm)/float64(ac.Valid+ac.SpeedOnly))
+		}
 		b.WriteString(".  \n")
 	}
 	if len(r.Areas) > 1 {
