@@ -48,8 +48,8 @@ var electorNotes = map[string]string{
 		"the deadline is the elector's own, on its own clock, and no draw aims a stop at it. In production a cancellation can land at that instant.",
 
 	"checking-release --409--> releasing": "Rare in the swarm's seeds: of seeds 1..40,000 none reaches it since the swarm draws names, " +
-		"watermark applications and spellings (seed 9671 did before); guided campaigns of the swarm reach it " +
-		"(`simrun coverage -guided -seeds 10000` from seed 1 at its run 1087, from seed 10001 at its run 7940). " +
+		"watermark applications, spellings and edits (seed 9671 did before); guided campaigns of the swarm reach it " +
+		"(`simrun coverage -guided -seeds 10000` from seed 1 at its run 2242, with `-start 10001` at its run 3199). " +
 		"It takes a release write answered without a plain success, then the read that checks it answered 409, " +
 		"which the swarm gives a read only when it aims that answer at one request (a role's, or a node's Nth read). " +
 		"The same check answered 5xx, 403 or not at all is reached (see their rows).",
