@@ -329,19 +329,19 @@ func (sh *shrinker) setup() bool {
 		c.Plan.Initial = nil
 		progress = sh.try(c) || progress
 	}
-	if in := sh.cur.Plan.Initial; in != nil && in.Edit != 0 && sh.left() {
-		c := sh.cur.clone()
-		plain := *in
-		plain.Edit = 0
-		c.Plan.Initial = &plain
-		progress = sh.try(c) || progress
-	}
-	if in := sh.cur.Plan.Initial; in != nil && in.Spelling != 0 && sh.left() {
-		c := sh.cur.clone()
-		plain := *in
-		plain.Spelling = 0
-		c.Plan.Initial = &plain
-		progress = sh.try(c) || progress
+	// Then the record as the protocol writes it: without its edit, then
+	// in its own spelling.
+	for _, field := range []func(*faults.Object) *uint64{
+		func(o *faults.Object) *uint64 { return &o.Edit },
+		func(o *faults.Object) *uint64 { return &o.Spelling },
+	} {
+		if in := sh.cur.Plan.Initial; in != nil && *field(in) != 0 && sh.left() {
+			c := sh.cur.clone()
+			plain := *in
+			*field(&plain) = 0
+			c.Plan.Initial = &plain
+			progress = sh.try(c) || progress
+		}
 	}
 	if sh.cur.Plan.Names != nil && sh.left() {
 		c := sh.cur.clone()
