@@ -3,6 +3,7 @@ package faults
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // streamNames is the stream that draws the nodes' identities.
@@ -26,7 +27,8 @@ var nameSpellings = []string{
 // Otherwise each node takes, at random, n<i>, one of the spellings above,
 // or a name of exactly maxLen bytes that ends in a character of several
 // bytes (the longest identity the protocol accepts, which a record's link
-// to the previous holder must carry whole).
+// to the previous holder must carry whole; FitNames shortens it by the
+// suffix of a plan that restarts a node under a new identity).
 func SwarmNames(seed uint64, nodes, maxLen int) []string {
 	if maxLen <= 0 {
 		return nil
@@ -76,4 +78,33 @@ func longName(i, maxLen int) string {
 		return head[:min(len(head), maxLen)]
 	}
 	return head + strings.Repeat("x", pad) + tail
+}
+
+// FitNames shortens the nodes' names (Plan.Names) so that a name with the
+// longest suffix a restart gives it (Event.Identity: a restart, or a crash
+// or stop that restarts, of a node or of whichever node plays a role when
+// it fires) is no longer than maxLen: a name of exactly maxLen bytes would
+// otherwise make the restarted node's identity one the protocol refuses,
+// and the node would be lost to the run (with every node so named, no
+// leader again). Names are cut on a character boundary.
+func FitNames(p *Plan, maxLen int) {
+	suffix := 0
+	for _, e := range p.Events {
+		suffix = max(suffix, len(e.Identity))
+	}
+	n := maxLen - suffix
+	for i, name := range p.Names {
+		if len(name) <= n {
+			continue
+		}
+		cut := max(n, 0)
+		for cut > 0 && !utf8.RuneStart(name[cut]) {
+			cut--
+		}
+		if cut == 0 {
+			p.Names[i] = fmt.Sprintf("n%d", i) // as SwarmName names a node no spelling fits
+			continue
+		}
+		p.Names[i] = name[:cut]
+	}
 }

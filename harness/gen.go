@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"time"
-	"unicode/utf8"
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/sim"
@@ -491,7 +490,7 @@ func drawPlan(src Source, nodes int, pr Protocol) *faults.Plan {
 		for i := range p.Names {
 			p.Names[i] = faults.SwarmName(i, int(src.Int(0, faults.NameKinds-1, "name")), pr.MaxIdentityLen)
 		}
-		fitRestartNames(p, pr.MaxIdentityLen)
+		faults.FitNames(p, pr.MaxIdentityLen)
 	}
 	if in := p.Initial; in != nil && in.Record != nil && src.Bool("spelling") {
 		in.Spelling = uint64(src.Int(1, math.MaxInt64, "spelling"))
@@ -629,33 +628,4 @@ func withinPauseBound(evs []faults.Event, bound time.Duration) []faults.Event {
 		out = append(out, e)
 	}
 	return out
-}
-
-// fitRestartNames shortens the nodes' names so that a name with the
-// longest suffix a restart gives it (Event.Identity: a restart, or a crash
-// or stop that restarts, of a node or of whichever node plays a role when
-// it fires) is no longer than maxLen: a name of exactly maxLen bytes would
-// otherwise make the restarted node's identity one the protocol refuses,
-// and the node would be lost to the run (with every node so named, no
-// leader again). Names are cut on a character boundary.
-func fitRestartNames(p *faults.Plan, maxLen int) {
-	suffix := 0
-	for _, e := range p.Events {
-		suffix = max(suffix, len(e.Identity))
-	}
-	n := maxLen - suffix
-	for i, name := range p.Names {
-		if len(name) <= n {
-			continue
-		}
-		cut := max(n, 0)
-		for cut > 0 && !utf8.RuneStart(name[cut]) {
-			cut--
-		}
-		if cut == 0 {
-			p.Names[i] = fmt.Sprintf("n%d", i) // as SwarmName names a node no spelling fits
-			continue
-		}
-		p.Names[i] = name[:cut]
-	}
 }

@@ -73,5 +73,6 @@ func SwarmPlan(seed uint64, nodes int, p Protocol) *faults.Plan {
 		PauseBounds: bounds, Settings: settings,
 	})
 	plan.Names = faults.SwarmNames(seed, nodes, pc.MaxIdentityLen)
+	faults.FitNames(plan, pc.MaxIdentityLen)
 	return plan
 }
