@@ -49,7 +49,7 @@ var electorNotes = map[string]string{
 
 	"checking-release --409--> releasing": "Rare in the swarm's seeds: of seeds 1..40,000 none reaches it since the swarm draws names, " +
 		"watermark applications, spellings and edits (seed 9671 did before); guided campaigns of the swarm reach it " +
-		"(`simrun coverage -guided -seeds 10000` from seed 1 at its run 2242, with `-start 10001` at its run 3199). " +
+		"(`simrun coverage -guided -seeds 10000` from seed 1 at its run 2242, with `-start 10001` at its run 6936). " +
 		"It takes a release write answered without a plain success, then the read that checks it answered 409, " +
 		"which the swarm gives a read only when it aims that answer at one request (a role's, or a node's Nth read). " +
 		"The same check answered 5xx, 403 or not at all is reached (see their rows).",
