@@ -194,6 +194,9 @@ func (p *Plan) validateAdditions(nodes int) error {
 	if o := p.Initial; o != nil && o.Record != nil && o.Record.Lease < 0 {
 		return bad("initial record with a negative lease")
 	}
+	if o := p.Initial; o != nil && o.Record == nil && (o.Spelling != 0 || o.Edit != 0) {
+		return bad("initial body with a spelling or an edit, which apply to a record only")
+	}
 	clear(seen)
 	for _, a := range p.Apps {
 		switch {

@@ -96,6 +96,8 @@ func TestValidateRejectsBadPlans(t *testing.T) {
 		"absurd drift":        func(p *Plan) { p.Clocks = []ClockSetting{{Node: 0, DriftPPM: -1_000_000}} },
 		"too many attempts":   func(p *Plan) { p.SDKAttempts = 50 },
 		"restart after heal":  func(p *Plan) { p.Events[0] = Event{Kind: Restart, At: Duration(31 * time.Second), Node: 1} },
+		"edit of a body":      func(p *Plan) { p.Initial = &Object{Body: "x", Edit: 5} },
+		"spelling of a body":  func(p *Plan) { p.Initial = &Object{Body: "x", Spelling: 5} },
 		"linger after heal": func(p *Plan) {
 			p.Events[0] = Event{Kind: Linger, At: Duration(31 * time.Second), Node: 1, By: Duration(time.Second)}
 		},
