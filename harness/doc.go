@@ -46,7 +46,15 @@
 //     to the lock object in the protocol's own format (the history holds
 //     every body S3 applied): the elector's, AuditElectorRecords, reads
 //     each record with encoding/json and holds it to the documented format
-//     and to the body its If-Match replaced (record-audit).
+//     and to the body its If-Match replaced (record-audit); and Pace,
+//     which judges how soon each node acted on what S3 answered it, by the
+//     protocol's own waits: the elector's, ElectorSettings.Pace, holds an
+//     acquisition that S3 applied but whose answer was lost or failed to
+//     the elector's design (it reads again at once after a 412 or a 404,
+//     within its back-off after anything else, and leads as soon as that
+//     read shows its own record), a place where a mistake only slows a
+//     node under faults, which the liveness bound after the heal cannot
+//     see (pace, judged Liveness).
 //
 // Code under simulation must wait only through the Clock, the S3 calls and
 // the application. A protocol that blocks on anything else (a bare channel,
@@ -90,7 +98,8 @@
 // # Verdicts
 //
 // A run's Verdict is Pass, Unsafe (a safety property broke), Liveness (no
-// stable leader once faults healed, or a retry storm), Crashed (a panic in protocol code, a
+// stable leader once faults healed, a retry storm, or a node slower than
+// its own design: Protocol.Pace), Crashed (a panic in protocol code, a
 // run that stopped advancing), Blocked (code under simulation blocked
 // outside the simulator) or Inconclusive (the linearizability check of the
 // S3 history timed out; never a pass). Verdicts, their order of severity

@@ -75,6 +75,13 @@ type Protocol struct {
 	// is AuditElectorRecords). Its violations make a run Unsafe and are
 	// never excused: a node knows what it writes whatever the faults.
 	AuditWrites func(h *sim.History) []linearizability.Violation
+	// Pace, if set, judges how soon node acted on what S3 answered it, by
+	// the protocol's own design (the elector's is ElectorSettings.Pace):
+	// clock is the node's clock model, which turns the waits the protocol
+	// makes on its own clock into true time. Its violations (PaceCheck)
+	// make a run Liveness: a node that waits longer than its design says
+	// is slow, not unsafe.
+	Pace func(h *sim.History, node int, clock sim.ClockModel) []linearizability.Violation
 
 	// pauses and rates are per-node pause bounds and request rates, set
 	// by Configured for a plan that gives nodes settings of their own.
@@ -100,6 +107,7 @@ func Elector(s ElectorSettings) Protocol {
 		RequestRate:    s.RequestRate(),
 		MaxIdentityLen: protocol.MaxIdentityLen,
 		AuditWrites:    AuditElectorRecords,
+		Pace:           s.Pace,
 	}
 }
 
@@ -110,6 +118,9 @@ func ElectorNodes(settings ...ElectorSettings) Protocol {
 	p := Elector(settings[0])
 	p.Candidate = func(ctx context.Context, env sim.Env) error {
 		return ProductionElector(settings[env.Node%len(settings)])(ctx, env)
+	}
+	p.Pace = func(h *sim.History, node int, clock sim.ClockModel) []linearizability.Violation {
+		return settings[node%len(settings)].Pace(h, node, clock)
 	}
 	for _, s := range settings[1:] {
 		a := s.Assumptions()

@@ -114,15 +114,45 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 		}
 		return o, nil
 	}
-	judge(o, p, plan, s.Audit)
+	judge(o, p, plan, nodeClocks(cfg.Clocks, plan, cfg.Nodes), s.Audit)
 	return o, nil
+}
+
+// nodeClocks are the nodes' clock models as the run had them: the Config's,
+// with the plan's clock settings (offset, drift) over them.
+func nodeClocks(cfg []sim.ClockModel, plan *faults.Plan, nodes int) []sim.ClockModel {
+	out := make([]sim.ClockModel, nodes)
+	copy(out, cfg)
+	for _, c := range plan.Clocks {
+		if c.Node >= 0 && c.Node < nodes {
+			out[c.Node].Offset, out[c.Node].DriftPPM, out[c.Node].DriftUntil = c.Offset.D(), c.DriftPPM, c.DriftUntil.D()
+		}
+	}
+	return out
+}
+
+// pace is p.Pace for every node of h, each with its clock model (a perfect
+// clock where clocks gives none).
+func pace(p Protocol, h *sim.History, clocks []sim.ClockModel) []linearizability.Violation {
+	if p.Pace == nil {
+		return nil
+	}
+	var out []linearizability.Violation
+	for node := range h.Nodes {
+		var c sim.ClockModel
+		if node < len(clocks) {
+			c = clocks[node]
+		}
+		out = append(out, p.Pace(h, node, c)...)
+	}
+	return out
 }
 
 // judge applies the checkers and the assumptions to a finished run: every
 // violation is either excused by a fault outside the assumptions that can
 // account for it (Excuse) or counted; liveness is judged from the instant
 // the faults really ended.
-func judge(o *Outcome, p Protocol, plan *faults.Plan, audit func(*sim.Result) []linearizability.Violation) {
+func judge(o *Outcome, p Protocol, plan *faults.Plan, clocks []sim.ClockModel, audit func(*sim.Result) []linearizability.Violation) {
 	h := o.Result.History
 	var found []linearizability.Violation
 	if !p.NoFencingTokens {
@@ -173,6 +203,11 @@ func judge(o *Outcome, p Protocol, plan *faults.Plan, audit func(*sim.Result) []
 		return
 	}
 	if v := linearizability.CheckRequestRate(h, p.RequestRateOf); len(v) > 0 {
+		o.Violations = v
+		o.Verdict = Liveness
+		return
+	}
+	if v := pace(p, h, clocks); len(v) > 0 {
 		o.Violations = v
 		o.Verdict = Liveness
 		return

@@ -61,6 +61,12 @@ func (p Protocol) withSettings(settings []faults.Settings, nodes int) (Protocol,
 	out.Candidate = func(ctx context.Context, env sim.Env) error {
 		return per[env.Node].Candidate(ctx, env)
 	}
+	out.Pace = func(h *sim.History, node int, clock sim.ClockModel) []linearizability.Violation {
+		if f := per[node].Pace; f != nil {
+			return f(h, node, clock)
+		}
+		return nil
+	}
 	a := p.Assumptions
 	out.pauses = make([]time.Duration, nodes)
 	out.rates = make([]linearizability.RequestRate, nodes)

@@ -1,0 +1,261 @@
+package harness
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/s3lease/s3lease/linearizability"
+	"github.com/s3lease/s3lease/sim"
+)
+
+// PaceCheck names the violations of a protocol's Pace: a node that waited
+// longer than its own design allows before acting on what S3 answered it.
+// Such a node is not unsafe, only slow, and slow only under faults (which
+// is why the liveness bound after the heal does not see it); the verdict is
+// Liveness.
+const PaceCheck = "pace"
+
+// The rules of PaceCheck for the production elector (ElectorSettings.Pace).
+const (
+	// RulePaceRetry: after an acquisition S3 applied but whose answer did
+	// not say so (no answer, a 5xx, a 409, a 412 or a 404), the node's
+	// next request came later than the elector's design allows: at once
+	// after a 412 or a 404, within the back-off (at most a fifth of
+	// RetryPeriod, on the node's clock) after anything else.
+	RulePaceRetry = "retry"
+	// RulePaceResume: the read that followed such an acquisition showed
+	// the node's own record unchanged, in time for the term (within its
+	// term length of the write's send, on the node's clock), and the node
+	// did not begin leading with that record's token at once.
+	RulePaceResume = "resume"
+)
+
+// paceSlack allows for rounding between a node's clock and true time.
+const paceSlack = time.Microsecond
+
+// paceDisturbed are the kinds of fault that stop or delay a node's own
+// steps: while one lasts the node's pace is not judged.
+var paceDisturbed = []string{"pause", "crash", "restart", "stop", "clock-stall", "answer-pause", "pause-before-write"}
+
+// Pace judges, for the production elector with these settings, how soon
+// node resolved its acquisitions that S3 applied but whose answer did not
+// say so (RulePaceRetry, RulePaceResume): the one place where the elector's
+// design promises a prompt step under faults, and where a mistake (an
+// acquisition of its own not recognised, a back-off as long as a poll) makes
+// a follower of the node that holds the lock. clock is the node's clock
+// model, which converts the elector's waits on its own clock to true time.
+// Windows in which the node was paused, stalled, stopped or restarted, and
+// acquisitions of which the run's end leaves no time to judge, are not
+// judged.
+func (s ElectorSettings) Pace(h *sim.History, node int, clock sim.ClockModel) []linearizability.Violation {
+	if !paceCandidates(h, node) {
+		return nil
+	}
+	ops := paceOps(h, node)
+	var out []linearizability.Violation
+	for i := 0; i < len(ops); i++ {
+		a := ops[i]
+		if a.Op != "PutObject" || a.Body == "" {
+			continue
+		}
+		// The call: a chain of attempts with one body (the SDK's retries).
+		first, last := i, i
+		for first > 0 && ops[first-1].Op == "PutObject" && ops[first-1].BodyETag == a.BodyETag {
+			first--
+		}
+		for last+1 < len(ops) && ops[last+1].Op == "PutObject" && ops[last+1].BodyETag == a.BodyETag {
+			last++
+		}
+		i = last
+		wait, judged := s.retryWait(ops[last])
+		if !judged || !paceAcquisition(h, a) {
+			continue
+		}
+		sent := ops[first].Call
+		end := ops[last].Return
+		if retryable(ops[last]) {
+			// The SDK may sleep and try again until the call's timeout.
+			end = sent + trueTime(clock, s.requestTimeout())
+		}
+		var next *sim.S3Op
+		if last+1 < len(ops) {
+			next = ops[last+1]
+		}
+		limit := end + trueTime(clock, wait) + paceSlack
+		if limit >= h.End || disturbed(h, clock, node, sent, min(limit, h.End)) {
+			continue
+		}
+		token := recordToken(a.Body)
+		if next == nil || next.Call > limit {
+			at := "sent nothing more"
+			if next != nil {
+				at = fmt.Sprintf("sent its next request (%s) at %v", next.Op, next.Call)
+			}
+			out = append(out, linearizability.Violation{Checker: PaceCheck, Rule: RulePaceRetry, At: limit, Nodes: []int{node}, Token: token,
+				Message: fmt.Sprintf("n%d's acquisition with token %d, sent at %v and applied, was answered %s at %v; the elector reads again within %v of its own clock (by %v), but it %s",
+					node, token, sent, answerOf(ops[last]), end, wait, limit, at)})
+			continue
+		}
+		if next.Op != "GetObject" || next.Status != 200 || unquote(next.ETag) != unquote(a.BodyETag) || token == math.MaxUint64 {
+			continue // not shown its record; or shown a record that no token follows, which the elector refuses to read
+		}
+		if localTime(clock, next.Return-sent) >= s.termLength()-paceSlack || disturbed(h, clock, node, sent, next.Return+paceSlack) {
+			continue // a grant too late to lead on, or a node held up
+		}
+		if next.Return+paceSlack >= h.End || begins(h, node, token, next.Return) {
+			continue
+		}
+		out = append(out, linearizability.Violation{Checker: PaceCheck, Rule: RulePaceResume, At: next.Return, Nodes: []int{node}, Token: token,
+			Message: fmt.Sprintf("n%d's acquisition with token %d, sent at %v and applied, was answered %s; its read at %v showed that record unchanged, %v after the send (its term lasts %v), but n%d did not begin leading with token %d then",
+				node, token, sent, answerOf(ops[last]), next.Return, next.Return-sent, s.termLength(), node, token)})
+	}
+	return out
+}
+
+// requestTimeout is the elector's bound on each S3 call: RequestTimeout, or
+// RetryPeriod if that is 0 (protocol.Config.RequestTimeout).
+func (s ElectorSettings) requestTimeout() time.Duration {
+	if s.RequestTimeout == 0 {
+		return s.RetryPeriod
+	}
+	return s.RequestTimeout
+}
+
+// termLength is how long the elector's term lasts after the send of its
+// write, as its configuration computes it.
+func (s ElectorSettings) termLength() time.Duration {
+	return s.Config(sim.Env{}).Assumptions().Term
+}
+
+// paceCandidates reports whether node has a write S3 applied whose answer
+// did not say so: most runs have none, and are judged without a copy.
+func paceCandidates(h *sim.History, node int) bool {
+	for i := range h.S3 {
+		if op := &h.S3[i]; op.Node == node && op.Op == "PutObject" && op.Body != "" && (op.Return < 0 || op.Status != 200) {
+			return true
+		}
+	}
+	return false
+}
+
+// paceOps are node's requests, in the order it sent them.
+func paceOps(h *sim.History, node int) []*sim.S3Op {
+	var ops []*sim.S3Op
+	for i := range h.S3 {
+		if h.S3[i].Node == node {
+			ops = append(ops, &h.S3[i])
+		}
+	}
+	return ops
+}
+
+// retryWait is the longest the elector waits, on its own clock, before its
+// next request after a write whose last attempt was answered as op was:
+// nothing after a 412 or a 404 (it reads again at once), its back-off
+// (a tenth of RetryPeriod plus a jitter of at most as much) after no
+// answer, a 409, a 429 or a 5xx. judged is false for a success and for any
+// other answer.
+func (s ElectorSettings) retryWait(op *sim.S3Op) (wait time.Duration, judged bool) {
+	switch {
+	case op.Return >= 0 && (op.Status == 412 || op.Status == 404):
+		return 0, true
+	case op.Status == 409 || retryable(op):
+		return 2 * (s.RetryPeriod / 10), true
+	}
+	return 0, false
+}
+
+// retryable reports whether the SDK may try a write answered as op again
+// (no answer, a 429, a 5xx), so that the call lasts until its timeout.
+func retryable(op *sim.S3Op) bool {
+	return op.Return < 0 || op.Status == 0 || op.Status == 429 || op.Status >= 500
+}
+
+// paceAcquisition reports whether op, a write S3 applied, began a term: it
+// created the object, or its record's token is not the token of the
+// record it replaced.
+func paceAcquisition(h *sim.History, op *sim.S3Op) bool {
+	if op.IfNoneMatch == "*" {
+		return true
+	}
+	for i := range h.S3 {
+		if w := &h.S3[i]; w.Op == "PutObject" && w.Body != "" && unquote(w.BodyETag) == unquote(op.IfMatch) {
+			return recordToken(w.Body) != recordToken(op.Body)
+		}
+	}
+	return true // it replaced a body the history does not hold: no record of a run's term
+}
+
+// recordToken is the token of a record's body, 0 if it has none.
+func recordToken(body string) uint64 {
+	var r struct {
+		Token uint64 `json:"token"`
+	}
+	_ = json.Unmarshal([]byte(body), &r)
+	return r.Token
+}
+
+// begins reports whether node began a term with token at instant at (the
+// application was told it leads then, or within a moment).
+func begins(h *sim.History, node int, token uint64, at time.Duration) bool {
+	for _, t := range h.Terms {
+		if t.Node == node && t.Token == token && t.Start >= at && t.Start <= at+paceSlack {
+			return true
+		}
+	}
+	return false
+}
+
+// disturbed reports whether a fault that stops or delays node's own steps
+// overlaps [from, to]: a pause, a crash, a restart, a stop, a stall of its
+// monotonic clock.
+func disturbed(h *sim.History, clock sim.ClockModel, node int, from, to time.Duration) bool {
+	for _, f := range h.Faults {
+		if f.Node != node || f.From > to || f.To < from {
+			continue
+		}
+		for _, k := range paceDisturbed {
+			if strings.Contains(f.Kind, k) {
+				return true
+			}
+		}
+	}
+	for _, st := range clock.Stalls {
+		if st.At <= to && st.At+st.For >= from {
+			return true
+		}
+	}
+	return false
+}
+
+// trueTime is the longest true time a node's clock takes to advance by d:
+// at its drifting rate or at the true rate, whichever is slower.
+func trueTime(clock sim.ClockModel, d time.Duration) time.Duration {
+	if clock.DriftPPM >= 0 {
+		return d
+	}
+	return time.Duration(float64(d)*1e6/float64(1e6+clock.DriftPPM)) + paceSlack
+}
+
+// localTime is the most a node's clock advances in true time d: at its
+// drifting rate or at the true rate, whichever is faster.
+func localTime(clock sim.ClockModel, d time.Duration) time.Duration {
+	if clock.DriftPPM <= 0 {
+		return d
+	}
+	return time.Duration(float64(d)*(1e6+float64(clock.DriftPPM))/1e6) + paceSlack
+}
+
+// answerOf describes the answer of op for a message.
+func answerOf(op *sim.S3Op) string {
+	if op.Return < 0 {
+		return "nothing (no answer came)"
+	}
+	if op.Code != "" {
+		return fmt.Sprintf("%d %s", op.Status, op.Code)
+	}
+	return fmt.Sprint(op.Status)
+}
