@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -31,6 +32,11 @@ const (
 	// term length of the write's send, on the node's clock), and the node
 	// did not begin leading with that record's token at once.
 	RulePaceResume = "resume"
+	// RulePaceRenewal: a node renewed its term sooner than a RetryPeriod
+	// (on its clock) after the send of the write it renewed: the elector
+	// renews once per RetryPeriod, counted from the send of its last write
+	// that applied.
+	RulePaceRenewal = "renewal"
 )
 
 // paceSlack allows for rounding between a node's clock and true time.
@@ -51,11 +57,11 @@ var paceDisturbed = []string{"pause", "crash", "restart", "stop", "clock-stall",
 // acquisitions of which the run's end leaves no time to judge, are not
 // judged.
 func (s ElectorSettings) Pace(h *sim.History, node int, clock sim.ClockModel) []linearizability.Violation {
+	out := s.earlyRenewals(h, node, clock)
 	if !paceCandidates(h, node) {
-		return nil
+		return out
 	}
 	ops := paceOps(h, node)
-	var out []linearizability.Violation
 	for i := 0; i < len(ops); i++ {
 		a := ops[i]
 		if a.Op != "PutObject" || a.Body == "" {
@@ -113,6 +119,60 @@ func (s ElectorSettings) Pace(h *sim.History, node int, clock sim.ClockModel) []
 				node, token, sent, answerOf(ops[last]), next.Return, next.Return-sent, s.termLength(), node, token)})
 	}
 	return out
+}
+
+// earlyRenewals judges RulePaceRenewal: every renewal S3 applied of a
+// record node wrote last, with the same token, is sent at least a
+// RetryPeriod of the node's clock after that record's send.
+func (s ElectorSettings) earlyRenewals(h *sim.History, node int, clock sim.ClockModel) []linearizability.Violation {
+	var out []linearizability.Violation
+	var last struct {
+		etag, identity string
+		sent           time.Duration
+		token          uint64
+	}
+	least := time.Duration(float64(s.RetryPeriod)*1e6/(1e6+float64(max(clock.DriftPPM, 0)))) - paceSlack
+	chain, sent := "", time.Duration(0) // the call that the current attempt is of
+	for i := range h.S3 {
+		op := &h.S3[i]
+		if op.Node != node {
+			continue
+		}
+		if op.Op != "PutObject" {
+			chain = ""
+			continue
+		}
+		if op.BodyETag != chain {
+			chain, sent = op.BodyETag, op.Call
+		}
+		if op.Body == "" {
+			continue
+		}
+		token, released := scanRecord(op.Body)
+		if last.etag != "" && unquote(op.IfMatch) == unquote(last.etag) && op.Identity == last.identity &&
+			token == last.token && !released && sent-last.sent < least {
+			out = append(out, linearizability.Violation{Checker: PaceCheck, Rule: RulePaceRenewal, At: sent, Nodes: []int{node}, Token: token,
+				Message: fmt.Sprintf("n%d renewed its term with token %d at %v, %v after the send of the record it renewed (at %v); the elector renews a RetryPeriod (%v of its clock) after it",
+					node, token, sent, sent-last.sent, last.sent, s.RetryPeriod)})
+		}
+		last.etag, last.identity, last.sent, last.token = op.BodyETag, op.Identity, sent, token
+	}
+	return out
+}
+
+// scanRecord finds the token of a record the elector wrote, and whether it
+// is released, by scanning its canonical JSON (the record audit holds the
+// bodies to that form; this checker only needs the two fields).
+func scanRecord(body string) (token uint64, released bool) {
+	const key = `"token":`
+	if i := strings.Index(body, key); i >= 0 {
+		j := i + len(key)
+		for j < len(body) && body[j] >= '0' && body[j] <= '9' {
+			j++
+		}
+		token, _ = strconv.ParseUint(body[i+len(key):j], 10, 64)
+	}
+	return token, strings.Contains(body, `"released":true`)
 }
 
 // requestTimeout is the elector's bound on each S3 call: RequestTimeout, or

@@ -3,9 +3,11 @@ package harness_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
@@ -126,4 +128,46 @@ func lostAcquisition(h *sim.History) bool {
 		}
 	}
 	return false
+}
+
+// TestPaceRenewalRule: a renewal sent sooner than a RetryPeriod after the
+// send of the record it renews breaks RulePaceRenewal, on a clock that
+// runs fast too; one a RetryPeriod later, a release, and a takeover with a
+// new token do not.
+func TestPaceRenewalRule(t *testing.T) {
+	s := harness.DefaultElectorSettings // RetryPeriod 1 s
+	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+	put := func(ifMatch, etag, body string, call int) sim.S3Op {
+		op := sim.S3Op{Node: 0, Identity: "n0", Op: "PutObject", IfMatch: ifMatch, BodyETag: etag, Body: body, Call: ms(call), Return: ms(call + 20), Status: 200, ETag: etag}
+		if ifMatch == "" {
+			op.IfNoneMatch = "*"
+		}
+		return op
+	}
+	rec := func(token int, released bool) string {
+		b := fmt.Sprintf(`{"holder":"n0","token":%d,"leaseDurationMs":6000,"nonce":"00"`, token)
+		if released {
+			b += `,"released":true`
+		}
+		return b + "}"
+	}
+	for _, c := range []struct {
+		name   string
+		second sim.S3Op
+		drift  int64
+		broken bool
+	}{
+		{"a renewal after half a RetryPeriod", put(`"e1"`, `"e2"`, rec(5, false), 500), 0, true},
+		{"a renewal a RetryPeriod after", put(`"e1"`, `"e2"`, rec(5, false), 1000), 0, false},
+		{"a renewal a RetryPeriod of a fast clock after", put(`"e1"`, `"e2"`, rec(5, false), 996), 5000, false},
+		{"a renewal a little sooner than that", put(`"e1"`, `"e2"`, rec(5, false), 994), 5000, true},
+		{"a release", put(`"e1"`, `"e2"`, rec(5, true), 500), 0, false},
+		{"a takeover with a new token", put(`"e1"`, `"e2"`, rec(6, false), 500), 0, false},
+	} {
+		h := &sim.History{Nodes: 1, End: 60 * time.Second, S3: []sim.S3Op{put("", `"e1"`, rec(5, false), 0), c.second}}
+		vs := s.Pace(h, 0, sim.ClockModel{DriftPPM: c.drift})
+		if got := len(vs) > 0 && vs[0].Rule == harness.RulePaceRenewal; got != c.broken {
+			t.Errorf("%s: violations %v; want a renewal violation: %v", c.name, vs, c.broken)
+		}
+	}
 }
