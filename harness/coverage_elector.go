@@ -111,21 +111,38 @@ var electorIndex = func() (ix struct {
 	return ix
 }()
 
-// electorCover marks one incarnation's transitions and answers in the
-// run's coverage: the Metrics hooks that Config installs.
-type electorCover struct {
-	set   *sim.Coverage
-	phase protocol.Phase
-}
-
-// transition is Metrics.Transition: it marks the transition and notes the
-// phase it leads to.
-func (c *electorCover) transition(t protocol.Transition) {
-	c.phase = t.To
+// electorTransition is the point of transition t in ElectorTransitionsSet,
+// or -1 if protocol.Transitions() does not declare it.
+func electorTransition(t protocol.Transition) int {
 	ix := &electorIndex
 	if int(t.From) < ix.phases && int(t.Cause) < ix.causes && int(t.To) < ix.phases {
-		c.set.Hit(int(ix.transitions[(int(t.From)*ix.causes+int(t.Cause))*ix.phases+int(t.To)]))
+		return int(ix.transitions[(int(t.From)*ix.causes+int(t.Cause))*ix.phases+int(t.To)])
 	}
+	return -1
+}
+
+// electorCover watches one incarnation of the elector through its Metrics
+// hooks, which Config installs: it marks its transitions and answers in
+// the run's coverage (set, nil if the protocol declares none), and reports
+// its first undeclared transition (TransitionsCheck) through report (the
+// node's Env.Report, nil outside a run).
+type electorCover struct {
+	set      *sim.Coverage
+	report   func(checker, message string)
+	phase    protocol.Phase
+	reported bool
+}
+
+// transition is Metrics.Transition: it marks the transition, or reports
+// it if it is undeclared, and notes the phase it leads to.
+func (c *electorCover) transition(t protocol.Transition) {
+	c.phase = t.To
+	i := electorTransition(t)
+	if i < 0 {
+		c.undeclared(t)
+		return
+	}
+	c.set.Hit(i)
 }
 
 // request is Metrics.Request: it marks the answer in the current phase.
@@ -136,15 +153,19 @@ func (c *electorCover) request(r protocol.Request) {
 	}
 }
 
-// withCoverage adds to cfg the Metrics hooks that mark the elector's
-// transitions and answers in set, keeping any hooks cfg has.
-func withCoverage(cfg *protocol.Config, set *sim.Coverage) {
-	c := &electorCover{set: set}
+// withHooks adds to cfg the Metrics hooks of an electorCover for env's
+// coverage and reports, keeping any hooks cfg has: Transition always,
+// Request if the run declares coverage.
+func withHooks(cfg *protocol.Config, env sim.Env) {
+	c := &electorCover{set: env.Coverage, report: env.Report}
 	m := &cfg.Metrics
 	if prev := m.Transition; prev != nil {
 		m.Transition = func(t protocol.Transition) { c.transition(t); prev(t) }
 	} else {
 		m.Transition = c.transition
+	}
+	if env.Coverage == nil {
+		return
 	}
 	if prev := m.Request; prev != nil {
 		m.Request = func(r protocol.Request) { c.request(r); prev(r) }

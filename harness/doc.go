@@ -4,8 +4,10 @@
 // crashes, partitions, slow and failing S3 answers and lost responses,
 // and judges every run: at most one leader at any true instant, fencing
 // tokens that strictly increase and are never shared, no stale write
-// accepted by a fenced resource, an S3 history that is linearizable, and a
-// leader again once faults heal.
+// accepted by a fenced resource, an S3 history that is linearizable, a
+// leader again once faults heal, and, of the production elector, lock
+// records that say what their writers knew and only the transitions its
+// state machine declares.
 //
 // # What a protocol provides
 //
@@ -123,7 +125,18 @@
 // lease and a term. Nothing excuses a stale write the fence accepted by its own
 // rule, or an overlap once faults and the time they can affect are over.
 // Excused violations are still reported, each with its excuses (Excused),
-// and counted apart. Faults end by the plan's heal (aimed pauses are cut
+// and counted apart.
+//
+// Some rules only the protocol's own code can observe. A node reports one
+// it broke through sim.Env.Report, and each report (sim.Result.Reports) is
+// a violation of the checker it names, at the true time of the report,
+// which nothing excuses: the run is Unsafe. The production elector
+// declares its state machine (protocol.Transitions()), and the Metrics
+// hook that ElectorSettings.Config installs reports the first transition
+// of each incarnation that it does not declare (transitions,
+// TransitionsCheck): its phases are its own code's whatever the faults. A
+// candidate that adds Metrics hooks of its own to that configuration
+// chains them to the configuration's. Faults end by the plan's heal (aimed pauses are cut
 // there, lingering stops there), and liveness is judged from the instant
 // the last fault really ended.
 //

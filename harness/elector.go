@@ -33,15 +33,19 @@ var DefaultElectorSettings = ElectorSettings{
 // whose simulated parts are env (zero for a configuration that is only
 // asked for its assumptions): the configuration ProductionElector runs,
 // for a candidate of one's own that adds hooks (Metrics, callbacks) to it.
-// In a run whose protocol declares coverage (env.Coverage set: Elector
-// declares ElectorCoverage), its Metrics hooks mark the elector's
-// transitions and answers there; a candidate that sets Metrics of its own
-// replaces them, and one that declares other coverage sets must not use
-// this configuration's hooks.
+// In a run (env from the simulator), its Metrics.Transition hook reports
+// the first transition of the incarnation that protocol.Transitions()
+// does not declare (through env.Report: the TransitionsCheck violation);
+// in a run whose protocol declares coverage (env.Coverage set: Elector
+// declares ElectorCoverage), its Metrics hooks also mark the elector's
+// transitions and answers there. A candidate that adds Metrics hooks of
+// its own must call these from them (chain them); one that replaces them
+// is neither checked nor covered, and one that declares other coverage
+// sets must not use this configuration's hooks.
 func (s ElectorSettings) Config(env sim.Env) protocol.Config {
 	cfg := s.config(env)
-	if env.Coverage != nil {
-		withCoverage(&cfg, env.Coverage)
+	if env.Coverage != nil || env.Report != nil {
+		withHooks(&cfg, env)
 	}
 	return cfg
 }

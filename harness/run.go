@@ -186,6 +186,9 @@ func judge(o *Outcome, p Protocol, plan *faults.Plan, clocks []sim.ClockModel, a
 	for i, v := range linearizability.OverlapViolations(o.Overlaps) {
 		classify(v, &o.Overlaps[i])
 	}
+	// What the nodes' own code reported broken (TransitionsCheck): a
+	// rule of the code itself, which no fault excuses.
+	o.Violations = append(o.Violations, reportedViolations(o.Result.Reports)...)
 	if o.S3.Result == porcupine.Illegal {
 		// The S3 the protocol talked to did not behave as one object store
 		// (a fault outside S3's semantics, or a simulator bug): under any

@@ -180,5 +180,8 @@
 // candidate marked (Result.Coverage, of the Config.Coverage its protocol
 // declares, through Env.Coverage): how many times the run reached each.
 // Marking draws no choice and writes no event, so a run is the same, trace
-// and hash, whether its points are recorded or not.
+// and hash, whether its points are recorded or not. The rules a node's own
+// code reports broken through Env.Report (Result.Reports, each with its
+// node, incarnation and true time) likewise draw no choice and write no
+// event; the harness judges each one a violation.
 package sim

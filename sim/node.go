@@ -48,6 +48,13 @@ type Env struct {
 	// incarnation of every node marks the same set. nil if the protocol
 	// declares none; Hit on nil does nothing.
 	Coverage *Coverage
+	// Report records that the candidate broke a rule that only its own
+	// code can observe (a hook in its configuration calls it: the
+	// harness's, in the production elector's, an undeclared transition),
+	// in Result.Reports, with the node, the incarnation and the true time
+	// (see Report). It draws no choice and writes no trace event. Set in
+	// every run.
+	Report func(checker, message string)
 }
 
 // Node is one simulated machine: its clocks, its processes over time
@@ -178,6 +185,7 @@ func (n *Node) start(identity string) {
 		},
 		Rows:        n.rowClient(),
 		ReportLease: n.reportLease(n.incarnation),
+		Report:      n.report(n.incarnation),
 	}
 	if w.coverage.Len() > 0 {
 		env.Coverage = &w.coverage

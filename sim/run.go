@@ -20,6 +20,9 @@ type Result struct {
 	// Coverage holds the coverage points the run reached, of the
 	// Config.Coverage its protocol declares.
 	Coverage Coverage
+	// Reports are the rules the nodes' own code reported broken
+	// (Env.Report), in the order reported; nil if none.
+	Reports []Report
 	// Failure is set if the run stopped abnormally (a panic in protocol
 	// code, the step budget exceeded, code blocked outside the simulator);
 	// the history is then incomplete.
@@ -84,7 +87,7 @@ func (w *World) run() {
 
 // result is the Result of a run that ended.
 func (w *World) result() *Result {
-	return &Result{Seed: w.cfg.Seed, History: &w.history, Trace: w.trace, Steps: w.steps, Coverage: w.coverage, Failure: w.failure}
+	return &Result{Seed: w.cfg.Seed, History: &w.history, Trace: w.trace, Steps: w.steps, Coverage: w.coverage, Reports: w.reports, Failure: w.failure}
 }
 
 func newWorld(cfg *Config) *World {

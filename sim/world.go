@@ -50,6 +50,8 @@ type World struct {
 	trace   *Trace
 	// coverage holds the coverage points the run reached (Env.Coverage).
 	coverage Coverage
+	// reports are what the nodes reported through Env.Report.
+	reports []Report
 
 	started  bool
 	healAt   time.Duration // when faults heal (SetHealAt), 0 if unknown
