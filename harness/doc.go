@@ -136,9 +136,11 @@
 // of each incarnation that it does not declare (transitions,
 // TransitionsCheck): its phases are its own code's whatever the faults. A
 // candidate that adds Metrics hooks of its own to that configuration
-// chains them to the configuration's. Faults end by the plan's heal (aimed pauses are cut
-// there, lingering stops there), and liveness is judged from the instant
-// the last fault really ended.
+// chains them to the configuration's.
+//
+// Faults end by the plan's heal (aimed pauses are cut there, lingering
+// stops there), and liveness is judged from the instant the last fault
+// really ended.
 //
 // # Coverage
 //
