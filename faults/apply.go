@@ -33,6 +33,9 @@ func ApplyEncoded(p *Plan, cfg *sim.Config, enc RecordEncoder) error {
 	if p.SDKAttempts > 0 {
 		cfg.S3Attempts = p.SDKAttempts
 	}
+	if p.ErrorPages != "" {
+		cfg.ErrorPages, _ = p.errorPages() // valid: Validate checked it
+	}
 	if p.Names != nil {
 		cfg.Identities = slices.Clone(p.Names)
 	}

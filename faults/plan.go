@@ -46,6 +46,11 @@ type Plan struct {
 	// SDKAttempts, if set, is the number of attempts of the nodes' S3
 	// clients (the SDK's standard retryer makes 3).
 	SDKAttempts int `json:"sdkAttempts,omitempty"`
+	// ErrorPages, if set, puts a proxy between the nodes and S3 that
+	// answers every error with a page of its own (sim.ErrorPages): "plain"
+	// (the SDK derives the code from the status) or "html" (no code at
+	// all). Empty: S3's own error documents.
+	ErrorPages string `json:"errorPages,omitempty"`
 }
 
 // ClockSetting is a node's clock offset and drift.
@@ -214,6 +219,9 @@ func (p *Plan) Validate(nodes int, duration time.Duration) error {
 	}
 	if p.SDKAttempts < 0 || p.SDKAttempts > 10 {
 		return bad("sdkAttempts %d outside [0, 10]", p.SDKAttempts)
+	}
+	if _, err := p.errorPages(); err != nil {
+		return bad("%v", err)
 	}
 	if err := p.validateAdditions(nodes); err != nil {
 		return err

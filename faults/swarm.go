@@ -86,7 +86,10 @@ func (sp SwarmSpace) pauseBound(node int) time.Duration {
 //     partitions of that node, a partition of every follower, a fault on
 //     that request's answer or a delay on its way to S3, and pauses at
 //     protocol instants: between an answer and acting on it, between the
-//     lease check and the guarded write.
+//     lease check and the guarded write;
+//   - a proxy between the nodes and S3 that answers every error with a
+//     page of its own (SwarmErrorPages): the nodes see the status, and
+//     the code the SDK derives from it, not S3's.
 //
 // Faults of the last three families often share one of two instants drawn
 // for the run, so that faults that only matter together (a delete while
@@ -248,6 +251,7 @@ func Swarm(seed uint64, sp SwarmSpace) *Plan {
 	p.Events = append(p.Events, s.roles()...)
 	p.Events = append(p.Events, s.denials()...)
 	p.Events = append(p.Events, s.ends()...)
+	p.ErrorPages = SwarmErrorPages(seed, sp)
 	return p
 }
 

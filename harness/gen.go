@@ -499,6 +499,11 @@ func drawPlan(src Source, nodes int, pr Protocol) *faults.Plan {
 	if in := p.Initial; in != nil && in.Record != nil && src.Bool("edit") {
 		in.Edit = uint64(src.Int(1, math.MaxInt64, "edit"))
 	}
+	// And after those, a proxy's error pages in place of S3's (plain
+	// ones, as the swarm draws them: faults.SwarmErrorPages).
+	if src.Bool("error pages") {
+		p.ErrorPages = sim.ErrorPagesPlain.String()
+	}
 	return p
 }
 

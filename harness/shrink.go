@@ -389,6 +389,7 @@ func (sh *shrinker) knobs() bool {
 		{func(p *faults.Plan) bool { return p.S3.LostPPM != 0 }, func(p *faults.Plan) { p.S3.LostPPM = 0 }},
 		{func(p *faults.Plan) bool { return p.S3.SlowPPM != 0 || p.S3.SlowMax != 0 }, func(p *faults.Plan) { p.S3.SlowPPM, p.S3.SlowMax = 0, 0 }},
 		{func(p *faults.Plan) bool { return p.SDKAttempts != 0 }, func(p *faults.Plan) { p.SDKAttempts = 0 }},
+		{func(p *faults.Plan) bool { return p.ErrorPages != "" }, func(p *faults.Plan) { p.ErrorPages = "" }},
 	} {
 		if !sh.left() {
 			break

@@ -30,6 +30,10 @@ type Config struct {
 	Bucket, Key string
 	// Dialect selects the S3 semantics (AWS by default).
 	Dialect Dialect
+	// ErrorPages says how the nodes receive S3's error answers: S3's own
+	// error documents (the default), or the pages of a proxy in between,
+	// which keep the status but not S3's error code.
+	ErrorPages ErrorPages
 	// S3Request and S3Response are the latencies of the two legs of every
 	// S3 request; FenceRequest and FenceResponse those of fenced writes.
 	S3Request, S3Response       Latency
@@ -128,6 +132,8 @@ func (c *Config) Validate() error {
 		return bad("MaxSteps is negative")
 	case c.Coverage < 0:
 		return bad("Coverage is %d; it must not be negative", c.Coverage)
+	case c.ErrorPages >= numErrorPages:
+		return bad("ErrorPages is %v", c.ErrorPages)
 	case c.S3ClientTimeout < 0:
 		return bad("S3ClientTimeout is %v; it must not be negative", c.S3ClientTimeout)
 	}

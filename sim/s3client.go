@@ -157,7 +157,7 @@ func (c *nodeS3) call(ctx context.Context, rq request, pc *s3Landing) error {
 		_ = t.wait(context.Background(), w.now)
 	}
 	w.live.beat()
-	return pc.result
+	return throughProxy(pc.result, op, pc.status, w.cfg.ErrorPages)
 }
 
 // fateDetails is the trace's Detail for a request sent with each fate.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -25,6 +26,9 @@ import (
 type fakeAnswer struct {
 	status                   int
 	code, message, requestID string
+	// page, if set, is the body instead of S3's error document: a
+	// proxy's error page (text/html).
+	page string
 }
 
 // s3ErrorServer is a loopback HTTP server that answers every request the way
@@ -63,6 +67,12 @@ func (es *s3ErrorServer) serve(w http.ResponseWriter, r *http.Request) {
 	h.Set("Server", "AmazonS3")
 	if r.Method == http.MethodHead || a.status == http.StatusNotModified {
 		w.WriteHeader(a.status)
+		return
+	}
+	if a.page != "" {
+		h.Set("Content-Type", "text/html")
+		w.WriteHeader(a.status)
+		_, _ = io.WriteString(w, a.page)
 		return
 	}
 	var body strings.Builder
@@ -573,6 +583,40 @@ func TestResponseErrorAsFastPath(t *testing.T) {
 			var hs1, hs2 interface{ HTTPStatusCode() int }
 			if a, b := re.As(&hs1), errors.As(re.ResponseError, &hs2); a != b || hs1 != hs2 {
 				t.Errorf("%s %v: HTTPStatusCode differs", op, err)
+			}
+		}
+	}
+}
+
+// TestErrFidelityErrorPages: behind a proxy that answers every error with a
+// page of its own, the real client's error and ProxiedError's answer every
+// question alike, for each operation and status the nodes can get; a
+// plain page gives the code the SDK derives from the status text, an HTML
+// page that is not XML no code at all, and both keep the status.
+func TestErrFidelityErrorPages(t *testing.T) {
+	es := newS3ErrorServer(t)
+	client := realS3Client(es.srv.URL)
+	pages := map[ErrorPages]string{ErrorPagesPlain: ProxyPlainPage, ErrorPagesHTML: ProxyHTMLPage}
+	n := 0
+	for _, pg := range []ErrorPages{ErrorPagesPlain, ErrorPagesHTML} {
+		for _, op := range []string{OpPutObject, OpGetObject, OpHeadObject, OpDeleteObject} {
+			for _, status := range []int{403, 404, 409, 412, 429, 500, 502, 503} {
+				n++
+				rid := formatRequestID(uint64(5000 + n))
+				es.set(fakeAnswer{status: status, requestID: rid, page: pages[pg]})
+				real := callRealS3(t, client, op)
+				sim := ProxiedError(op, status, rid, pg)
+				t.Run(fmt.Sprintf("%s %s %d", pg, op, status), func(t *testing.T) {
+					assertSameError(t, real, sim)
+					var apiErr smithy.APIError
+					hasCode := errors.As(sim, &apiErr)
+					if want := pg == ErrorPagesPlain || op == OpHeadObject; hasCode != want {
+						t.Errorf("an error code: %v, want %v", hasCode, want)
+					}
+					if hasCode && op != OpHeadObject && apiErr.ErrorCode() != strings.ReplaceAll(http.StatusText(status), " ", "") {
+						t.Errorf("code %q, want the status text's", apiErr.ErrorCode())
+					}
+				})
 			}
 		}
 	}
