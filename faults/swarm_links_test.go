@@ -75,8 +75,10 @@ func linkKind(o *faults.Object) []string {
 // holders of exactly the identity limit or longer with the cut at the
 // limit on a boundary or 1, 2 or 3 bytes into a character, and are padded
 // to exactly the largest body read, under it, one byte over and more;
-// every plan is valid, and a record is foreign exactly when it is
-// invalid, longer-held than an elector's identity, padded or edited.
+// every plan is valid, a record is foreign exactly when it is invalid,
+// longer-held than an elector's identity, padded or edited, and what no
+// elector writes is added only on seeds with foreign writes during the
+// run (which leave the assumptions anyway).
 func TestSwarmDrawsLinksLongHoldersAndPadding(t *testing.T) {
 	seen := map[string]int{}
 	for seed := uint64(1); seed <= 6000; seed++ {
@@ -100,6 +102,13 @@ func TestSwarmDrawsLinksLongHoldersAndPadding(t *testing.T) {
 		top := o.Record.Token > faults.MaxNativeToken
 		if want := invalid || long || top || o.Size != 0 || o.Edit != 0; o.Foreign() != want {
 			t.Errorf("seed %d: foreign %v for %q (edit %d, token %d)", seed, o.Foreign(), kinds, o.Edit, o.Record.Token)
+		}
+		writes := false
+		for _, e := range p.Events {
+			writes = writes || e.Kind == faults.DeleteLock || e.Kind == faults.Overwrite || e.Kind == faults.Restore
+		}
+		if (invalid || long || o.Size != 0) && !writes {
+			t.Errorf("seed %d: %q on a seed without foreign writes", seed, kinds)
 		}
 	}
 	t.Logf("%v", seen)

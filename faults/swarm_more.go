@@ -197,15 +197,17 @@ var foreignBodies = []string{
 // top of the token space (math.MaxUint64-1, which leaves one successor,
 // or math.MaxUint64, which the elector refuses). To any of those records
 // it may add (extendRecord): a watermark and updates it publishes (one in
-// three); a link to the term before it, mostly one electors write (holder,
-// a lower token, ended released or expired, that term's watermark and
-// updates), on one link in four one they never write and must refuse (a
-// token not below the record's, an unknown ending, updates over
-// MaxUpdatesLen; a foreign write); a holder longer than MaxIdentityLen
-// whose cut at that length falls inside a character of several bytes, or
-// one of exactly that length (one in ten; a longer one is foreign); and
+// three); a link to the term before it as electors write it (holder, a
+// lower token, ended released or expired, that term's watermark and
+// updates; one in three); a holder of exactly MaxIdentityLen bytes (one
+// in twenty). On the seeds that draw foreign writes during the run, which
+// are outside the assumptions anyway, it may add what no elector writes:
+// a link they must refuse (a token not below the record's, an unknown
+// ending, updates over MaxUpdatesLen; half the links), a holder longer
+// than MaxIdentityLen whose cut at that length falls on a character
+// boundary or inside a character of several bytes (one in three), and
 // padding by an unknown field to just under or exactly MaxBodyLen bytes,
-// or just over (one in ten; a foreign write). Half the records are in
+// or just over (one in three). Half the records are in
 // another spelling of the same JSON (Object.Spelling), and one in four is
 // edited as another tool might leave it (Object.Edit, a foreign write).
 func SwarmInitial(seed uint64, sp SwarmSpace) *Object {
@@ -326,7 +328,7 @@ func (s stream) role(roles ...Role) Role { return roles[s.pick(len(roles))] }
 // reuse).
 func (ss *streams) foreign(initial bool) []Event {
 	s := ss.foreignS
-	if !s.on(6) {
+	if !s.on(6) { // as foreignWritesOn says
 		return nil
 	}
 	var out []Event
