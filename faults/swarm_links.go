@@ -41,7 +41,7 @@ func extendRecord(seed uint64, sp SwarmSpace, o *Object) {
 	if publishes {
 		r.Watermark, r.Updates = s.watermark(), s.updates()
 	}
-	if links {
+	if links && (r.Token > 1 || invalid) { // no token is below 1
 		p := &Previous{Holder: s.holder(), Ended: []string{EndedReleased, EndedExpired}[s.pick(2)]}
 		if s.on(2) {
 			p.Watermark = s.watermark()
@@ -56,7 +56,7 @@ func extendRecord(seed uint64, sp SwarmSpace, o *Object) {
 			r.Watermark = p.Watermark // as handed over, not yet raised
 		}
 		r.Previous = p
-		if invalid || r.Token <= 1 {
+		if invalid {
 			breakLink(s, r)
 		}
 	}
