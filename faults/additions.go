@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/s3lease/s3lease/sim"
 )
@@ -39,6 +40,16 @@ type Record struct {
 	// Lease is the lease the record states; 0: the protocol's own.
 	Lease    Duration `json:"lease,omitempty"`
 	Released bool     `json:"released,omitempty"`
+	// Watermark and Updates are what the record publishes, for a protocol
+	// whose records carry them (the production elector's watermark
+	// hand-off); zero: nothing. A protocol without them leaves them out.
+	Watermark time.Time `json:"watermark,omitzero"`
+	Updates   string    `json:"updates,omitempty"`
+	// Previous is the term the record links to, for a protocol whose
+	// records link terms (the production elector's audit link); nil: none,
+	// the first term of the object. A protocol without links leaves it
+	// out.
+	Previous *Previous `json:"previous,omitempty"`
 }
 
 // MaxNativeToken is the largest token a record may hold and still be one
@@ -47,11 +58,13 @@ type Record struct {
 // outright. A record with a larger token is a foreign write.
 const MaxNativeToken = math.MaxUint64 / 2
 
-// Native reports whether electors could have written r: a holder and a
-// token from 1 to MaxNativeToken. A record that is not native is a foreign
-// write.
+// Native reports whether electors could have written r: a holder of at
+// most MaxIdentityLen bytes, a token from 1 to MaxNativeToken, updates of
+// at most MaxUpdatesLen bytes, and a link, if any, that an elector writes
+// (validLink). A record that is not native is a foreign write.
 func (r Record) Native() bool {
-	return r.Holder != "" && r.Token >= 1 && r.Token <= MaxNativeToken && r.Lease >= 0
+	return r.Holder != "" && len(r.Holder) <= MaxIdentityLen && r.Token >= 1 && r.Token <= MaxNativeToken && r.Lease >= 0 &&
+		len(r.Updates) <= MaxUpdatesLen && (r.Previous == nil || r.validLink())
 }
 
 // Object is the content of the lock object: a lock record in the
@@ -67,12 +80,18 @@ type Object struct {
 	// replaced, a field twice, a name in other case, a field added or
 	// removed, a string escaped throughout. An edited record is foreign.
 	Edit uint64 `json:"edit,omitempty"`
+	// Size, if not zero, brings the record's body (after its spelling and
+	// its edit) to Size bytes with an unknown field (Pad): near the
+	// largest body a protocol reads, or beyond it. No elector writes an
+	// unknown field, so a padded record is foreign.
+	Size int `json:"size,omitempty"`
 }
 
 // Foreign reports whether the object is one the electors could not have
-// written: raw bytes, a record that is not Native, or an edited one.
+// written: raw bytes, a record that is not Native, an edited or a padded
+// one.
 func (o *Object) Foreign() bool {
-	return o != nil && (o.Record == nil || !o.Record.Native() || o.Edit != 0)
+	return o != nil && (o.Record == nil || !o.Record.Native() || o.Edit != 0 || o.Size != 0)
 }
 
 // App is how a node's application uses its terms (sim.AppMode) and how
@@ -194,8 +213,13 @@ func (p *Plan) validateAdditions(nodes int) error {
 	if o := p.Initial; o != nil && o.Record != nil && o.Record.Lease < 0 {
 		return bad("initial record with a negative lease")
 	}
-	if o := p.Initial; o != nil && o.Record == nil && (o.Spelling != 0 || o.Edit != 0) {
-		return bad("initial body with a spelling or an edit, which apply to a record only")
+	if o := p.Initial; o != nil && o.Record == nil && (o.Spelling != 0 || o.Edit != 0 || o.Size != 0) {
+		return bad("initial body with a spelling, an edit or a size, which apply to a record only")
+	}
+	if o := p.Initial; o != nil {
+		if err := o.validate(); err != nil {
+			return bad("initial object: %v", err)
+		}
 	}
 	clear(seen)
 	for _, a := range p.Apps {

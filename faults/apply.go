@@ -74,9 +74,17 @@ func EncodeRecord(r Record) []byte {
 
 // Nonce is 16 lowercase hex digits derived from the record's fields, so
 // that a record written twice is the same bytes, and two records differ.
+// (A record without a watermark, updates or link has the nonce it had
+// before records carried them.)
 func (r Record) Nonce() string {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%s\x00%d\x00%d\x00%t", r.Holder, r.Token, r.Lease, r.Released)
+	if !r.Watermark.IsZero() || r.Updates != "" || r.Previous != nil {
+		fmt.Fprintf(h, "\x00%d\x00%s", r.Watermark.UnixNano(), r.Updates)
+		if p := r.Previous; p != nil {
+			fmt.Fprintf(h, "\x00%s", p.Nonce())
+		}
+	}
 	return fmt.Sprintf("%016x", h.Sum64())
 }
 
@@ -98,7 +106,7 @@ func install(p *Plan, w *sim.World, enc RecordEncoder, reqMax time.Duration) {
 		// Before any node starts: the first of the S3 history's requests.
 		body := in.objectBody(o)
 		_ = w.OutsideWrite(body)
-		how := "holds " + strconv.Quote(string(body))
+		how := "holds " + quoteBody(body)
 		if o.Foreign() {
 			how += ", which no elector wrote"
 		}
@@ -230,9 +238,23 @@ const KindLandedAfterHeal = "landed-after-heal"
 // objectBody is the bytes of an object of the plan.
 func (in *injector) objectBody(o *Object) []byte {
 	if o.Record != nil {
-		return Edit(Respell(in.enc(*o.Record), o.Spelling), o.Edit)
+		body := Edit(Respell(in.enc(*o.Record), o.Spelling), o.Edit)
+		if o.Size != 0 {
+			body, _ = Pad(body, o.Size) // a body that cannot be padded is written as it is
+		}
+		return body
 	}
 	return []byte(o.Body)
+}
+
+// quoteBody quotes body for the trace: whole, or if it is long its head
+// and tail and its length (a padded record takes 64 KiB).
+func quoteBody(body []byte) string {
+	const most = 4 << 10
+	if len(body) <= most {
+		return strconv.Quote(string(body))
+	}
+	return fmt.Sprintf("%s...%s (%d bytes)", strconv.Quote(string(body[:most/2])), strconv.Quote(string(body[len(body)-256:])), len(body))
 }
 
 // bodyOf is what an overwrite writes.

@@ -21,7 +21,10 @@
 //
 // A plan also says what the lock object holds before the run (Initial: a
 // record, in the protocol's own format, or raw bytes; written before any
-// node starts, as the first request of the S3 history), how each node's
+// node starts, as the first request of the S3 history; a record may
+// publish a watermark and updates and link to a previous term, for a
+// protocol whose records carry them, and be respelled, edited or padded
+// to a size), how each node's
 // application uses its terms (Apps: ignoring the protocol's lease check,
 // asking it before each write, or relying on it alone, with slow work
 // between check and write), and, for a protocol that takes them, each

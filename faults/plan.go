@@ -253,6 +253,11 @@ func (p *Plan) Validate(nodes int, duration time.Duration) error {
 		case (e.Kind == Restart || e.Kind == Linger) && e.At > p.HealAt:
 			return bad("%s: at %v, after healAt %v: after the heal nothing happens that the assumptions forbid", where, e.At, p.HealAt)
 		}
+		if e.Record != nil {
+			if err := e.Record.validate(); err != nil {
+				return bad("%s: %v", where, err)
+			}
+		}
 	}
 	return nil
 }

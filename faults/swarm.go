@@ -60,7 +60,12 @@ func (sp SwarmSpace) pauseBound(node int) time.Duration {
 //   - the lock object before the run (SwarmInitial): none, a released
 //     record, the live record of a node that is gone, a record with a
 //     token of 2^40 or at the very top of the token space, bytes that are
-//     no record;
+//     no record; records that publish a watermark and updates, that link
+//     to a previous term, whose holder is the longest an elector has; and
+//     on seeds with foreign writes records that link in a way no elector
+//     writes, whose holder is longer than an elector's identity may be,
+//     or padded to just under or just over the largest body read as a
+//     record;
 //   - the applications (SwarmApps): ignoring the lease check, asking it
 //     before every write, relying on it alone; slow work between the
 //     check and the write, within the pause bound and, on one node,

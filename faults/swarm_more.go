@@ -195,12 +195,25 @@ var foreignBodies = []string{
 // 2^40 (native: electors could have written it); and, on one seed in
 // twenty, content no elector wrote: bytes that are no record, or a record at the
 // top of the token space (math.MaxUint64-1, which leaves one successor,
-// or math.MaxUint64, which the elector refuses). Half the records are in
+// or math.MaxUint64, which the elector refuses). To any of those records
+// it may add (extendRecord): a watermark and updates it publishes (one in
+// three); a link to the term before it as electors write it (holder, a
+// lower token, ended released or expired, that term's watermark and
+// updates; one in three); a holder of exactly MaxIdentityLen bytes (one
+// in twenty). On the seeds that draw foreign writes during the run, which
+// are outside the assumptions anyway, it may add what no elector writes:
+// a link they must refuse (a token not below the record's, an unknown
+// ending, updates over MaxUpdatesLen; half the links), a holder longer
+// than MaxIdentityLen whose cut at that length falls on a character
+// boundary or inside a character of several bytes (one in three), and
+// padding by an unknown field to just under or exactly MaxBodyLen bytes,
+// or just over (one in three). Half the records are in
 // another spelling of the same JSON (Object.Spelling), and one in four is
 // edited as another tool might leave it (Object.Edit, a foreign write).
 func SwarmInitial(seed uint64, sp SwarmSpace) *Object {
 	o := swarmInitial(seed, sp)
 	if o != nil && o.Record != nil {
+		extendRecord(seed, sp, o)
 		// Half the records in another spelling, and a quarter edited,
 		// each drawn from a stream of its own so that the content, and
 		// each earlier draw, stays as it was drawn.
@@ -315,7 +328,7 @@ func (s stream) role(roles ...Role) Role { return roles[s.pick(len(roles))] }
 // reuse).
 func (ss *streams) foreign(initial bool) []Event {
 	s := ss.foreignS
-	if !s.on(6) {
+	if !s.on(6) { // as foreignWritesOn says
 		return nil
 	}
 	var out []Event

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -167,9 +168,15 @@ func configureElector(fs faults.Settings) (Protocol, error) {
 
 // EncodeRecord writes a plan's record as the elector writes its own
 // (protocol.Record.Encode): the record's nonce, a lease of the record's or
-// else these settings', and S3's epoch as its times. A record the elector
-// cannot encode (no holder, token 0) is written in the generic form,
-// which the elector reads as no record.
+// else these settings', S3's epoch as its times, its watermark and
+// updates, and its link to a previous term (that term's nonce derived
+// from the link, faults.Previous.Nonce). A record with a watermark,
+// updates or a link that the elector would not encode (a link it
+// refuses, updates over the limit) is written in the same form by
+// encoding/json, whose bytes Encode writes for a valid record, for the
+// elector to refuse; any other record the elector cannot encode (no
+// holder, token 0) is written in the generic form, which the elector
+// reads as no record.
 func (s ElectorSettings) EncodeRecord(r faults.Record) []byte {
 	lease := r.Lease.D()
 	if lease <= 0 {
@@ -183,12 +190,23 @@ func (s ElectorSettings) EncodeRecord(r faults.Record) []byte {
 		RenewTime:       sim.Epoch,
 		Nonce:           r.Nonce(),
 		Released:        r.Released,
+		Watermark:       r.Watermark,
+		Updates:         r.Updates,
+	}
+	if p := r.Previous; p != nil {
+		rec.Previous = &protocol.PreviousTerm{Holder: p.Holder, Token: p.Token, Nonce: p.Nonce(), Ended: protocol.Ending(p.Ended),
+			Watermark: p.Watermark, Updates: p.Updates}
 	}
 	b, err := rec.Encode()
-	if err != nil {
-		return faults.EncodeRecord(r)
+	if err == nil {
+		return b
 	}
-	return b
+	if !r.Watermark.IsZero() || r.Updates != "" || r.Previous != nil {
+		if b, err := json.Marshal(rec); err == nil {
+			return b
+		}
+	}
+	return faults.EncodeRecord(r)
 }
 
 // Validate reports whether protocol.NewElector accepts these settings.

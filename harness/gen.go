@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
@@ -210,8 +211,11 @@ const (
 // followers, faults on answers or on the way to S3, pauses before guarded
 // writes, late writes, whole-cluster events; and foreign writes for plans
 // that may leave); then the nodes' names, for a protocol that declares its
-// identity limit (Protocol.MaxIdentityLen: faults.SwarmName's kinds), and
-// the spelling of the record before the run (faults.Respell).
+// identity limit (Protocol.MaxIdentityLen: faults.SwarmName's kinds), the
+// spelling of the record before the run (faults.Respell), its edit
+// (faults.Edit), and what it carries besides (drawRecordExtras: a
+// watermark, updates, a link to a previous term; for plans that may leave
+// the assumptions a link no elector writes, a long holder, padding).
 //
 // Crashes and stops come with their restart, at least 10 ms later, so that
 // every node is up again by healAt. Slow S3 and the slow tail add at most
@@ -499,12 +503,78 @@ func drawPlan(src Source, nodes int, pr Protocol) *faults.Plan {
 	if in := p.Initial; in != nil && in.Record != nil && src.Bool("edit") {
 		in.Edit = uint64(src.Int(1, math.MaxInt64, "edit"))
 	}
+	// And last what that record carries besides (faults.Record's
+	// watermark, updates and link), its holder and its padding.
+	if in := p.Initial; in != nil && in.Record != nil {
+		drawRecordExtras(src, in, outside)
+	}
 	// And after those, a proxy's error pages in place of S3's (plain
 	// ones, as the swarm draws them: faults.SwarmErrorPages).
 	if src.Bool("error pages") {
 		p.ErrorPages = sim.ErrorPagesPlain.String()
 	}
 	return p
+}
+
+// drawRecordExtras draws what the record before the run carries besides
+// its holder and token: a watermark and updates it publishes, a link to a
+// previous term (a lower token, ended released or expired, that term's
+// watermark and updates); and for plans that may leave the assumptions a
+// link no elector writes (a token not below the record's, an unknown
+// ending, updates over the limit), a holder longer than an identity may
+// be, ending in characters of several bytes (faults.LongHolder), and
+// padding to just under or over the largest body read as a record
+// (faults.PadSize).
+func drawRecordExtras(src Source, o *faults.Object, outside bool) {
+	r := o.Record
+	watermark := func(label string) time.Time {
+		return sim.Epoch.Add(time.Duration(src.Int(-3_600_000, 3_600_000, label)) * time.Millisecond).UTC()
+	}
+	updates := func(label string) string {
+		return recordUpdates[src.Int(0, int64(len(recordUpdates)-1), label)]
+	}
+	if src.Bool("publishes") {
+		r.Watermark, r.Updates = watermark("watermark ms"), updates("updates")
+	}
+	if src.Bool("link") && r.Token > 1 {
+		p := &faults.Previous{Holder: []string{"gone", "n0", "n1"}[src.Int(0, 2, "previous holder")],
+			Token: r.Token - uint64(src.Int(1, int64(min(r.Token-1, 1000)), "below")),
+			Ended: []string{faults.EndedReleased, faults.EndedExpired}[src.Int(0, 1, "ended")]}
+		if src.Bool("handed a watermark") {
+			p.Watermark = watermark("previous watermark ms")
+		}
+		if src.Bool("previous updates") {
+			p.Updates = updates("previous updates")
+		}
+		if r.Watermark.Before(p.Watermark) {
+			r.Watermark = p.Watermark
+		}
+		if outside && src.Bool("invalid link") {
+			switch src.Int(0, 2, "invalid") {
+			case 0:
+				p.Token = r.Token
+			case 1:
+				p.Ended = "abandoned"
+			default:
+				p.Updates = strings.Repeat("u", faults.MaxUpdatesLen+1)
+			}
+		}
+		r.Previous = p
+	}
+	if outside && src.Bool("long holder") {
+		r.Holder = faults.LongHolder(r.Holder, int(src.Int(0, 2, "character")), int(src.Int(0, 3, "cut into")), int(src.Int(1, 500, "copies")))
+	}
+	if outside && src.Bool("padding") {
+		o.Size = faults.PadSize(int(src.Int(0, 3, "padding")), int(src.Int(1, 1000, "by")))
+	}
+}
+
+// recordUpdates are the updates a drawn record publishes: a name, exactly
+// the limit, text JSON must escape.
+var recordUpdates = []string{
+	"log/entries",
+	strings.Repeat("u", faults.MaxUpdatesLen-2) + "é",
+	strings.Repeat(`"quoted" \ é <&> `, 20),
 }
 
 // maxRoleGroups bounds the faults aimed at roles of a drawn plan.

@@ -317,7 +317,8 @@ func (sh *shrinker) clocks() bool {
 }
 
 // setup removes what the plan says of the world besides its faults: the
-// lock object's content before the run (or its edit, or its spelling),
+// lock object's content before the run (or its edit, its spelling, its
+// padding, its record's link, or what its record publishes),
 // the nodes' names (n0, n1, ...
 // then), each node's settings (the node then runs the protocol as given),
 // each node's application (the default then), or failing that the
@@ -339,6 +340,34 @@ func (sh *shrinker) setup() bool {
 			c := sh.cur.clone()
 			plain := *in
 			*field(&plain) = 0
+			c.Plan.Initial = &plain
+			progress = sh.try(c) || progress
+		}
+	}
+	// Then the record without its padding, its link, and what it
+	// publishes beyond the watermark it was handed.
+	for _, simpler := range []func(*faults.Object) bool{
+		func(o *faults.Object) bool { was := o.Size; o.Size = 0; return was != 0 },
+		func(o *faults.Object) bool { was := o.Record.Previous; o.Record.Previous = nil; return was != nil },
+		func(o *faults.Object) bool {
+			r := o.Record
+			var handed time.Time // the watermark a term starts from
+			if r.Previous != nil {
+				handed = r.Previous.Watermark
+			}
+			was := !r.Watermark.Equal(handed) || r.Updates != ""
+			r.Watermark, r.Updates = handed, ""
+			return was
+		},
+	} {
+		in := sh.cur.Plan.Initial
+		if in == nil || in.Record == nil || !sh.left() {
+			break
+		}
+		plain, rec := *in, *in.Record
+		plain.Record = &rec
+		if simpler(&plain) {
+			c := sh.cur.clone()
 			c.Plan.Initial = &plain
 			progress = sh.try(c) || progress
 		}
