@@ -51,12 +51,12 @@
 //     and to the body its If-Match replaced (record-audit); and Pace,
 //     which judges how soon each node acted on what S3 answered it, by the
 //     protocol's own waits: the elector's, ElectorSettings.Pace, holds an
-//     acquisition that S3 applied but whose answer was lost or failed to
-//     the elector's design (it reads again at once after a 412 or a 404,
-//     within its back-off after anything else, and leads as soon as that
-//     read shows its own record), a place where a mistake only slows a
-//     node under faults, which the liveness bound after the heal cannot
-//     see (pace, judged Liveness).
+//     acquisition that was not answered with a success to the elector's
+//     design (it reads again at once after a 412 or a 404, within its
+//     back-off after anything else, and leads as soon as that read shows
+//     its own record), and its renewals to one per RetryPeriod: places
+//     where a mistake only slows or busies a node under faults, which the
+//     liveness bound after the heal cannot see (pace, judged Liveness).
 //
 // Code under simulation must wait only through the Clock, the S3 calls and
 // the application. A protocol that blocks on anything else (a bare channel,

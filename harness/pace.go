@@ -21,11 +21,11 @@ const PaceCheck = "pace"
 
 // The rules of PaceCheck for the production elector (ElectorSettings.Pace).
 const (
-	// RulePaceRetry: after an acquisition S3 applied but whose answer did
-	// not say so (no answer, a 5xx, a 409, a 412 or a 404), the node's
-	// next request came later than the elector's design allows: at once
-	// after a 412 or a 404, within the back-off (at most a fifth of
-	// RetryPeriod, on the node's clock) after anything else.
+	// RulePaceRetry: after an acquisition that was not answered with a
+	// success (no answer, a 5xx, a 409, a 412 or a 404), applied or not,
+	// the node's next request came later than the elector's design
+	// allows: at once after a 412 or a 404, within the back-off (at most a
+	// fifth of RetryPeriod, on the node's clock) after anything else.
 	RulePaceRetry = "retry"
 	// RulePaceResume: the read that followed such an acquisition showed
 	// the node's own record unchanged, in time for the term (within its
@@ -47,11 +47,15 @@ const paceSlack = time.Microsecond
 var paceDisturbed = []string{"pause", "crash", "restart", "stop", "clock-stall", "answer-pause", "pause-before-write"}
 
 // Pace judges, for the production elector with these settings, how soon
-// node resolved its acquisitions that S3 applied but whose answer did not
-// say so (RulePaceRetry, RulePaceResume): the one place where the elector's
-// design promises a prompt step under faults, and where a mistake (an
-// acquisition of its own not recognised, a back-off as long as a poll) makes
-// a follower of the node that holds the lock. clock is the node's clock
+// node acted on an acquisition that was not answered with a success
+// (RulePaceRetry: it reads again at once, or within its back-off), how
+// soon it began leading once a read showed that such an acquisition had
+// applied after all (RulePaceResume), and that it renews no sooner than a
+// RetryPeriod after its last write (RulePaceRenewal): the places where the
+// elector's design promises a step in time under faults, and where a
+// mistake (an acquisition of its own not recognised, a back-off as long
+// as a poll, a renewal out of turn) only slows or busies a node, which the
+// liveness bound after the heal does not see. clock is the node's clock
 // model, which converts the elector's waits on its own clock to true time.
 // Windows in which the node was paused, stalled, stopped or restarted, and
 // acquisitions of which the run's end leaves no time to judge, are not
@@ -62,25 +66,31 @@ func (s ElectorSettings) Pace(h *sim.History, node int, clock sim.ClockModel) []
 		return out
 	}
 	ops := paceOps(h, node)
-	for i := 0; i < len(ops); i++ {
-		a := ops[i]
-		if a.Op != "PutObject" || a.Body == "" {
+	for first := 0; first < len(ops); first++ {
+		if ops[first].Op != "PutObject" {
 			continue
 		}
-		// The call: a chain of attempts with one body (the SDK's retries).
-		first, last := i, i
-		for first > 0 && ops[first-1].Op == "PutObject" && ops[first-1].BodyETag == a.BodyETag {
-			first--
-		}
-		for last+1 < len(ops) && ops[last+1].Op == "PutObject" && ops[last+1].BodyETag == a.BodyETag {
+		// The call: a chain of attempts with one body (the SDK's
+		// retries), and the attempt S3 applied, if one was.
+		last, applied := first, -1
+		for last+1 < len(ops) && ops[last+1].Op == "PutObject" && ops[last+1].BodyETag == ops[first].BodyETag {
 			last++
 		}
-		i = last
+		for j := first; j <= last; j++ {
+			if ops[j].Body != "" {
+				applied = j
+			}
+		}
+		call := first
+		first = last
 		wait, judged := s.retryWait(ops[last])
-		if !judged || !paceAcquisition(h, a) {
+		if !judged {
 			continue
 		}
-		sent := ops[first].Call
+		if applied >= 0 && !paceAcquisition(h, ops[applied]) || applied < 0 && !campaignWrite(ops, call) {
+			continue
+		}
+		sent := ops[call].Call
 		end := ops[last].Return
 		if retryable(ops[last]) {
 			// The SDK may sleep and try again until the call's timeout.
@@ -94,18 +104,23 @@ func (s ElectorSettings) Pace(h *sim.History, node int, clock sim.ClockModel) []
 		if limit >= h.End || disturbed(h, clock, node, sent, min(limit, h.End)) {
 			continue
 		}
-		token := recordToken(a.Body)
+		what := "not applied"
+		var token uint64
+		if applied >= 0 {
+			token = recordToken(ops[applied].Body)
+			what = fmt.Sprintf("with token %d, applied", token)
+		}
 		if next == nil || next.Call > limit {
 			at := "sent nothing more"
 			if next != nil {
 				at = fmt.Sprintf("sent its next request (%s) at %v", next.Op, next.Call)
 			}
 			out = append(out, linearizability.Violation{Checker: PaceCheck, Rule: RulePaceRetry, At: limit, Nodes: []int{node}, Token: token,
-				Message: fmt.Sprintf("n%d's acquisition with token %d, sent at %v and applied, was answered %s at %v; the elector reads again within %v of its own clock (by %v), but it %s",
-					node, token, sent, answerOf(ops[last]), end, wait, limit, at)})
+				Message: fmt.Sprintf("n%d's acquisition (%s), sent at %v, was answered %s at %v; the elector reads again within %v of its own clock (by %v), but it %s",
+					node, what, sent, answerOf(ops[last]), end, wait, limit, at)})
 			continue
 		}
-		if next.Op != "GetObject" || next.Status != 200 || unquote(next.ETag) != unquote(a.BodyETag) || token == math.MaxUint64 {
+		if applied < 0 || next.Op != "GetObject" || next.Status != 200 || unquote(next.ETag) != unquote(ops[applied].BodyETag) || token == math.MaxUint64 {
 			continue // not shown its record; or shown a record that no token follows, which the elector refuses to read
 		}
 		if localTime(clock, next.Return-sent) >= s.termLength()-paceSlack || disturbed(h, clock, node, sent, next.Return+paceSlack) {
@@ -190,15 +205,31 @@ func (s ElectorSettings) termLength() time.Duration {
 	return s.Config(sim.Env{}).Assumptions().Term
 }
 
-// paceCandidates reports whether node has a write S3 applied whose answer
-// did not say so: most runs have none, and are judged without a copy.
+// paceCandidates reports whether node has a write that was not answered
+// with a success: most runs have none, and are judged without a copy.
 func paceCandidates(h *sim.History, node int) bool {
 	for i := range h.S3 {
-		if op := &h.S3[i]; op.Node == node && op.Op == "PutObject" && op.Body != "" && (op.Return < 0 || op.Status != 200) {
+		if op := &h.S3[i]; op.Node == node && op.Op == "PutObject" && (op.Return < 0 || op.Status != 200) {
 			return true
 		}
 	}
 	return false
+}
+
+// campaignWrite reports whether ops[i], a write S3 did not apply, is one
+// the elector sends as it campaigns: a create, or a write If-Match the
+// ETag its read just before showed. (A renewal or a release sent after the
+// read that checks an earlier one looks the same; the elector also reads
+// again at once, or within its back-off, after those.)
+func campaignWrite(ops []*sim.S3Op, i int) bool {
+	if ops[i].IfNoneMatch == "*" {
+		return true
+	}
+	if i == 0 {
+		return false
+	}
+	r := ops[i-1]
+	return r.Op == "GetObject" && r.Status == 200 && r.Return >= 0 && unquote(r.ETag) == unquote(ops[i].IfMatch)
 }
 
 // paceOps are node's requests, in the order it sent them.
