@@ -42,6 +42,22 @@ var editLiterals = []string{
 	`[]`, `{}`, `[1]`, `{"holder":"x"}`,
 }
 
+// linkLiterals are links to a term before (the value of a record's
+// "previous") as a tool that keeps the chain of terms might write them:
+// valid ones (a term of token 0, one with a watermark and updates), one
+// whose token is zero-padded (07, which JSON forbids), and ones no record
+// may hold: an unknown ending, no holder, null. (All are UTF-8, like
+// every body of a run: a run's history holds the bodies as text, and must
+// read back from JSON as it was.)
+var linkLiterals = []string{
+	`{"holder":"gone","token":1,"nonce":"0123456789abcdef","ended":"expired"}`,
+	`{"holder":"old-deploy","token":0,"nonce":"fedcba9876543210","ended":"released","watermark":"2029-12-31T23:59:59.5Z","updates":"log/entries"}`,
+	`{"holder":"gone","token":07,"nonce":"0123456789abcdef","ended":"expired"}`,
+	`{"holder":"gone","token":1,"nonce":"0123456789abcdef","ended":"superseded"}`,
+	`{"holder":"","token":1,"nonce":"0123456789abcdef","ended":"expired"}`,
+	`null`,
+}
+
 // The kinds of edit.
 const (
 	editReplace   = iota // a field's value replaced by a literal
@@ -51,19 +67,36 @@ const (
 	editUnknown          // an unknown field added
 	editRemove           // a field removed
 	editEscape           // every character of a string field escaped
+	editEmpty            // a field's value left out
+	editZeros            // every number written with one to three leading zeros
+	editLink             // a link to a term before added, or put in place of the record's
 	numEdits
 )
+
+// lateEdits is the first of the kinds of edit added after the others,
+// which are drawn from a chooser of their own (salted with
+// streamLateEdits) on one edit in three, so that the other edits keep
+// the kind and the body they had.
+const lateEdits = editEmpty
+
+// streamLateEdits salts the chooser that draws the late kinds of edit.
+const streamLateEdits = 0x6c617465_65646974
 
 // Edit rewrites the JSON object body as another tool, another version of a
 // protocol or an operator might leave it, chosen by edit (0: as it is):
 // one field's value replaced by a literal (editLiterals), a field written
 // twice (JSON readers such as encoding/json take the last), a field's name
 // in other letter case (which encoding/json matches), an unknown field
-// added, a field removed, or every character of a string field escaped
-// (the same value). Fields are written in an order the edit chooses, with
-// no whitespace. The result may be no record, or no JSON; a reader of
-// records must make of it exactly what encoding/json makes of it. A body
-// that is not one JSON object is returned as it is.
+// added, a field removed, every character of a string field escaped (the
+// same value), a field's value left out ("released":, as a template whose
+// placeholder came out empty leaves it), every number zero-padded (as
+// fixed-width formats write them; JSON forbids a leading zero), or a link
+// to a term before added (linkLiterals; it makes no number of the record
+// larger). Fields are written in an order
+// the edit chooses, with no whitespace. The result may be no record, or
+// no JSON; a reader of records must make of it exactly what
+// encoding/json makes of it. A body that is not one JSON object is
+// returned as it is.
 func Edit(body []byte, edit uint64) []byte {
 	if edit == 0 {
 		return body
@@ -83,7 +116,12 @@ func Edit(body []byte, edit uint64) []byte {
 	}
 	i := pick(len(fields))
 	literal := editLiterals[pick(len(editLiterals))]
-	switch pick(numEdits) {
+	kind := pick(lateEdits)
+	late := sim.NewRandomChooser(edit ^ streamLateEdits)
+	if late.Choose(sim.ChooseSetup, 3) == 0 {
+		kind = lateEdits + int(late.Choose(sim.ChooseSetup, numEdits-lateEdits))
+	}
+	switch kind {
 	case editReplace:
 		fields[i].value = noLarger(literal, fields[i].value)
 	case editDuplicate:
@@ -96,8 +134,19 @@ func Edit(body []byte, edit uint64) []byte {
 		fields = append(fields, field{"x-" + fields[i].name, literal})
 	case editRemove:
 		fields = slices.Delete(fields, i, i+1)
-	default:
+	case editEscape:
 		fields[i].value = escapeAll(fields[i].value)
+	case editEmpty:
+		fields[i].value = ""
+	case editZeros:
+		zeros := 1 + int(late.Choose(sim.ChooseSetup, 3))
+		for j := range fields {
+			fields[j].value = zeroPad(fields[j].value, zeros)
+		}
+	default: // editLink
+		link := linkLiterals[late.Choose(sim.ChooseSetup, uint64(len(linkLiterals)))]
+		fields = slices.DeleteFunc(fields, func(f field) bool { return f.name == "previous" })
+		fields = append(fields, field{"previous", link})
 	}
 	for j := len(fields) - 1; j > 0; j-- {
 		k := pick(j + 1)
@@ -132,6 +181,59 @@ func noLarger(literal, value string) string {
 		return literal
 	}
 	return "-" + literal
+}
+
+// zeroPad writes every number in the JSON value with zeros more leading
+// zeros (after its sign): the same digits, which JSON forbids.
+func zeroPad(value string, zeros int) string {
+	var b strings.Builder
+	const (
+		outside  = iota // between tokens, or in a literal
+		inString        // in a string
+		escaped         // in a string, after a backslash
+		signed          // after a number's minus sign
+		inNumber        // in a number, past its first digit
+	)
+	state := outside
+	for i := range len(value) {
+		c := value[i]
+		digit := c >= '0' && c <= '9'
+		switch state {
+		case inString:
+			if c == '\\' {
+				state = escaped
+			} else if c == '"' {
+				state = outside
+				b.WriteByte(c)
+				continue // the closing quote
+			}
+		case escaped:
+			state = inString
+		case signed:
+			state = outside
+			if digit {
+				b.WriteString(strings.Repeat("0", zeros))
+				state = inNumber
+			}
+		case inNumber:
+			if !digit && strings.IndexByte(".eE+-", c) < 0 {
+				state = outside
+			}
+		}
+		if state == outside {
+			switch {
+			case c == '"':
+				state = inString
+			case c == '-':
+				state = signed
+			case digit:
+				b.WriteString(strings.Repeat("0", zeros))
+				state = inNumber
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // otherCase returns name with its first letter, or every letter, in the

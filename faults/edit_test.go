@@ -3,8 +3,10 @@ package faults
 import (
 	"bytes"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestEditRewritesARecordEveryWay: over edits 1..3,000 of one record,
@@ -64,4 +66,99 @@ func equalJSON(a, b map[string]any) bool {
 	x, _ := json.Marshal(a)
 	y, _ := json.Marshal(b)
 	return bytes.Equal(x, y)
+}
+
+// TestEditLateKinds: over edits 1..3,000 of one record, every late kind of
+// edit happens and keeps its promise: a value left out (no JSON), every
+// number zero-padded (no JSON, but the same digits: without the zeros, the
+// same record), a link to a term before added (the record's own fields as
+// they were), among them one whose token is zero-padded: each another
+// body than any elector writes for the record (a foreign write). Every
+// edit is UTF-8 (a run's history holds bodies as text). Edits whose late
+// draw picks no late kind give the bodies they gave before the late kinds
+// were added.
+func TestEditLateKinds(t *testing.T) {
+	body := []byte(`{"holder":"n1","token":7,"leaseDurationMs":6000,"nonce":"0123456789abcdef","released":true}`)
+	var orig map[string]any
+	if err := json.Unmarshal(body, &orig); err != nil {
+		t.Fatal(err)
+	}
+	leftOut := regexp.MustCompile(`"[a-zA-Z]+":[,}]`)
+	allPadded, allPadded2 := regexp.MustCompile(`"token":0+7[,}]`), regexp.MustCompile(`"leaseDurationMs":0+6000[,}]`)
+	seen := map[string]int{}
+	for e := uint64(1); e <= 3000; e++ {
+		got := Edit(body, e)
+		var m map[string]any
+		isJSON := json.Unmarshal(got, &m) == nil
+		switch {
+		case leftOut.Match(got):
+			if isJSON {
+				t.Fatalf("edit %d left a value out, and %s is JSON", e, got)
+			}
+			seen["a value left out"]++
+		case !utf8.Valid(got):
+			t.Fatalf("edit %d: %q is no UTF-8", e, got)
+		case strings.Contains(string(got), `"token":07,`):
+			seen["a link with a zero-padded token"]++
+		case allPadded.Match(got) && allPadded2.Match(got):
+			var back map[string]any
+			if isJSON || json.Unmarshal(unpad(got), &back) != nil || !equalJSON(back, orig) {
+				t.Fatalf("edit %d: zero-padded %s is JSON, or another record without its zeros", e, got)
+			}
+			seen["numbers zero-padded"]++
+		case isJSON && m["previous"] != nil && !strings.Contains(string(got), `"x-`):
+			delete(m, "previous")
+			if equalJSON(m, orig) {
+				seen["a link added"]++
+			}
+		}
+	}
+	for _, kind := range []string{"a value left out", "numbers zero-padded", "a link added", "a link with a zero-padded token"} {
+		if seen[kind] == 0 {
+			t.Errorf("no edit of 1..3000 gave %s (%v)", kind, seen)
+		}
+	}
+	// Written before the late kinds: these edits' late draw picks none.
+	for e, want := range map[uint64]string{
+		2: `{"nonce":"0123456789abcdef","holder":"n1","token":7,"released":true,"released":true,"leaseDurationMs":6000}`,
+		3: `{"token":7,"released":true,"holder":"n1","nonce":"0123456789abcdef","leaseDurationMs":6000,"token":7}`,
+		9: `{"token":7,"released":true,"nonce":"0123456789abcdef","LEASEDURATIONMS":6000,"holder":"n1"}`,
+	} {
+		if got := Edit(body, e); string(got) != want {
+			t.Errorf("edit %d gave %s, where it gave %s", e, got, want)
+		}
+	}
+}
+
+// jsonTokens splits a JSON text into its strings and what lies between.
+var jsonTokens = regexp.MustCompile(`"(?:[^"\\]|\\.)*"|[^"]+`)
+
+// padded matches a number with a leading zero, outside strings.
+var padded = regexp.MustCompile(`([:,\[-])0+([0-9])`)
+
+// unpad is b with the leading zeros of its numbers taken away.
+func unpad(b []byte) []byte {
+	return jsonTokens.ReplaceAllFunc(b, func(tok []byte) []byte {
+		if tok[0] == '"' {
+			return tok
+		}
+		return padded.ReplaceAll(tok, []byte("$1$2"))
+	})
+}
+
+// TestZeroPad: zeroPad puts the zeros before the first digit of every
+// number, after its sign, and nowhere else: not in strings (whatever they
+// escape), not in an exponent.
+func TestZeroPad(t *testing.T) {
+	for in, want := range map[string]string{
+		`7`:                      `007`,
+		`-12.5e+3`:               `-0012.5e+3`,
+		`[1,-0,true,null]`:       `[001,-000,true,null]`,
+		`"2030-01-01T00:00:00Z"`: `"2030-01-01T00:00:00Z"`,
+		`{"a\"1":"x\\","b":2}`:   `{"a\"1":"x\\","b":002}`,
+	} {
+		if got := zeroPad(in, 2); got != want {
+			t.Errorf("zeroPad(%s, 2) = %s, want %s", in, got, want)
+		}
+	}
 }

@@ -21,6 +21,24 @@ var nameSpellings = []string{
 	"n%d\u2028tab\there\x01\x1f",
 }
 
+// lateNameSpellings are identities added after the kinds above, drawn
+// apart (streamLateNames) so that those keep their numbers: a name of
+// printable ASCII with one control character and nothing else JSON
+// escapes (the unit separator, 0x1f, the last control character, as a
+// tool that joins fields with it leaves it; the spellings above put
+// control characters only beside non-ASCII ones, which send the whole
+// name to a generic encoder), and a name that ends in a backslash (a
+// Windows directory joined to a name, a line continuation left in a
+// config), which JSON writes as an escape at the very end of the string.
+var lateNameSpellings = [...]string{
+	"n%d\x1fshard",
+	`n%d-host\`,
+}
+
+// streamLateNames is the stream that draws which nodes take a name of
+// lateNameSpellings.
+const streamLateNames = 0x6c617465_6e616d65
+
 // SwarmNames draws the nodes' identities for a seed, for a protocol that
 // accepts identities of up to maxLen bytes (0: it takes none of these, and
 // nil is returned). On four seeds in five nil: the nodes are n0, n1, ....
@@ -28,7 +46,8 @@ var nameSpellings = []string{
 // or a name of exactly maxLen bytes that ends in a character of several
 // bytes (the longest identity the protocol accepts, which a record's link
 // to the previous holder must carry whole; FitNames shortens it by the
-// suffix of a plan that restarts a node under a new identity).
+// suffix of a plan that restarts a node under a new identity); and one
+// node in ten instead one of the late spellings.
 func SwarmNames(seed uint64, nodes, maxLen int) []string {
 	if maxLen <= 0 {
 		return nil
@@ -37,19 +56,29 @@ func SwarmNames(seed uint64, nodes, maxLen int) []string {
 	if !s.on(5) {
 		return nil
 	}
+	late := newStream(seed, streamLateNames, SwarmSpace{Nodes: nodes})
 	out := make([]string, nodes)
 	for i := range out {
-		out[i] = SwarmName(i, s.pick(NameKinds), maxLen)
+		k := s.pick(earlyNameKinds)
+		if late.on(10) {
+			k = earlyNameKinds + late.pick(len(lateNameSpellings))
+		}
+		out[i] = SwarmName(i, k, maxLen)
 	}
 	return out
 }
 
-// NameKinds is the number of kinds of name SwarmName gives.
-const NameKinds = 6
+// NameKinds is the number of kinds of name SwarmName gives:
+// earlyNameKinds and lateNameSpellings.
+const NameKinds = 8
+
+// earlyNameKinds is the number of kinds before lateNameSpellings: the
+// spellings of nameSpellings, the longest name and n<node>.
+const earlyNameKinds = 6
 
 // SwarmName is node's name of kind k (0 <= k < NameKinds), at most maxLen
-// bytes: one of the spellings above, the longest name (exactly maxLen
-// bytes), or n<node>.
+// bytes: one of nameSpellings, the longest name (exactly maxLen bytes),
+// n<node>, or one of lateNameSpellings.
 func SwarmName(node, k, maxLen int) string {
 	name := fmt.Sprintf("n%d", node)
 	switch {
@@ -57,6 +86,8 @@ func SwarmName(node, k, maxLen int) string {
 		name = fmt.Sprintf(nameSpellings[k], node)
 	case k == len(nameSpellings):
 		name = longName(node, maxLen)
+	case k >= earlyNameKinds && k < NameKinds:
+		name = fmt.Sprintf(lateNameSpellings[k-earlyNameKinds], node)
 	}
 	if len(name) > maxLen {
 		return fmt.Sprintf("n%d", node)

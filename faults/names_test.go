@@ -1,6 +1,7 @@
 package faults_test
 
 import (
+	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
@@ -23,7 +24,7 @@ import (
 // non-ASCII, and control characters. A protocol that declares no limit
 // gets none.
 func TestSwarmNamesAreWhatTheElectorAccepts(t *testing.T) {
-	var drawn, longest, quoted, nonASCII, control int
+	var drawn, longest, quoted, nonASCII, control, loneControl, endsInBackslash int
 	for seed := uint64(1); seed <= 2000; seed++ {
 		names := faults.SwarmNames(seed, 5, protocol.MaxIdentityLen)
 		if faults.SwarmNames(seed, 5, 0) != nil {
@@ -45,6 +46,19 @@ func TestSwarmNamesAreWhatTheElectorAccepts(t *testing.T) {
 				t.Fatalf("seed %d: node %d's name %q is not UTF-8 or does not name its node", seed, i, n)
 			}
 			switch {
+			case strings.HasSuffix(n, `\`):
+				// A backslash at the very end: JSON's escape of it is the
+				// last thing in the string.
+				if q, _ := json.Marshal(n); !strings.HasSuffix(string(q), `\\"`) || strings.Count(string(q), `\`) != 2 {
+					t.Fatalf("seed %d: node %d's name %q is written %s", seed, i, n, q)
+				}
+				endsInBackslash++
+			case isASCII(n) && strings.Contains(n, "\x1f") && !strings.ContainsAny(n, "\x01\t"):
+				// One control character, and nothing else JSON escapes.
+				if q, _ := json.Marshal(n); strings.Count(string(q), `\`) != 1 || !strings.Contains(string(q), `\u001f`) {
+					t.Fatalf("seed %d: node %d's name %q is written %s", seed, i, n, q)
+				}
+				loneControl++
 			case len(n) == protocol.MaxIdentityLen:
 				r, size := utf8.DecodeLastRuneInString(n)
 				if size < 2 || r == utf8.RuneError {
@@ -63,8 +77,9 @@ func TestSwarmNamesAreWhatTheElectorAccepts(t *testing.T) {
 	if drawn < 300 || drawn > 500 {
 		t.Errorf("names drawn on %d seeds of 2000; want about one in five", drawn)
 	}
-	if longest == 0 || quoted == 0 || nonASCII == 0 || control == 0 {
-		t.Errorf("spellings: longest %d, quoted %d, non-ASCII %d, control %d; want each", longest, quoted, nonASCII, control)
+	if longest == 0 || quoted == 0 || nonASCII == 0 || control == 0 || loneControl == 0 || endsInBackslash == 0 {
+		t.Errorf("spellings: longest %d, quoted %d, non-ASCII %d, control %d, a lone control character %d, a backslash at the end %d; want each",
+			longest, quoted, nonASCII, control, loneControl, endsInBackslash)
 	}
 }
 
@@ -93,7 +108,8 @@ func TestPlanNamesAreValidated(t *testing.T) {
 }
 
 // TestSwarmNameKinds: every kind names its node, within the limit, and
-// the kinds cover the spellings, the longest name and n<node>.
+// the kinds cover the spellings, the longest name and n<node> (kinds 4 and
+// 5, as they always were), then the late spellings.
 func TestSwarmNameKinds(t *testing.T) {
 	seen := map[string]bool{}
 	for k := range faults.NameKinds {
@@ -103,8 +119,14 @@ func TestSwarmNameKinds(t *testing.T) {
 		}
 		seen[n] = true
 	}
-	if faults.SwarmName(3, faults.NameKinds-2, protocol.MaxIdentityLen) == "n3" || faults.SwarmName(3, faults.NameKinds-1, protocol.MaxIdentityLen) != "n3" {
-		t.Errorf("the last two kinds are the longest name and n3")
+	if n := faults.SwarmName(3, 4, protocol.MaxIdentityLen); len(n) != protocol.MaxIdentityLen || faults.SwarmName(3, 5, protocol.MaxIdentityLen) != "n3" {
+		t.Errorf("kinds 4 and 5 are not the longest name and n3")
+	}
+	if faults.SwarmName(3, faults.NameKinds-2, protocol.MaxIdentityLen) != "n3\x1fshard" || faults.SwarmName(3, faults.NameKinds-1, protocol.MaxIdentityLen) != `n3-host\` {
+		t.Errorf("the last two kinds are not the late spellings")
+	}
+	if n := faults.SwarmName(3, faults.NameKinds, protocol.MaxIdentityLen); n != "n3" {
+		t.Errorf("kind NameKinds: %q, want n3", n)
 	}
 	if n := faults.SwarmName(3, 0, 4); n != "n3" {
 		t.Errorf("a spelling over the limit: %q, want n3", n)
