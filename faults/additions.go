@@ -77,8 +77,10 @@ type Object struct {
 	Spelling uint64 `json:"spelling,omitempty"`
 	// Edit, if not zero, rewrites the record (after its spelling) as
 	// another tool or an operator might leave it (Edit): a field's value
-	// replaced, a field twice, a name in other case, a field added or
-	// removed, a string escaped throughout. An edited record is foreign.
+	// replaced or left out, a field twice, a name in other case, a field
+	// added or removed, a string escaped throughout, every number
+	// zero-padded, a link to a term before added. An edited record is
+	// foreign.
 	Edit uint64 `json:"edit,omitempty"`
 	// Size, if not zero, brings the record's body (after its spelling and
 	// its edit) to Size bytes with an unknown field (Pad): near the
