@@ -81,9 +81,6 @@ var Triage = []Judgement{
 	{Kind: KindEquivalent, File: "protocol/campaign.go", Func: "Elector.acquire", Operator: OpOffByOne,
 		Original: "0", Replacement: "1", Occurrence: 2,
 		Reason: "After a 412 or 404 the follower reads again after 1 ns instead of at once: a delay any scheduler may add, so every run of the mutant is a run of the original."}, // campaign-ab63459f
-	{Kind: KindGap, File: "protocol/campaign.go", Func: "Elector.acquire", Operator: OpReturnOther,
-		Original: "e.backoff(), nil", Replacement: "e.pollWait(), nil", Occurrence: 1,
-		Reason: "After a 409 or an unknown outcome the acquirer waits a RetryPeriod (plus jitter) instead of 10-20% of it before it reads again: a slower contended acquisition, well within the liveness bound; nothing checks how soon it retries."}, // campaign-7a64fd25
 	{Kind: KindGap, File: "protocol/campaign.go", Func: "Elector.acquire", Operator: OpReturnZero,
 		Original: "e.pollWait()", Replacement: "0", Occurrence: 2,
 		Reason: "After a grant that came too late the follower reads again at once instead of after a RetryPeriod: one early read, then the same takeover. No checker bounds when a follower reads."}, // campaign-f020fbb1
@@ -99,9 +96,6 @@ var Triage = []Judgement{
 	{Kind: KindGap, File: "protocol/campaign.go", Func: "Elector.resumeOwn", Operator: OpCompare,
 		Original: "w.rec.Token > e.lastGrant", Replacement: "w.rec.Token >= e.lastGrant", Occurrence: 1, Area: AreaObservability,
 		Reason: "A grant already judged is judged again by begin, which refuses it again (its deadline has passed: a term begun from it ended at or after that deadline, or was replaced, after which the record is ours again only if someone else wrote our bytes back), so within the assumptions only the cause reported for the transition to acquiring changes (late instead of ok)."}, // campaign-03f0b88c
-	{Kind: KindGap, File: "protocol/campaign.go", Func: "Elector.resumeOwn", Operator: OpNegate,
-		Original: "w.acquire && !s.rec.Released && w.rec.Token > e.lastGrant", Replacement: "!(w.acquire && !s.rec.Released && w.rec.Token > e.lastGrant)", Occurrence: 1,
-		Reason: "An acquisition found applied after its answer was lost is taken over again (one more write, a new token) instead of led from; a renewal of ours found after its term ended is led on under the same token until its send plus the term, which is safe (followers time that record from after its send) and which the token checker allows as a re-announced term. Nothing unsafe or dead; only a wasted write."}, // campaign-c603d7af
 	{Kind: KindEquivalent, File: "protocol/campaign.go", Func: "Elector.resumeOwn", Operator: OpOffByOne,
 		Original: "0", Replacement: "-1", Occurrence: 1,
 		Reason: "campaign ignores the wait returned with a term."}, // campaign-a907450d
@@ -213,9 +207,6 @@ var Triage = []Judgement{
 	{Kind: KindGap, File: "protocol/elector.go", Func: "Elector.Lease", Operator: OpCompare,
 		Original: "now >= t.deadline", Replacement: "now > t.deadline", Occurrence: 1,
 		Reason: "At exactly the local deadline Lease still answers yes: a 1 ns boundary on the monotonic clock. The watchdog ends the term at that instant and followers take over strictly later unless the drift margin is exact to the nanosecond; no run showed it."}, // elector-beb3a2a9
-	{Kind: KindGap, File: "protocol/elector.go", Func: "Elector.backoff", Operator: OpOffByOne,
-		Original: "10", Replacement: "9", Occurrence: 2,
-		Reason: "The back-off after a 409 or an unknown outcome is 11-21% of RetryPeriod instead of 10-20%: a tuning constant no property depends on."}, // elector-a05686c4
 	{Kind: KindEquivalent, File: "protocol/entropy.go", Func: "entropySource.jitter", Operator: OpOffByOne,
 		Original: "0", Replacement: "-1", Occurrence: 1,
 		Reason: "With limit 0 both return 0 (x % 1 is 0); the mutant only draws 8 more bytes of entropy, as another draw of the same kind, and limit is 0 only for a RetryPeriod under 10 ns."}, // entropy-758884dd
@@ -261,9 +252,6 @@ var Triage = []Judgement{
 	{Kind: KindEquivalent, File: "protocol/lead.go", Func: "Elector.extend", Operator: OpOffByOne,
 		Original: "0", Replacement: "1", Occurrence: 1,
 		Reason: "The term was just stopped, so its context is cancelled, and Clock.Sleep on a cancelled context returns at once whatever the duration: the lead loop ends either way."}, // lead-bf69f046
-	{Kind: KindGap, File: "protocol/lead.go", Func: "Elector.finish", Operator: OpArith,
-		Original: "deadline - e.clock.Monotonic()", Replacement: "deadline + e.clock.Monotonic()", Occurrence: 1,
-		Reason: "finish waits for OnStartedLeading up to the deadline plus the monotonic reading instead of up to the deadline: Run's goroutine is held by an application that outlives its term (so Run returns late at shutdown, breaking its documented promise) and reads later meanwhile; no acquisition could start before the application returns anyway, and no checker judges when Run returns."}, // lead-7845f8a6
 	{Kind: KindGap, File: "protocol/lead.go", Func: "Elector.finish", Operator: OpClock,
 		Original: "e.clock.Monotonic()", Replacement: "time.Duration(e.clock.Now().UnixNano())", Occurrence: 1, Area: AreaObservability,
 		Reason: "The instant a term is stopped (t.stoppedAt) feeds only TermEnd.Held, reported to Metrics.TermEnded."}, // lead-bfc62c0b
@@ -273,9 +261,6 @@ var Triage = []Judgement{
 	{Kind: KindGap, File: "protocol/lead.go", Func: "Elector.finish", Operator: OpErrStmt,
 		Original: "e.to(PhaseStopped, cause)", Replacement: "", Occurrence: 1, Area: AreaObservability,
 		Reason: "Drops the report of the transition to stopped."}, // lead-200e2618
-	{Kind: KindGap, File: "protocol/lead.go", Func: "Elector.lead", Operator: OpArith,
-		Original: "sent+e.cfg.RetryPeriod", Replacement: "sent-e.cfg.RetryPeriod", Occurrence: 1,
-		Reason: "A term's first renewal goes out as soon as it begins instead of a RetryPeriod after the grant's send: one extra write per term, far inside the request-rate bound (a storm of 33 requests in a RetryPeriod), which judges loops that forget a wait, not one early write."}, // lead-fc38076a
 	{Kind: KindGap, File: "protocol/lead.go", Func: "Elector.renew", Operator: OpClock,
 		Original: "e.clock.Now()", Replacement: "time.Unix(0, int64(e.clock.Monotonic()))", Occurrence: 1, Area: AreaObservability,
 		Reason: "A renewal's RenewTime, written for humans only, is the monotonic reading as a date."}, // lead-712c23bf
@@ -288,9 +273,6 @@ var Triage = []Judgement{
 	{Kind: KindGap, File: "protocol/metrics.go", Func: "Purpose.String", Operator: OpReturnZero,
 		Original: "purposeNames[p]", Replacement: "\"\"", Occurrence: 1,
 		Reason: "Purpose names are empty. Reporting only: no checker of the swarm reads it."}, // metrics-2bea9b09
-	{Kind: KindGap, File: "protocol/object.go", Func: "Elector.ours", Operator: OpReturnBool,
-		Original: "true", Replacement: "false", Occurrence: 1,
-		Reason: "Never recognises its own writes: an acquisition whose answer was lost is timed for a lease as a foreign record, and a renewal that applied despite an error ends the term. Every fallback is safe and the swarm's faults end before liveness is judged, so it only costs availability under faults, which no checker judges."}, // object-cf514104
 	{Kind: KindEquivalent, File: "protocol/object.go", Func: "Elector.read", Operator: OpReturnOther,
 		Original: "snapshot{}, fmt.Errorf(\"s3lease: read lock object body: %w\", err)", Replacement: "snapshot{}, errNoETag", Occurrence: 1,
 		Reason: "A body that cannot be read is reported as an answer without an ETag: both errors carry no HTTP status and are unknown outcomes to every caller (classify, causeOf), which only log them."}, // object-17028ada
@@ -333,51 +315,21 @@ var Triage = []Judgement{
 	{Kind: KindEquivalent, File: "protocol/record.go", Func: "Record.Encode", Operator: OpReturnZero,
 		Original: "err", Replacement: "nil", Occurrence: 1,
 		Reason: "Unreachable: json.Marshal of a record that passed check fails only for a time outside years 0-9999, which the elector never writes."}, // record-41909b66
-	{Kind: KindGap, File: "protocol/record.go", Func: "Record.check", Operator: OpCompare,
-		Original: "r.LeaseDurationMS <= 0", Replacement: "r.LeaseDurationMS < 0", Occurrence: 1,
-		Reason: checkRuleGap}, // record-7041b379
 	{Kind: KindGap, File: "protocol/record.go", Func: "Record.check", Operator: OpReturnOther,
 		Original: "bad(\"previous term ended %q\", p.Ended)", Replacement: "bad(\"previous updates of %d bytes, more than %d\", len(p.Updates), MaxUpdatesLen)", Occurrence: 1,
 		Reason: "A previous term with an unknown ending is refused as before, with the error text of another rule: only the message DecodeRecord returns changes, and no test reads it for this case."}, // record-6db90186
-	{Kind: KindGap, File: "protocol/record.go", Func: "Record.check", Operator: OpReturnZero,
-		Original: "bad(\"lease duration %d ms outside (0, %v]\", r.LeaseDurationMS, MaxLeaseDuration)", Replacement: "nil", Occurrence: 1,
-		Reason: checkRuleGap}, // record-f8ba9b35
-	{Kind: KindGap, File: "protocol/record.go", Func: "Record.check", Operator: OpReturnZero,
-		Original: "bad(\"nonce %q is not %d lowercase hex digits\", r.Nonce, NonceLen)", Replacement: "nil", Occurrence: 1,
-		Reason: checkRuleGap}, // record-70192043
-	{Kind: KindGap, File: "protocol/record.go", Func: "Record.check", Operator: OpReturnZero,
-		Original: "bad(\"previous term ended %q\", p.Ended)", Replacement: "nil", Occurrence: 1,
-		Reason: checkRuleGap}, // record-f8ba5144
-	{Kind: KindGap, File: "protocol/record.go", Func: "Record.check", Operator: OpReturnZero,
-		Original: "bad(\"previous token %d is not below token %d\", p.Token, r.Token)", Replacement: "nil", Occurrence: 1,
-		Reason: checkRuleGap}, // record-0def36a0
-	{Kind: KindGap, File: "protocol/record.go", Func: "Record.check", Operator: OpReturnZero,
-		Original: "bad(\"previous updates of %d bytes, more than %d\", len(p.Updates), MaxUpdatesLen)", Replacement: "nil", Occurrence: 1,
-		Reason: "A record whose previous term's updates exceed MaxUpdatesLen is accepted: only a foreign writer could write one, the swarm's foreign records carry no previous term, and no test decodes one."}, // record-68b88ce6
 	{Kind: KindEquivalent, File: "protocol/record.go", Func: "checkSize", Operator: OpReturnOther,
 		Original: "nil, fmt.Errorf(\"s3lease: encode record: %w: %d bytes, more than %d\", ErrMalformedRecord, len(body), maxRecordSize)", Replacement: "body, nil", Occurrence: 1,
 		Reason: "Unreachable: the elector's records take under 24 KiB (two identities and two updates texts of at most 1 KiB, escaped), far below 64 KiB."}, // record-0fa06080
 	{Kind: KindEquivalent, File: "protocol/record.go", Func: "checkSize", Operator: OpReturnZero,
 		Original: "fmt.Errorf(\"s3lease: encode record: %w: %d bytes, more than %d\", ErrMalformedRecord, len(body), maxRecordSize)", Replacement: "nil", Occurrence: 1,
 		Reason: "Unreachable: the elector's records take under 24 KiB (two identities and two updates texts of at most 1 KiB, escaped), far below 64 KiB."}, // record-56deac0e
-	{Kind: KindGap, File: "protocol/record.go", Func: "const maxRecordSize", Operator: OpOffByOne,
-		Original: "10", Replacement: "11", Occurrence: 1,
-		Reason: "Bodies up to 128 KiB are accepted and read (the swarm writes none over 64 KiB)."}, // record-307593eb
-	{Kind: KindGap, File: "protocol/record.go", Func: "const maxRecordSize", Operator: OpOffByOne,
-		Original: "64", Replacement: "63", Occurrence: 1,
-		Reason: "Bodies between 63 and 64 KiB are refused (the elector's own records take under 13 KiB, the swarm writes none so large)."}, // record-a12ab6c1
-	{Kind: KindGap, File: "protocol/record.go", Func: "decodeRecordJSON", Operator: OpReturnOther,
-		Original: "Record{}, fmt.Errorf(\"s3lease: %w\", err)", Replacement: "r, nil", Occurrence: 1,
-		Reason: codecGap}, // record-32a52282
 	{Kind: KindEquivalent, File: "protocol/record.go", Func: "encodeRecordJSON", Operator: OpCompare,
 		Original: "err != nil", Replacement: "err == nil", Occurrence: 1,
 		Reason: "encodeRecordJSON is the tests' reference encoder; the elector never calls it."}, // record-16f889aa
 	{Kind: KindEquivalent, File: "protocol/record.go", Func: "encodeRecordJSON", Operator: OpReturnOther,
 		Original: "nil, err", Replacement: "nil, fmt.Errorf(\"s3lease: encode record: %w\", err)", Occurrence: 1,
 		Reason: "encodeRecordJSON is the tests' reference encoder; the elector never calls it."}, // record-352f57dd
-	{Kind: KindGap, File: "protocol/record.go", Func: "validNonce", Operator: OpReturnBool,
-		Original: "false", Replacement: "true", Occurrence: 2,
-		Reason: checkRuleGap}, // record-fd26e88f
 	{Kind: KindGap, File: "protocol/record_fast.go", Func: "Record.appendJSON", Operator: OpReturnBool,
 		Original: "false", Replacement: "true", Occurrence: 4,
 		Reason: "Reached only through Encode on a record a caller builds with a watermark that cannot be written (a year outside 0..9999): the elector never holds one, since SetWatermark refuses it and a time read from a record keeps its zone, so its year and offset stay writable. The codec's tests kill it."}, // record_fast-62a22702
@@ -421,9 +373,6 @@ var Triage = []Judgement{
 		Original: "5", Replacement: "4", Occurrence: 3,
 		Reason: codecGap}, // record_fast-d9849331
 	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.bool", Operator: OpReturnBool,
-		Original: "false", Replacement: "true", Occurrence: 3,
-		Reason: "A \"released\" key with no value before a comma or a closing brace ({...\"released\":}) is parsed as false instead of refused: encoding/json rejects that body. Only a foreign writer could write it; the swarm's foreign bodies include none, and no test decodes one."}, // record_fast-b4e38584
-	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.bool", Operator: OpReturnBool,
 		Original: "true", Replacement: "false", Occurrence: 2,
 		Reason: codecGap}, // record_fast-b2c60480
 	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.bool", Operator: OpReturnBool,
@@ -448,9 +397,6 @@ var Triage = []Judgement{
 		Original: "2", Replacement: "1", Occurrence: 1,
 		Reason: "With one byte left, the key is refused either way: after the quote nothing is longer than a key."}, // record_fast-600281c2
 	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.object", Operator: OpOffByOne,
-		Original: "0", Replacement: "-1", Occurrence: 2,
-		Reason: codecGap}, // record_fast-b83c924f
-	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.object", Operator: OpOffByOne,
 		Original: "0", Replacement: "-1", Occurrence: 3,
 		Reason: codecGap}, // record_fast-b0e668f9
 	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.object", Operator: OpOffByOne,
@@ -465,24 +411,15 @@ var Triage = []Judgement{
 	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.str", Operator: OpArith,
 		Original: "j + 1", Replacement: "j - 1", Occurrence: 1,
 		Reason: codecGap}, // record_fast-c974a76c
-	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.str", Operator: OpCompare,
-		Original: "c == '\\\\'", Replacement: "c != '\\\\'", Occurrence: 1,
-		Reason: codecGap}, // record_fast-e45b3bab
 	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.str", Operator: OpNegate,
 		Original: "c >= utf8.RuneSelf", Replacement: "!(c >= utf8.RuneSelf)", Occurrence: 1,
 		Reason: "It differs only on strings that are not valid UTF-8: an edit whose link carries Latin-1 updates kills it (seed 23), but a run's history holds bodies as text, which its JSON must read back as they were (TestRunJSONRoundTrip), so the swarm writes only UTF-8. The codec's tests kill it."}, // record_fast-66b9e0f8
 	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.str", Operator: OpOffByOne,
 		Original: "0x20", Replacement: "33", Occurrence: 1,
 		Reason: codecGap}, // record_fast-c1973811
-	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.str", Operator: OpReturnBool,
-		Original: "false", Replacement: "true", Occurrence: 1,
-		Reason: codecGap}, // record_fast-616fbbb1
 	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.time", Operator: OpArith,
 		Original: "sp.start-1", Replacement: "sp.start+1", Occurrence: 1,
 		Reason: codecGap}, // record_fast-b4886425
-	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.time", Operator: OpNegate,
-		Original: "!ok", Replacement: "!(!ok)", Occurrence: 1,
-		Reason: codecGap}, // record_fast-045ed24f
 	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.time", Operator: OpOffByOne,
 		Original: "1", Replacement: "0", Occurrence: 1,
 		Reason: codecGap}, // record_fast-c27855d5
@@ -492,12 +429,6 @@ var Triage = []Judgement{
 	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.time", Operator: OpOffByOne,
 		Original: "1", Replacement: "2", Occurrence: 2,
 		Reason: codecGap}, // record_fast-35b7be8d
-	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.time", Operator: OpReturnOther,
-		Original: "false", Replacement: "t.UnmarshalJSON(p.b[sp.start-1:sp.end+1]) == nil", Occurrence: 1,
-		Reason: codecGap}, // record_fast-05d3ab7f
-	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.uint64", Operator: OpCompare,
-		Original: "p.b[p.i] == '0'", Replacement: "p.b[p.i] != '0'", Occurrence: 1,
-		Reason: codecGap}, // record_fast-7b606769
 	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.uint64", Operator: OpCompare,
 		Original: "p.b[p.i] > '9'", Replacement: "p.b[p.i] >= '9'", Occurrence: 1,
 		Reason: codecGap}, // record_fast-46eda1cc
@@ -507,9 +438,6 @@ var Triage = []Judgement{
 	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.uint64", Operator: OpOffByOne,
 		Original: "p.i++", Replacement: "", Occurrence: 2,
 		Reason: codecGap}, // record_fast-38b15030
-	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.uint64", Operator: OpOffByOne,
-		Original: "p.i++", Replacement: "p.i += 2", Occurrence: 1,
-		Reason: codecGap}, // record_fast-a99f0a30
 	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.uint64", Operator: OpReturnOther,
 		Original: "0, true", Replacement: "0, false", Occurrence: 1,
 		Reason: codecGap}, // record_fast-897f38f2
@@ -519,21 +447,9 @@ var Triage = []Judgement{
 	{Kind: KindEquivalent, File: "protocol/record_fast.go", Func: "stringSpans.copyStrings", Operator: OpOffByOne,
 		Original: "0", Replacement: "1", Occurrence: 1,
 		Reason: "copyStrings then builds its string whenever there are spans, empty ones included: the builder gives \"\" for them, and every field is cut from it the same way."}, // record_fast-006d01fa
-	{Kind: KindGap, File: "protocol/record_fast.go", Func: "stringSpans.copyStrings", Operator: OpOffByOne,
-		Original: "3", Replacement: "4", Occurrence: 1,
-		Reason: codecGap}, // record_fast-f741b949
-	{Kind: KindGap, File: "protocol/record_fast.go", Func: "stringSpans.copyStrings", Operator: OpOffByOne,
-		Original: "4", Replacement: "3", Occurrence: 1,
-		Reason: codecGap}, // record_fast-988142bd
-	{Kind: KindGap, File: "protocol/record_fast.go", Func: "stringSpans.copyStrings", Operator: OpOffByOne,
-		Original: "4", Replacement: "5", Occurrence: 2,
-		Reason: codecGap}, // record_fast-25e1f4ca
 	{Kind: KindEquivalent, File: "protocol/record_fast.go", Func: "var marshalsAsIs", Operator: OpNegate,
 		Original: "c < utf8.RuneSelf", Replacement: "!(c < utf8.RuneSelf)", Occurrence: 1,
 		Reason: "Both tables stay empty: the encoder hands every non-empty string to json.Marshal (the same bytes) and the parser's second loop does the first loop's work: the same records and bytes, more slowly."}, // record_fast-b4380ffc
-	{Kind: KindGap, File: "protocol/record_fast.go", Func: "var marshalsAsIs", Operator: OpOffByOne,
-		Original: "0x20", Replacement: "31", Occurrence: 1,
-		Reason: codecGap}, // record_fast-f9a1c7e8
 	{Kind: KindEquivalent, File: "protocol/record_fast.go", Func: "var marshalsAsIs", Operator: OpOffByOne,
 		Original: "0x20", Replacement: "33", Occurrence: 1,
 		Reason: "A space is then neither copied as is by the encoder (it hands the string to json.Marshal, which writes the same bytes) nor skipped fast by the parser (whose second loop accepts it as any printable ASCII): the same bytes and records, more slowly."}, // record_fast-0beed089
@@ -555,21 +471,6 @@ var Triage = []Judgement{
 	{Kind: KindGap, File: "protocol/release.go", Func: "Elector.releaseOnce", Operator: OpNegate,
 		Original: "!s.exists", Replacement: "!(!s.exists)", Occurrence: 1,
 		Reason: "The check after an inconclusive release stops at once when the object exists (reported as not found) and, when it is missing, stops as before (reported as ok). What is lost: when a renewal of ours had applied after all, the release is not tried again, so the next candidate waits out the lease instead of taking over at once. Slower only under faults, and the swarm judges liveness after the heal within a bound of a lease and more."}, // release-caacc033
-	{Kind: KindGap, File: "protocol/release.go", Func: "Elector.releaseOnce", Operator: OpReturnBool,
-		Original: "true", Replacement: "false", Occurrence: 1,
-		Reason: "After a release that applied, the elector tries again: the write is If-Match the term's old ETag and is refused 412, and the check read finds our released record (or a successor's) and stops. Two requests more per release and transitions out of stopped that Transitions() does not declare (the protocol tests check that every transition taken is declared); no checker of the swarm counts requests or reads the transitions."}, // release-d915d05e
-	{Kind: KindGap, File: "protocol/release.go", Func: "Elector.releaseOnce", Operator: OpReturnBool,
-		Original: "true", Replacement: "false", Occurrence: 5,
-		Reason: "When the check read shows the object is someone else's, the elector tries the release again, up to three times: each write is If-Match the term's ETag, which the successor replaced, so each is refused 412 and changes nothing. Extra requests and undeclared transitions out of stopped; no checker of the swarm counts requests."}, // release-22a1a339
-	{Kind: KindGap, File: "protocol/release.go", Func: "Elector.releaseOnce", Operator: OpReturnBool,
-		Original: "true", Replacement: "false", Occurrence: 6,
-		Reason: "When the check read shows our record already released, the elector writes the release again, If-Match the old ETag (refused 412), up to three times. Extra requests and undeclared transitions out of stopped; no checker of the swarm counts requests."}, // release-0ba863ba
-	{Kind: KindGap, File: "protocol/release.go", Func: "Elector.releaseOnce", Operator: OpReturnOther,
-		Original: "last", Replacement: "true", Occurrence: 1,
-		Reason: "A check read that fails ends the release after that attempt instead of trying again: when the release had not applied, the next candidate waits out the lease instead of taking over at once. Slower only under faults, within the swarm's liveness bound; the phase is left at releasing (reported only)."}, // release-d2f50b22
-	{Kind: KindGap, File: "protocol/release.go", Func: "Elector.releaseOnce", Operator: OpReturnOther,
-		Original: "true", Replacement: "last", Occurrence: 2,
-		Reason: "A release refused outright (403, 400) is tried again, up to three times, instead of ending: each is refused the same way or, if it applies, releases as intended. Extra requests and transitions out of stopped that Transitions() does not declare; no checker of the swarm counts requests."}, // release-4e7d73ec
 	{Kind: KindGap, File: "protocol/s3errors.go", Func: "ClassifyError", Operator: OpCompare,
 		Original: "status != 0", Replacement: "status == 0", Occurrence: 1,
 		Reason: "A lost answer or a timeout (no HTTP status, no error code) is classified as a refusal instead of an unknown outcome. The elector's safety never rests on that class: a term's deadline moves only on a write confirmed by its answer or by a check read, and every path resolves an unconfirmed write by reading the object and matching its nonce. So an acquisition whose answer was lost is resolved a RetryPeriod later instead of after a back-off, a renewal's is resolved by the next renewal's 412 and check instead of at once, and a release's is not checked. Slower under faults, within the liveness bound; no checker of the swarm judges how soon an ambiguity is resolved."}, // s3errors-577ca4c8
