@@ -88,6 +88,20 @@ func (r Record) Nonce() string {
 	return fmt.Sprintf("%016x", h.Sum64())
 }
 
+// ClockModels returns the nodes' clock models with the plan's clock
+// settings (offset, drift) over base, one per node of base: the clocks a
+// run of the plan has, for the simulator and for the checkers that convert
+// a node's waits to true time.
+func (p *Plan) ClockModels(base []sim.ClockModel) []sim.ClockModel {
+	out := slices.Clone(base)
+	for _, c := range p.Clocks {
+		if c.Node >= 0 && c.Node < len(out) {
+			out[c.Node].Offset, out[c.Node].DriftPPM, out[c.Node].DriftUntil = c.Offset.D(), c.DriftPPM, c.DriftUntil.D()
+		}
+	}
+	return out
+}
+
 // install schedules the plan on a world that has not started.
 func install(p *Plan, w *sim.World, enc RecordEncoder, reqMax time.Duration) {
 	clocks := make([]sim.ClockModel, w.Nodes())
@@ -95,8 +109,8 @@ func install(p *Plan, w *sim.World, enc RecordEncoder, reqMax time.Duration) {
 	for i := range clocks {
 		clocks[i] = w.Node(i).ClockModel()
 	}
+	clocks = p.ClockModels(clocks)
 	for _, c := range p.Clocks {
-		clocks[c.Node].Offset, clocks[c.Node].DriftPPM, clocks[c.Node].DriftUntil = c.Offset.D(), c.DriftPPM, c.DriftUntil.D()
 		touched[c.Node] = true
 	}
 	in := newInjector(p)

@@ -114,21 +114,10 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 		}
 		return o, nil
 	}
-	judge(o, p, plan, nodeClocks(cfg.Clocks, plan, cfg.Nodes), s.Audit)
+	clocks := make([]sim.ClockModel, cfg.Nodes)
+	copy(clocks, cfg.Clocks)
+	judge(o, p, plan, plan.ClockModels(clocks), s.Audit)
 	return o, nil
-}
-
-// nodeClocks are the nodes' clock models as the run had them: the Config's,
-// with the plan's clock settings (offset, drift) over them.
-func nodeClocks(cfg []sim.ClockModel, plan *faults.Plan, nodes int) []sim.ClockModel {
-	out := make([]sim.ClockModel, nodes)
-	copy(out, cfg)
-	for _, c := range plan.Clocks {
-		if c.Node >= 0 && c.Node < nodes {
-			out[c.Node].Offset, out[c.Node].DriftPPM, out[c.Node].DriftUntil = c.Offset.D(), c.DriftPPM, c.DriftUntil.D()
-		}
-	}
-	return out
 }
 
 // pace is p.Pace for every node of h, each with its clock model (a perfect

@@ -9,8 +9,6 @@ import (
 	"strings"
 
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
-	"github.com/aws/smithy-go"
-	smithyhttp "github.com/aws/smithy-go/transport/http"
 )
 
 // ErrorPages says how the nodes receive S3's error answers: S3's own XML
@@ -94,27 +92,7 @@ func ProxiedError(op string, status int, requestID string, pages ErrorPages) err
 	if pages == ErrorPagesPlain || bodyless {
 		return APIError(op, status, "", "", requestID)
 	}
-	e := &errorChain{}
-	e.values = [3]string{requestID, hostIDFor(requestID), "text/html"}
-	header := make(http.Header, 3)
-	header["X-Amz-Request-Id"] = e.values[0:1:1]
-	header["X-Amz-Id-2"] = e.values[1:2:2]
-	header["Content-Type"] = e.values[2:3:3]
-	e.http = http.Response{
-		Status:     statusLine(status, http.StatusText(status)),
-		StatusCode: status,
-		Proto:      "HTTP/1.1",
-		ProtoMajor: 1,
-		ProtoMinor: 1,
-		Header:     header,
-		Body:       http.NoBody,
-	}
-	e.resp.Response = &e.http
-	e.smithy = smithyhttp.ResponseError{Response: &e.resp, Err: htmlPageError}
-	e.aws = awshttp.ResponseError{ResponseError: &e.smithy, RequestID: requestID}
-	e.s3 = s3ResponseError{ResponseError: &e.aws, HostID: e.values[1]}
-	e.op = smithy.OperationError{ServiceID: s3ServiceID, OperationName: op, Err: &e.s3}
-	return &e.op
+	return newErrorChain(op, status, http.StatusText(status), requestID, "text/html", htmlPageError)
 }
 
 // throughProxy is err, an answer of S3 with status to op, as a node behind

@@ -84,14 +84,25 @@ func APIError(op string, status int, code, message, requestID string) error {
 		}
 	}
 
-	// One allocation holds the whole chain: errors are frequent answers on
-	// the simulator's hot path (every lost race is a 412).
+	contentType := "application/xml"
+	if bodyless {
+		contentType = ""
+	}
+	return newErrorChain(op, status, statusText, requestID, contentType, deserializedError(op, errCode, errMessage, message))
+}
+
+// newErrorChain builds the SDK's error for an answer with status to op:
+// the chain APIError describes, whose innermost error is inner, with the
+// answer's request id headers and, if contentType is not empty, its
+// Content-Type. One allocation holds the whole chain: errors are frequent
+// answers on the simulator's hot path (every lost race is a 412).
+func newErrorChain(op string, status int, statusText, requestID, contentType string, inner error) error {
 	e := &errorChain{}
-	e.values = [3]string{requestID, hostIDFor(requestID), "application/xml"}
+	e.values = [3]string{requestID, hostIDFor(requestID), contentType}
 	header := make(http.Header, 3)
 	header["X-Amz-Request-Id"] = e.values[0:1:1]
 	header["X-Amz-Id-2"] = e.values[1:2:2]
-	if !bodyless {
+	if contentType != "" {
 		header["Content-Type"] = e.values[2:3:3]
 	}
 	e.http = http.Response{
@@ -104,7 +115,7 @@ func APIError(op string, status int, code, message, requestID string) error {
 		Body:       http.NoBody,
 	}
 	e.resp.Response = &e.http
-	e.smithy = smithyhttp.ResponseError{Response: &e.resp, Err: deserializedError(op, errCode, errMessage, message)}
+	e.smithy = smithyhttp.ResponseError{Response: &e.resp, Err: inner}
 	e.aws = awshttp.ResponseError{ResponseError: &e.smithy, RequestID: requestID}
 	e.s3 = s3ResponseError{ResponseError: &e.aws, HostID: e.values[1]}
 	e.op = smithy.OperationError{ServiceID: s3ServiceID, OperationName: op, Err: &e.s3}
