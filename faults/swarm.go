@@ -94,7 +94,8 @@ func (sp SwarmSpace) pauseBound(node int) time.Duration {
 //     lease check and the guarded write;
 //   - a proxy between the nodes and S3 that answers every error with a
 //     page of its own (SwarmErrorPages): the nodes see the status, and
-//     the code the SDK derives from it, not S3's.
+//     the code the SDK derives from it (plain pages) or none (HTML it
+//     cannot read), not S3's.
 //
 // Faults of the last three families often share one of two instants drawn
 // for the run, so that faults that only matter together (a delete while

@@ -32,12 +32,24 @@ var errNoETag = errors.New("s3lease: S3 answered without an ETag")
 // write certainly did not happen, so it is no S3 outcome; see classify.
 var errNotSent = errors.New("s3lease: write not sent")
 
+// errObjectMissing is wrapped by the error of a write If-Match an ETag that
+// S3 answered with a 404 the SDK could not read a code from (objectMissing):
+// a conditional write on an object finds it missing or the bucket missing,
+// and only the first makes the elector read again at once, which it must.
+// A create's code-less 404 is not wrapped: the object cannot be missing to
+// a create, so the bucket is, and a refusal's wait follows.
+var errObjectMissing = errors.New("s3lease: lock object missing")
+
 // classify is ClassifyError for the elector's own calls: a write that was
 // never sent is ClassOther (it did not happen, and retrying soon will not
-// help), never an unknown outcome that may have applied.
+// help), never an unknown outcome that may have applied; a write that found
+// the object missing behind a proxy's page is ClassNotFound.
 func classify(err error) ErrorClass {
-	if errors.Is(err, errNotSent) {
+	switch {
+	case errors.Is(err, errNotSent):
 		return ClassOther
+	case errors.Is(err, errObjectMissing):
+		return ClassNotFound
 	}
 	return ClassifyError(err)
 }
@@ -116,7 +128,7 @@ func (e *Elector) read(ctx context.Context, purpose Purpose) (s snapshot, err er
 		Key:    e.key,
 	})
 	if err != nil {
-		if ClassifyError(err) == ClassNotFound {
+		if objectMissing(err) {
 			return snapshot{at: e.clock.Monotonic()}, nil
 		}
 		return snapshot{}, err
@@ -184,6 +196,9 @@ func (e *Elector) write(ctx context.Context, rec Record, ifMatch string, purpose
 	out, err := e.cfg.Store.PutObject(cctx, in)
 	if err == nil && (out.ETag == nil || *out.ETag == "") {
 		err = errNoETag
+	}
+	if err != nil && ifMatch != "" && objectMissing(err) {
+		err = fmt.Errorf("%w: %w", errObjectMissing, err)
 	}
 	e.reportRequest("PutObject", purpose, causeOf(err), w.sent)
 	if err != nil {

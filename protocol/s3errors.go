@@ -93,3 +93,23 @@ func ClassifyError(err error) ErrorClass {
 	}
 	return ClassUnknownOutcome
 }
+
+// objectMissing reports whether a GetObject error says that the lock object
+// does not exist: ClassNotFound, or a 404 that carries no S3 error code.
+// The second is what a proxy's error page gives that the SDK cannot read
+// (docs/s3-semantics.md, "Error pages"): without it, an elector behind such
+// a proxy would never create a missing object. It is read so on GetObject
+// only. A missing bucket answered so makes the elector try to create the
+// object, which fails as ClassOther and waits a RetryPeriod: no more
+// requests than a refusal costs. ClassifyError keeps a code-less 404 as
+// ClassOther, since for a write it may as well be NoSuchBucket.
+func objectMissing(err error) bool {
+	if ClassifyError(err) == ClassNotFound {
+		return true
+	}
+	if apiErr, ok := errors.AsType[smithy.APIError](err); ok && apiErr.ErrorCode() != "" {
+		return false
+	}
+	s, ok := errors.AsType[httpStatusError](err)
+	return ok && s.HTTPStatusCode() == 404
+}

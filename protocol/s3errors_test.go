@@ -58,6 +58,13 @@ func errorServer(t *testing.T) *httptest.Server {
 			w.WriteHeader(status)
 			return
 		}
+		if code == "html" { // a proxy's page, which the SDK cannot read as XML
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(status)
+			fmt.Fprint(w, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Error</title></head>\n"+
+				"<body><h1>The server could not complete your request.</h1><br></body></html>\n")
+			return
+		}
 		w.Header().Set("Content-Type", "application/xml")
 		w.WriteHeader(status)
 		fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?>`+
@@ -139,6 +146,38 @@ func TestClassifySDKErrors(t *testing.T) {
 
 	if got := ClassifyError(nil); got != ClassNone {
 		t.Errorf("ClassifyError(nil) = %v", got)
+	}
+}
+
+// TestObjectMissing holds the GetObject path to the real SDK: a 404 that
+// carries no S3 code (a proxy's page the SDK cannot read) means the lock
+// object is missing, as NoSuchKey does; NoSuchBucket, a 403 page and a
+// write's code-less 404 do not.
+func TestObjectMissing(t *testing.T) {
+	c := newTestClient(errorServer(t).URL, aws.NopRetryer{})
+	ctx := context.Background()
+	for _, tt := range []struct {
+		key  string
+		want bool
+	}{
+		{"404-NoSuchKey", true},
+		{"404-html", true},
+		{"404-NoSuchBucket", false},
+		{"403-html", false},
+		{"500-html", false},
+		{"412-html", false},
+	} {
+		_, err := c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("b"), Key: aws.String(tt.key)})
+		if err == nil {
+			t.Fatalf("GetObject %s: no error", tt.key)
+		}
+		if got := objectMissing(err); got != tt.want {
+			t.Errorf("GetObject answered %s: objectMissing = %v, want %v (%v)", tt.key, got, tt.want, err)
+		}
+	}
+	// A write's code-less 404 stays a refusal: it may be NoSuchBucket.
+	if got := ClassifyError(put(ctx, c, "404-html")); got != ClassOther {
+		t.Errorf("PutObject answered a 404 page: ClassifyError = %v, want other", got)
 	}
 }
 
