@@ -65,7 +65,7 @@ func AuditElectorRecords(h *sim.History) []linearizability.Violation {
 			out = append(out, v)
 		}
 	}
-	return out
+	return append(out, a.floorViolations(h)...)
 }
 
 // recordAudit holds the bodies of a history's applied writes by ETag, and

@@ -1,0 +1,95 @@
+package harness
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/s3lease/s3lease/linearizability"
+	"github.com/s3lease/s3lease/sim"
+)
+
+// RuleRecordFloor (RecordAuditCheck): a node acquired a term with a token
+// not above a token it had already seen since it last started: one of a
+// valid record it read (the largest token excepted, which no token can
+// follow) or of a term it acquired itself. The elector promises every
+// acquisition the highest token it has seen plus one, or more (protocol's
+// package documentation); a node that forgets one hands out a token that
+// fenced resources may already have passed, and the tokens of successive
+// terms then fall wherever a foreign delete or overwrite lets them, which
+// the fencing checkers excuse. This rule is the node's own, so no fault
+// excuses it.
+const RuleRecordFloor = "floor"
+
+// floorViolations judges every acquisition a node made that S3 applied (a
+// create, or a write whose token differs from the body it replaced)
+// against the tokens that node had seen before it sent the write: valid
+// records its reads returned, and its own earlier acquisitions. A crash,
+// stop or restart of the node forgets them, as the process does.
+func (a *recordAudit) floorViolations(h *sim.History) []linearizability.Violation {
+	starts := map[int][]time.Duration{} // the instants each node's memory begins anew
+	for _, f := range h.Faults {
+		switch f.Kind {
+		case "crash", "stop", "restart":
+			starts[f.Node] = append(starts[f.Node], f.From)
+		}
+	}
+	type seen struct {
+		token uint64
+		since time.Duration // when the memory it belongs to began
+		at    time.Duration // when the node learned it
+	}
+	var seenBy map[int][]seen = map[int][]seen{}
+	memoryStart := func(node int, at time.Duration) time.Duration {
+		var s time.Duration = -1
+		for _, t := range starts[node] {
+			if t <= at && t > s {
+				s = t
+			}
+		}
+		return s
+	}
+	var out []linearizability.Violation
+	for i := range h.S3 {
+		op := &h.S3[i]
+		if op.Node < 0 || op.Return < 0 || op.Status != 200 {
+			continue
+		}
+		switch op.Op {
+		case "GetObject":
+			b, ok := a.read(op.ETag)
+			if ok && b.bad == "" && b.rec.Token < math.MaxUint64 {
+				seenBy[op.Node] = append(seenBy[op.Node], seen{b.rec.Token, memoryStart(op.Node, op.Return), op.Return})
+			}
+		case "PutObject":
+			if op.Body == "" {
+				continue
+			}
+			r, _ := a.read(op.BodyETag)
+			if r.bad != "" {
+				continue // the canonical rule judges it
+			}
+			if op.IfNoneMatch != "*" {
+				was, ok := a.read(op.IfMatch)
+				if !ok || (was.bad == "" && was.rec.Token == r.rec.Token) {
+					continue // a renewal or release, or nothing to tell it by
+				}
+			}
+			since := memoryStart(op.Node, op.Call)
+			var high uint64
+			for _, s := range seenBy[op.Node] {
+				if s.since == since && s.at <= op.Call {
+					high = max(high, s.token)
+				}
+			}
+			if r.rec.Token <= high && r.rec.Token < math.MaxUint64 {
+				out = append(out, linearizability.Violation{Checker: RecordAuditCheck, Rule: RuleRecordFloor, At: op.Call,
+					Nodes: []int{op.Node}, Token: r.rec.Token,
+					Message: fmt.Sprintf("node %d (identity %q) acquired a term at %v with token %d, not above the token %d it had already seen",
+						op.Node, op.Identity, op.Call, r.rec.Token, high)})
+			}
+			seenBy[op.Node] = append(seenBy[op.Node], seen{r.rec.Token, since, op.Call})
+		}
+	}
+	return out
+}
