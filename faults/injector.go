@@ -18,10 +18,13 @@ type aimKey struct {
 // does. It draws from the world's chooser only for knobs that are set,
 // so a plan without knobs does not change the run's other choices.
 type injector struct {
-	heal    time.Duration
-	knobs   Knobs
-	aims    map[aimKey]Event
-	windows []window
+	heal  time.Duration
+	knobs Knobs
+	// throttle is the answer to a request Knobs.SlowDownPPM throttles:
+	// S3's 503 SlowDown, or a throttling proxy's 429.
+	throttle func(op, requestID string) error
+	aims     map[aimKey]Event
+	windows  []window
 	// byRequest are the events aimed at a role that a request reveals.
 	byRequest []*pending
 	// enc writes the plan's records.
@@ -66,7 +69,20 @@ func (in *injector) landedAfterHeal(w *sim.World, r sim.Request, f *sim.RequestF
 }
 
 func newInjector(p *Plan) *injector {
-	return &injector{heal: p.HealAt.D(), knobs: p.S3, aims: map[aimKey]Event{}}
+	throttle := sim.SlowDown
+	if p.ErrorPages == sim.ErrorPagesHTML.String() {
+		throttle = sim.TooManyRequests
+	}
+	return &injector{heal: p.HealAt.D(), knobs: p.S3, throttle: throttle, aims: map[aimKey]Event{}}
+}
+
+// refusal is the answer of a request refused with code: the throttle
+// for SlowDown (a throttling proxy's 429 behind HTML pages), else code's.
+func (in *injector) refusal(code string) func(op, requestID string) error {
+	if code == "SlowDown" {
+		return in.throttle
+	}
+	return codes[code]
 }
 
 func (in *injector) aim(e Event) { in.aims[aimKey{e.Node, e.Op, e.Nth}] = e }
@@ -91,20 +107,7 @@ func (in *injector) requestFault(w *sim.World, r sim.Request) sim.RequestFault {
 		return f
 	}
 	if e, ok := in.aims[aimKey{r.Node, r.Op, r.Nth}]; ok && now < in.heal {
-		switch e.Kind {
-		case AnswerLost:
-			f.Fate = sim.Lost
-		case AnswerFailed:
-			f.Fate, f.Err = sim.FailedAfter, codes[e.Code]
-		case Refused:
-			f.Fate, f.Err = sim.RefusedBefore, codes[e.Code]
-		case AnswerDelayed:
-			f.ExtraResponse = e.By.D()
-		case RequestDelayed:
-			f.ExtraRequest = e.By.D()
-		case AnswerPause:
-			f.PauseOnAnswer = e.For.D()
-		}
+		in.answerFault(e, &f)
 		return f
 	}
 	for _, win := range in.windows {
@@ -137,7 +140,7 @@ func (in *injector) requestFault(w *sim.World, r sim.Request) sim.RequestFault {
 	case in.chance(w, k.InternalBeforePPM):
 		f.Fate, f.Err = sim.RefusedBefore, sim.InternalError
 	case in.chance(w, k.SlowDownPPM):
-		f.Fate, f.Err = sim.RefusedBefore, sim.SlowDown
+		f.Fate, f.Err = sim.RefusedBefore, in.throttle
 	case in.chance(w, k.InternalAfterPPM):
 		f.Fate, f.Err = sim.FailedAfter, sim.InternalError
 	case in.chance(w, k.LostPPM):

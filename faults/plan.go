@@ -75,7 +75,9 @@ type Knobs struct {
 	// ConflictPPM: any conditional write is answered 409.
 	ConflictPPM int64 `json:"conflictPPM,omitempty"`
 	// InternalBeforePPM and SlowDownPPM: answered 500 InternalError or 503
-	// SlowDown without being applied.
+	// SlowDown without being applied. Behind a proxy whose error pages are
+	// HTML (ErrorPages "html"), the proxy throttles instead of S3: its
+	// answer is a 429 (sim.TooManyRequests), which the SDK does not retry.
 	InternalBeforePPM int64 `json:"internalBeforePPM,omitempty"`
 	SlowDownPPM       int64 `json:"slowDownPPM,omitempty"`
 	// InternalAfterPPM: applied, but answered 500 InternalError.
@@ -155,8 +157,9 @@ type Event struct {
 	Op  string `json:"op,omitempty"`
 	Nth int    `json:"nth,omitempty"`
 	// Code is the S3 error of answer-failed and refused: "InternalError",
-	// "SlowDown", and for refused also "ConditionalRequestConflict" (409)
-	// and "AccessDenied" (403).
+	// "SlowDown", and for refused also "ConditionalRequestConflict" (409),
+	// "AccessDenied" (403) and "TooManyRequests" (429, a throttling proxy
+	// in front of S3; behind HTML error pages, SlowDown is answered so too).
 	Code string `json:"code,omitempty"`
 }
 
@@ -177,6 +180,7 @@ func (k Kind) Aimed() bool {
 var codes = map[string]func(op, id string) error{
 	"InternalError":              sim.InternalError,
 	"SlowDown":                   sim.SlowDown,
+	"TooManyRequests":            sim.TooManyRequests,
 	"ConditionalRequestConflict": sim.ConditionalRequestConflict,
 	"AccessDenied":               sim.AccessDenied,
 }
@@ -241,7 +245,9 @@ func (p *Plan) Validate(nodes int, duration time.Duration) error {
 		case e.Kind.Aimed() && e.Role == "" && (e.Op == "" && e.Kind != PauseBefore && e.Kind != WriteDelayed || e.Nth < 1):
 			return bad("%s: aimed at no request (op %q, nth %d)", where, e.Op, e.Nth)
 		case (e.Kind == AnswerFailed || e.Kind == Refused) && codes[e.Code] == nil:
-			return bad("%s: code %q is not InternalError, SlowDown, ConditionalRequestConflict or AccessDenied", where, e.Code)
+			return bad("%s: code %q is not InternalError, SlowDown, TooManyRequests, ConditionalRequestConflict or AccessDenied", where, e.Code)
+		case e.Kind == AnswerFailed && e.Code == "TooManyRequests":
+			return bad("%s: a throttling proxy answers 429 before the request reaches S3; use refused for a 429", where)
 		case e.Kind == AnswerFailed && e.Code == "ConditionalRequestConflict":
 			return bad("%s: S3 never applies a write and answers 409; use refused for a 409", where)
 		case e.Kind == AnswerFailed && e.Code == "AccessDenied":

@@ -81,7 +81,7 @@ func (in *injector) answerFault(e Event, f *sim.RequestFault) {
 	case AnswerFailed:
 		f.Fate, f.Err = sim.FailedAfter, codes[e.Code]
 	case Refused:
-		f.Fate, f.Err = sim.RefusedBefore, codes[e.Code]
+		f.Fate, f.Err = sim.RefusedBefore, in.refusal(e.Code)
 	case AnswerDelayed:
 		f.ExtraResponse = e.By.D()
 	case RequestDelayed:

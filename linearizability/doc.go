@@ -97,7 +97,7 @@
 // run ended first) may take effect at any instant after it was sent, once,
 // or never; one that failed with a 500 or 503, or without a connection,
 // may have taken effect before the error came, or not; one answered 409
-// ConditionalRequestConflict or 403 AccessDenied did not. Left out: ListObjectsV2 (the model
+// ConditionalRequestConflict, 403 AccessDenied or a throttling proxy's 429 did not. Left out: ListObjectsV2 (the model
 // holds no listing), requests that neither changed the key nor say
 // anything about it, and time conditions (If-Modified-Since), which the
 // history does not record. Writes made outside the nodes, such as an

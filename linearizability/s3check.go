@@ -58,7 +58,7 @@ var ErrS3CheckersDisagree = errors.New("linearizability: the fast S3 checker and
 // that got no answer may take effect at any instant after its call, or
 // never; one that failed with a 500 or 503 or without a connection
 // (status 0) may have taken effect before the error came, or not; one
-// answered 409 did not. The package documentation says what is left
+// answered 409, 403 or a proxy's 429 did not. The package documentation says what is left
 // out. The check gives up after timeout (a positive duration) and then
 // returns Unknown. h is not modified.
 //

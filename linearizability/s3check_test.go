@@ -491,16 +491,22 @@ func TestS3AppliedConflictIsIllegal(t *testing.T) {
 	}
 }
 
-// TestS3AccessDeniedIsNotApplied: a write answered 403 AccessDenied did
-// not take effect. Refused before it applied, a later read that finds no
-// object is legal; applied and then answered 403, which S3 does not do,
-// the read that sees the write makes the history illegal.
-func TestS3AccessDeniedIsNotApplied(t *testing.T) {
+// TestS3RefusalsAreNotApplied: a write answered 403 AccessDenied, or 429
+// by a throttling proxy in front of S3, did not take effect. Refused
+// before it applied, a later read that finds no object is legal; applied
+// and then answered so, which neither S3 nor a proxy does, the read that
+// sees the write makes the history illegal.
+func TestS3RefusalsAreNotApplied(t *testing.T) {
 	for _, tt := range []struct {
-		fate sim.Fate
-		want porcupine.CheckResult
-	}{{sim.RefusedBefore, porcupine.Ok}, {sim.FailedAfter, porcupine.Illegal}} {
-		fault := &firstFault{fault: sim.RequestFault{Fate: tt.fate, Err: sim.AccessDenied}}
+		answer func(op, requestID string) error
+		status int
+		fate   sim.Fate
+		want   porcupine.CheckResult
+	}{
+		{sim.AccessDenied, 403, sim.RefusedBefore, porcupine.Ok}, {sim.AccessDenied, 403, sim.FailedAfter, porcupine.Illegal},
+		{sim.TooManyRequests, 429, sim.RefusedBefore, porcupine.Ok}, {sim.TooManyRequests, 429, sim.FailedAfter, porcupine.Illegal},
+	} {
+		fault := &firstFault{fault: sim.RequestFault{Fate: tt.fate, Err: tt.answer}}
 		h := mustSimulate(t, sim.Config{
 			Seed: 1, Nodes: 1, Duration: time.Second, Bucket: "b", Key: "k", WriteInterval: time.Second,
 			S3Request: sim.Latency{Min: time.Millisecond, Max: time.Millisecond}, S3Response: sim.Latency{Min: time.Millisecond, Max: time.Millisecond},
@@ -512,14 +518,14 @@ func TestS3AccessDeniedIsNotApplied(t *testing.T) {
 			},
 			Setup: func(w *sim.World) { w.SetFaults(fault) },
 		})
-		if len(h.S3) != 2 || h.S3[0].Status != 403 {
-			t.Fatalf("%v: history %+v", tt.fate, h.S3)
+		if len(h.S3) != 2 || h.S3[0].Status != tt.status {
+			t.Fatalf("%d %v: history %+v", tt.status, tt.fate, h.S3)
 		}
 		if r := CheckS3(h, 10*time.Second); r.Result != tt.want {
-			t.Errorf("%v: CheckS3 = %s, want %s", tt.fate, r.Result, tt.want)
+			t.Errorf("%d %v: CheckS3 = %s, want %s", tt.status, tt.fate, r.Result, tt.want)
 		}
 		if r := CheckS3Porcupine(h, 10*time.Second); r.Result != tt.want {
-			t.Errorf("%v: CheckS3Porcupine = %s, want %s", tt.fate, r.Result, tt.want)
+			t.Errorf("%d %v: CheckS3Porcupine = %s, want %s", tt.status, tt.fate, r.Result, tt.want)
 		}
 	}
 }

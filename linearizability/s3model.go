@@ -95,7 +95,9 @@ const (
 	answerDetermined answerKind = iota
 	// answerNotApplied: a 409 ConditionalRequestConflict ("retry the
 	// upload") or a 403 AccessDenied (the caller may not make the
-	// request): S3 refused the request without applying it.
+	// request): S3 refused the request without applying it; or a 429,
+	// which S3 never answers: a throttling proxy in front of it refused
+	// the request before it reached S3.
 	answerNotApplied
 	// answerEither: no answer, no connection, or a 5xx other than 501: the
 	// request may or may not have taken effect.
@@ -107,7 +109,7 @@ func classify(out s3Output) answerKind {
 	switch {
 	case out.unknown || out.status == 0:
 		return answerEither
-	case out.status == http.StatusConflict, out.status == http.StatusForbidden:
+	case out.status == http.StatusConflict, out.status == http.StatusForbidden, out.status == http.StatusTooManyRequests:
 		return answerNotApplied
 	case out.status >= 500 && out.status != http.StatusNotImplemented:
 		return answerEither

@@ -33,6 +33,7 @@ const (
 	msgNoSuchBucket       = "The specified bucket does not exist"
 	msgInternalError      = "We encountered an internal error. Please try again."
 	msgSlowDown           = "Please reduce your request rate."
+	msgTooManyRequests    = "Too many requests."
 	msgAccessDenied       = "Access Denied"
 	msgNotImplemented     = "A header you provided implies functionality that is not implemented"
 	msgBadToken           = "The continuation token provided is incorrect"
@@ -278,6 +279,15 @@ func InternalError(op, requestID string) error {
 // "ServiceUnavailable" for HeadObject).
 func SlowDown(op, requestID string) error {
 	return APIError(op, http.StatusServiceUnavailable, "SlowDown", msgSlowDown, requestID)
+}
+
+// TooManyRequests returns the SDK's error for a 429 TooManyRequests answer
+// to op. S3 itself never answers 429 (it throttles with 503 SlowDown); a
+// proxy or gateway in front of it that limits the request rate does, and
+// behind its error pages (Config.ErrorPages) the nodes see only the
+// status. The SDK's standard retryer does not retry a 429.
+func TooManyRequests(op, requestID string) error {
+	return APIError(op, http.StatusTooManyRequests, "TooManyRequests", msgTooManyRequests, requestID)
 }
 
 // AccessDenied returns the SDK's error for a 403 AccessDenied answer to op:

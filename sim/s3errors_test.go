@@ -271,6 +271,8 @@ func TestErrFidelityConstructors(t *testing.T) {
 		{name: "PutObject 404 NoSuchBucket", op: OpPutObject, status: 404, code: "NoSuchBucket", message: msgNoSuchBucket, sim: NoSuchBucket, wantCode: "NoSuchBucket"},
 		{name: "PutObject 500", op: OpPutObject, status: 500, code: "InternalError", message: msgInternalError, sim: InternalError, wantCode: "InternalError"},
 		{name: "PutObject 503", op: OpPutObject, status: 503, code: "SlowDown", message: msgSlowDown, sim: SlowDown, wantCode: "SlowDown"},
+		{name: "PutObject 429", op: OpPutObject, status: 429, code: "TooManyRequests", message: msgTooManyRequests, sim: TooManyRequests, wantCode: "TooManyRequests"},
+		{name: "GetObject 429", op: OpGetObject, status: 429, code: "TooManyRequests", message: msgTooManyRequests, sim: TooManyRequests, wantCode: "TooManyRequests"},
 		{name: "PutObject 403", op: OpPutObject, status: 403, code: "AccessDenied", message: msgAccessDenied, sim: AccessDenied, wantCode: "AccessDenied"},
 		{name: "GetObject 403", op: OpGetObject, status: 403, code: "AccessDenied", message: msgAccessDenied, sim: AccessDenied, wantCode: "AccessDenied"},
 		{name: "HeadObject 403", op: OpHeadObject, status: 403, code: "AccessDenied", message: msgAccessDenied, sim: AccessDenied, wantCode: "Forbidden"},
@@ -542,7 +544,7 @@ func TestErrAPIErrorBodyRules(t *testing.T) {
 func TestStatusOfFastPath(t *testing.T) {
 	for _, op := range []string{OpPutObject, OpGetObject, OpHeadObject, OpDeleteObject, OpListObjectsV2} {
 		for _, err := range []error{PreconditionFailed(op, "r"), NoSuchKey(op, "r"), NoSuchBucket(op, "r"), InternalError(op, "r"),
-			SlowDown(op, "r"), NotModified(op, "r"), ConditionalRequestConflict(op, "r"), notImplemented(op, "r"), AccessDenied(op, "r")} {
+			SlowDown(op, "r"), TooManyRequests(op, "r"), NotModified(op, "r"), ConditionalRequestConflict(op, "r"), notImplemented(op, "r"), AccessDenied(op, "r")} {
 			status, code := statusOf(err)
 			var hs interface{ HTTPStatusCode() int }
 			var api smithy.APIError
@@ -559,7 +561,7 @@ func TestStatusOfFastPath(t *testing.T) {
 func TestResponseErrorAsFastPath(t *testing.T) {
 	for _, op := range []string{OpPutObject, OpGetObject, OpHeadObject, OpDeleteObject, OpListObjectsV2} {
 		for _, err := range []error{PreconditionFailed(op, "r"), NoSuchKey(op, "r"), NoSuchBucket(op, "r"), InternalError(op, "r"),
-			SlowDown(op, "r"), NotModified(op, "r"), ConditionalRequestConflict(op, "r")} {
+			SlowDown(op, "r"), TooManyRequests(op, "r"), NotModified(op, "r"), ConditionalRequestConflict(op, "r")} {
 			var re *s3ResponseError
 			if !errors.As(err, &re) {
 				t.Fatalf("%v: no s3ResponseError", err)
