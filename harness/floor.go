@@ -12,7 +12,9 @@ import (
 // RuleRecordFloor (RecordAuditCheck): a node acquired a term with a token
 // not above a token it had already seen since it last started: one of a
 // valid record it read (the largest token excepted, which no token can
-// follow) or of a term it acquired itself. The elector promises every
+// follow) or of a term it acquired itself; or with the largest token,
+// which only a token seen, plus one, can be (the largest token's own
+// successor stays the largest). The elector promises every
 // acquisition the highest token it has seen plus one, or more (protocol's
 // package documentation); a node that forgets one hands out a token that
 // fenced resources may already have passed, and the tokens of successive
@@ -82,11 +84,19 @@ func (a *recordAudit) floorViolations(h *sim.History) []linearizability.Violatio
 					high = max(high, s.token)
 				}
 			}
-			if r.rec.Token <= high && r.rec.Token < math.MaxUint64 {
+			var why string
+			switch {
+			case r.rec.Token <= high && r.rec.Token < math.MaxUint64:
+				why = fmt.Sprintf("not above the token %d it had already seen", high)
+			case r.rec.Token == math.MaxUint64 && high < math.MaxUint64-1:
+				// Only the token of a record it read, plus one, can be the
+				// largest: no wall clock reads that many milliseconds.
+				why = fmt.Sprintf("the largest, when the highest token it had seen was %d", high)
+			}
+			if why != "" {
 				out = append(out, linearizability.Violation{Checker: RecordAuditCheck, Rule: RuleRecordFloor, At: op.Call,
 					Nodes: []int{op.Node}, Token: r.rec.Token,
-					Message: fmt.Sprintf("node %d (identity %q) acquired a term at %v with token %d, not above the token %d it had already seen",
-						op.Node, op.Identity, op.Call, r.rec.Token, high)})
+					Message: fmt.Sprintf("node %d (identity %q) acquired a term at %v with token %d, %s", op.Node, op.Identity, op.Call, r.rec.Token, why)})
 			}
 			seenBy[op.Node] = append(seenBy[op.Node], seen{r.rec.Token, since, op.Call})
 		}

@@ -4,6 +4,7 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -29,7 +30,8 @@ func floorBody(t *testing.T, holder string, token uint64) (body, etag string) {
 // TestRecordFloorRule: node 0 reads a record with token 50, the object is
 // deleted, and node 0 creates it again. With token 40 it breaks the floor
 // rule; with 51 it does not; after a crash in between, its memory is new
-// and 40 breaks nothing.
+// and 40 breaks nothing. The largest token, when 50 is the highest it
+// saw, breaks it too.
 func TestRecordFloorRule(t *testing.T) {
 	other, otherTag := floorBody(t, "n1", 50)
 	for _, c := range []struct {
@@ -42,6 +44,7 @@ func TestRecordFloorRule(t *testing.T) {
 		{"equal to a token it read", 50, false, true},
 		{"above it", 51, false, false},
 		{"below it after a crash", 40, true, false},
+		{"the largest token", math.MaxUint64, false, true},
 	} {
 		mine, mineTag := floorBody(t, "n0", c.token)
 		h := &sim.History{Nodes: 2, End: 10 * time.Second, S3: []sim.S3Op{
