@@ -21,6 +21,7 @@ const (
 	streamHot      = 0x686f7421_21212121
 	streamDenied   = 0x64656e69_65642121
 	streamEnds     = 0x656e6473_21212121
+	streamLargest  = 0x6c617267_65737421
 )
 
 // stream draws one family's parameters.
@@ -288,13 +289,14 @@ type streams struct {
 	sp                                        SwarmSpace
 	hot                                       []Duration
 	foreignS, clusterS, rolesS, deniedS, endS stream
+	largestS                                  stream // the largest token of a foreign record
 }
 
 func newStreams(seed uint64, sp SwarmSpace) *streams {
 	h := newStream(seed, streamHot, sp)
 	return &streams{sp: sp, hot: []Duration{h.at(0)},
 		foreignS: newStream(seed, streamForeign, sp), clusterS: newStream(seed, streamCluster, sp), rolesS: newStream(seed, streamRoles, sp),
-		deniedS: newStream(seed, streamDenied, sp), endS: newStream(seed, streamEnds, sp)}
+		deniedS: newStream(seed, streamDenied, sp), endS: newStream(seed, streamEnds, sp), largestS: newStream(seed, streamLargest, sp)}
 }
 
 // when draws the start of a fault of length d: one of the hot instants
@@ -319,7 +321,8 @@ func (s stream) role(roles ...Role) Role { return roles[s.pick(len(roles))] }
 
 // foreign draws the foreign writes: on one seed in six, one to three
 // deletes, overwrites (raw bytes, or a record with a low token, a high
-// one, the topmost, or released) and restores, each at an instant, while
+// one, the topmost that has a successor or, half as often, the largest,
+// which has none, or released) and restores, each at an instant, while
 // a node leads, or just before a renewal lands; the first, aimed at the
 // leader, half the time a delete while the followers cannot reach S3 for a
 // little longer than a lease and a term, so that what the delete did to
@@ -344,6 +347,12 @@ func (ss *streams) foreign(initial bool) []Event {
 				r.Token = 1<<40 + uint64(s.int(0, 1000))
 			case 2:
 				r.Token = math.MaxUint64 - 1
+				if ss.largestS.on(2) {
+					// The largest token, which the elector refuses, on
+					// a stream of its own so that the others keep
+					// their draws.
+					r.Token = math.MaxUint64
+				}
 			case 3:
 				r.Token, r.Released = uint64(s.int(1, 50)), true
 			}

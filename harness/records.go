@@ -65,7 +65,8 @@ func AuditElectorRecords(h *sim.History) []linearizability.Violation {
 			out = append(out, v)
 		}
 	}
-	return append(out, a.floorViolations(h)...)
+	out = append(out, a.floorViolations(h)...)
+	return append(out, a.decodeViolations(h)...)
 }
 
 // recordAudit holds the bodies of a history's applied writes by ETag, and
@@ -78,8 +79,9 @@ type recordAudit struct {
 // auditedBody is a body as the reference reads it: the record, or why it
 // is none.
 type auditedBody struct {
-	rec protocol.Record
-	bad string // why the body is no valid record; "" if it is one
+	rec   protocol.Record
+	bad   string // why the body is no valid record; "" if it is one
+	field string // the part of the record at fault, by its JSON key, as protocol.RecordError names it
 }
 
 // emptyETag is the ETag of an empty body.
@@ -176,34 +178,34 @@ func (a *recordAudit) judge(op *sim.S3Op) (linearizability.Violation, bool) {
 func readRecord(body string) *auditedBody {
 	b := &auditedBody{}
 	if len(body) > 64<<10 {
-		b.bad = fmt.Sprintf("%d bytes, more than 64 KiB", len(body))
+		b.bad, b.field = fmt.Sprintf("%d bytes, more than 64 KiB", len(body)), "body"
 		return b
 	}
 	if err := json.Unmarshal([]byte(body), &b.rec); err != nil {
-		b.bad = err.Error()
+		b.bad, b.field = err.Error(), "body"
 		return b
 	}
 	r := &b.rec
 	switch {
 	case r.Holder == "":
-		b.bad = "empty holder"
+		b.bad, b.field = "empty holder", "holder"
 	case r.Token == 0:
-		b.bad = "token 0"
+		b.bad, b.field = "token 0", "token"
 	case r.LeaseDurationMS <= 0 || r.LeaseDurationMS > int64(protocol.MaxLeaseDuration/time.Millisecond):
-		b.bad = fmt.Sprintf("lease of %d ms", r.LeaseDurationMS)
+		b.bad, b.field = fmt.Sprintf("lease of %d ms", r.LeaseDurationMS), "leaseDurationMs"
 	case !lowerHex(r.Nonce, protocol.NonceLen):
-		b.bad = fmt.Sprintf("nonce %q", r.Nonce)
+		b.bad, b.field = fmt.Sprintf("nonce %q", r.Nonce), "nonce"
 	case len(r.Updates) > protocol.MaxUpdatesLen:
-		b.bad = fmt.Sprintf("updates of %d bytes", len(r.Updates))
+		b.bad, b.field = fmt.Sprintf("updates of %d bytes", len(r.Updates)), "updates"
 	case r.Previous == nil:
 	case r.Previous.Holder == "":
-		b.bad = "previous term without a holder"
+		b.bad, b.field = "previous term without a holder", "previous.holder"
 	case r.Previous.Token >= r.Token:
-		b.bad = fmt.Sprintf("previous token %d not below token %d", r.Previous.Token, r.Token)
+		b.bad, b.field = fmt.Sprintf("previous token %d not below token %d", r.Previous.Token, r.Token), "previous.token"
 	case r.Previous.Ended != protocol.EndedReleased && r.Previous.Ended != protocol.EndedExpired:
-		b.bad = fmt.Sprintf("previous term ended %q", r.Previous.Ended)
+		b.bad, b.field = fmt.Sprintf("previous term ended %q", r.Previous.Ended), "previous.ended"
 	case len(r.Previous.Updates) > protocol.MaxUpdatesLen:
-		b.bad = fmt.Sprintf("previous updates of %d bytes", len(r.Previous.Updates))
+		b.bad, b.field = fmt.Sprintf("previous updates of %d bytes", len(r.Previous.Updates)), "previous.updates"
 	}
 	return b
 }

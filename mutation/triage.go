@@ -315,9 +315,6 @@ var Triage = []Judgement{
 	{Kind: KindEquivalent, File: "protocol/record.go", Func: "Record.Encode", Operator: OpReturnZero,
 		Original: "err", Replacement: "nil", Occurrence: 1,
 		Reason: "Unreachable: json.Marshal of a record that passed check fails only for a time outside years 0-9999, which the elector never writes."}, // record-41909b66
-	{Kind: KindGap, File: "protocol/record.go", Func: "Record.check", Operator: OpReturnOther,
-		Original: "bad(\"previous term ended %q\", p.Ended)", Replacement: "bad(\"previous updates of %d bytes, more than %d\", len(p.Updates), MaxUpdatesLen)", Occurrence: 1,
-		Reason: "A previous term with an unknown ending is refused as before, with the error text of another rule: only the message DecodeRecord returns changes, and no test reads it for this case."}, // record-6db90186
 	{Kind: KindEquivalent, File: "protocol/record.go", Func: "checkSize", Operator: OpReturnOther,
 		Original: "nil, fmt.Errorf(\"s3lease: encode record: %w: %d bytes, more than %d\", ErrMalformedRecord, len(body), maxRecordSize)", Replacement: "body, nil", Occurrence: 1,
 		Reason: "Unreachable: the elector's records take under 24 KiB (two identities and two updates texts of at most 1 KiB, escaped), far below 64 KiB."}, // record-0fa06080

@@ -10,6 +10,35 @@ import (
 // ErrMalformedRecord is wrapped by every DecodeRecord error.
 var ErrMalformedRecord = errors.New("malformed lock record")
 
+// RecordError is what a DecodeRecord error holds (errors.As finds it): the
+// rule of the record format that a body breaks. Field names the part at
+// fault by its JSON key: "holder", "token", "leaseDurationMs", "nonce",
+// "updates", "previous.holder", "previous.token", "previous.ended" or
+// "previous.updates"; or "body" for a body that is not a JSON object of
+// the record's shape (Err is then encoding/json's error) or is longer than
+// 64 KiB. A RecordError wraps ErrMalformedRecord, and Err if set. Encode
+// refuses a record with the same errors.
+type RecordError struct {
+	Field   string
+	Problem string
+	Err     error
+}
+
+func (e *RecordError) Error() string {
+	if e.Err != nil {
+		return ErrMalformedRecord.Error() + ": " + e.Err.Error()
+	}
+	return ErrMalformedRecord.Error() + ": " + e.Problem
+}
+
+// Unwrap returns ErrMalformedRecord and Err, if set.
+func (e *RecordError) Unwrap() []error {
+	if e.Err != nil {
+		return []error{ErrMalformedRecord, e.Err}
+	}
+	return []error{ErrMalformedRecord}
+}
+
 // NonceLen is the length of Record.Nonce: 16 lowercase hex digits.
 const NonceLen = 16
 
@@ -124,11 +153,12 @@ func checkSize(body []byte) ([]byte, error) {
 }
 
 // errTooLarge is the error of DecodeRecord for a body over maxRecordSize.
-var errTooLarge = fmt.Errorf("s3lease: %w: larger than %d bytes", ErrMalformedRecord, maxRecordSize)
+var errTooLarge = fmt.Errorf("s3lease: %w", &RecordError{Field: "body", Problem: fmt.Sprintf("larger than %d bytes", maxRecordSize)})
 
-// DecodeRecord parses a lock object body. Errors wrap ErrMalformedRecord
-// and, for a JSON syntax or type error, the encoding/json error. A body
-// longer than 64 KiB is malformed.
+// DecodeRecord parses a lock object body. Its errors hold a *RecordError
+// that names the rule the body breaks; they wrap ErrMalformedRecord and,
+// for a JSON syntax or type error, the encoding/json error. A body longer
+// than 64 KiB is malformed.
 //
 // It gives exactly what decodeRecordJSON gives: a body in the shape Encode
 // writes is parsed by hand (see record_fast.go), anything else by
@@ -155,7 +185,7 @@ func decodeRecordJSON(body []byte) (Record, error) {
 	}
 	var r Record
 	if err := json.Unmarshal(body, &r); err != nil {
-		return Record{}, fmt.Errorf("s3lease: %w: %w", ErrMalformedRecord, err)
+		return Record{}, fmt.Errorf("s3lease: %w", &RecordError{Field: "body", Err: err})
 	}
 	if err := r.check(); err != nil {
 		return Record{}, fmt.Errorf("s3lease: %w", err)
@@ -164,33 +194,33 @@ func decodeRecordJSON(body []byte) (Record, error) {
 }
 
 func (r Record) check() error {
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s", ErrMalformedRecord, fmt.Sprintf(format, args...))
+	bad := func(field, format string, args ...any) error {
+		return &RecordError{Field: field, Problem: fmt.Sprintf(format, args...)}
 	}
 	switch {
 	case r.Holder == "":
-		return bad("empty holder")
+		return bad("holder", "empty holder")
 	case r.Token == 0:
-		return bad("token 0")
+		return bad("token", "token 0")
 	case r.LeaseDurationMS <= 0 || r.LeaseDurationMS > int64(MaxLeaseDuration/time.Millisecond):
 		// Compared in milliseconds: in nanoseconds a long enough lease
 		// overflows, to a negative Duration or around to a short one.
-		return bad("lease duration %d ms outside (0, %v]", r.LeaseDurationMS, MaxLeaseDuration)
+		return bad("leaseDurationMs", "lease duration %d ms outside (0, %v]", r.LeaseDurationMS, MaxLeaseDuration)
 	case !validNonce(r.Nonce):
-		return bad("nonce %q is not %d lowercase hex digits", r.Nonce, NonceLen)
+		return bad("nonce", "nonce %q is not %d lowercase hex digits", r.Nonce, NonceLen)
 	case len(r.Updates) > MaxUpdatesLen:
-		return bad("updates of %d bytes, more than %d", len(r.Updates), MaxUpdatesLen)
+		return bad("updates", "updates of %d bytes, more than %d", len(r.Updates), MaxUpdatesLen)
 	}
 	if p := r.Previous; p != nil {
 		switch {
 		case p.Holder == "":
-			return bad("previous term has an empty holder")
+			return bad("previous.holder", "previous term has an empty holder")
 		case p.Token >= r.Token:
-			return bad("previous token %d is not below token %d", p.Token, r.Token)
+			return bad("previous.token", "previous token %d is not below token %d", p.Token, r.Token)
 		case p.Ended != EndedReleased && p.Ended != EndedExpired:
-			return bad("previous term ended %q", p.Ended)
+			return bad("previous.ended", "previous term ended %q", p.Ended)
 		case len(p.Updates) > MaxUpdatesLen:
-			return bad("previous updates of %d bytes, more than %d", len(p.Updates), MaxUpdatesLen)
+			return bad("previous.updates", "previous updates of %d bytes, more than %d", len(p.Updates), MaxUpdatesLen)
 		}
 	}
 	return nil

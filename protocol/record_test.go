@@ -56,26 +56,30 @@ func TestDecodeMalformedRecord(t *testing.T) {
 	ok := `"holder":"a","token":3,"leaseDurationMs":1000,"nonce":"0123456789abcdef"`
 	tests := []struct {
 		name, body string
-		jsonErr    bool // the encoding/json error is in the chain too
+		jsonErr    bool   // the encoding/json error is in the chain too
+		field      string // RecordError.Field
 	}{
-		{"empty", ``, true},
-		{"not json", `lock held by a`, true},
-		{"truncated", `{"holder":"a","tok`, true},
-		{"wrong type", `{"holder":"a","token":"3","leaseDurationMs":1000,"nonce":"0123456789abcdef"}`, true},
-		{"negative token", `{"holder":"a","token":-3,"leaseDurationMs":1000,"nonce":"0123456789abcdef"}`, true},
-		{"no holder", `{"token":3,"leaseDurationMs":1000,"nonce":"0123456789abcdef"}`, false},
-		{"token 0", `{"holder":"a","token":0,"leaseDurationMs":1000,"nonce":"0123456789abcdef"}`, false},
-		{"no lease", `{"holder":"a","token":3,"nonce":"0123456789abcdef"}`, false},
-		{"lease too long", `{"holder":"a","token":3,"leaseDurationMs":86400001,"nonce":"0123456789abcdef"}`, false},
+		{"empty", ``, true, "body"},
+		{"not json", `lock held by a`, true, "body"},
+		{"truncated", `{"holder":"a","tok`, true, "body"},
+		{"wrong type", `{"holder":"a","token":"3","leaseDurationMs":1000,"nonce":"0123456789abcdef"}`, true, "body"},
+		{"negative token", `{"holder":"a","token":-3,"leaseDurationMs":1000,"nonce":"0123456789abcdef"}`, true, "body"},
+		{"no holder", `{"token":3,"leaseDurationMs":1000,"nonce":"0123456789abcdef"}`, false, "holder"},
+		{"token 0", `{"holder":"a","token":0,"leaseDurationMs":1000,"nonce":"0123456789abcdef"}`, false, "token"},
+		{"no lease", `{"holder":"a","token":3,"nonce":"0123456789abcdef"}`, false, "leaseDurationMs"},
+		{"lease too long", `{"holder":"a","token":3,"leaseDurationMs":86400001,"nonce":"0123456789abcdef"}`, false, "leaseDurationMs"},
 		// Leases whose nanoseconds overflow a Duration: to a negative one,
 		// and around to 448,384 ns.
-		{"lease beyond a Duration", `{"holder":"a","token":3,"leaseDurationMs":9223372036854775807,"nonce":"0123456789abcdef"}`, false},
-		{"lease around a Duration", `{"holder":"a","token":3,"leaseDurationMs":18446744073710,"nonce":"0123456789abcdef"}`, false},
-		{"short nonce", `{"holder":"a","token":3,"leaseDurationMs":1000,"nonce":"0123"}`, false},
-		{"upper-case nonce", `{"holder":"a","token":3,"leaseDurationMs":1000,"nonce":"0123456789ABCDEF"}`, false},
-		{"previous token not lower", `{` + ok + `,"previous":{"holder":"b","token":3,"ended":"expired"}}`, false},
-		{"previous ending unknown", `{` + ok + `,"previous":{"holder":"b","token":2,"ended":"vanished"}}`, false},
-		{"previous without holder", `{` + ok + `,"previous":{"token":2,"ended":"expired"}}`, false},
+		{"lease beyond a Duration", `{"holder":"a","token":3,"leaseDurationMs":9223372036854775807,"nonce":"0123456789abcdef"}`, false, "leaseDurationMs"},
+		{"lease around a Duration", `{"holder":"a","token":3,"leaseDurationMs":18446744073710,"nonce":"0123456789abcdef"}`, false, "leaseDurationMs"},
+		{"short nonce", `{"holder":"a","token":3,"leaseDurationMs":1000,"nonce":"0123"}`, false, "nonce"},
+		{"upper-case nonce", `{"holder":"a","token":3,"leaseDurationMs":1000,"nonce":"0123456789ABCDEF"}`, false, "nonce"},
+		{"previous token not lower", `{` + ok + `,"previous":{"holder":"b","token":3,"ended":"expired"}}`, false, "previous.token"},
+		{"previous ending unknown", `{` + ok + `,"previous":{"holder":"b","token":2,"ended":"vanished"}}`, false, "previous.ended"},
+		{"previous without holder", `{` + ok + `,"previous":{"token":2,"ended":"expired"}}`, false, "previous.holder"},
+		{"updates too long", `{` + ok + `,"updates":"` + strings.Repeat("u", MaxUpdatesLen+1) + `"}`, false, "updates"},
+		{"previous updates too long", `{` + ok + `,"previous":{"holder":"b","token":2,"ended":"expired","updates":"` + strings.Repeat("u", MaxUpdatesLen+1) + `"}}`, false, "previous.updates"},
+		{"too large", `{` + ok + `,"pad":"` + strings.Repeat("p", maxRecordSize) + `"}`, false, "body"},
 	}
 	for _, tt := range tests {
 		_, err := DecodeRecord([]byte(tt.body))
@@ -87,6 +91,10 @@ func TestDecodeMalformedRecord(t *testing.T) {
 		var typ *json.UnmarshalTypeError
 		if got := errors.As(err, &syntax) || errors.As(err, &typ); got != tt.jsonErr {
 			t.Errorf("%s: json error in chain = %v, want %v (%v)", tt.name, got, tt.jsonErr, err)
+		}
+		var re *RecordError
+		if !errors.As(err, &re) || re.Field != tt.field {
+			t.Errorf("%s: %v names field %q, want %q", tt.name, err, fieldOf(re), tt.field)
 		}
 	}
 	if _, err := DecodeRecord([]byte(`{` + ok + `,"future":"field"}`)); err != nil {
@@ -205,4 +213,11 @@ func TestEndOfClipsHolder(t *testing.T) {
 			t.Errorf("endOf of a %d-byte holder names %d bytes %q..., want %d", len(tt.holder), len(got), got[:min(len(got), 8)], len(tt.want))
 		}
 	}
+}
+
+func fieldOf(re *RecordError) string {
+	if re == nil {
+		return "(no RecordError)"
+	}
+	return re.Field
 }
