@@ -93,7 +93,9 @@ const streamLateEdits = 0x6c617465_65646974
 // fixed-width formats write them; JSON forbids a leading zero), or a link
 // to a term before added (linkLiterals; it makes no number of the record
 // larger). Fields are written in an order
-// the edit chooses, with no whitespace. The result may be no record, or
+// the edit chooses, with no whitespace; on one edit in eight something
+// follows the object (trailers): a newline, or what makes the body no
+// JSON value. The result may be no record, or
 // no JSON; a reader of records must make of it exactly what
 // encoding/json makes of it. A body that is not one JSON object is
 // returned as it is.
@@ -101,11 +103,21 @@ func Edit(body []byte, edit uint64) []byte {
 	if edit == 0 {
 		return body
 	}
+	out, ok := editObject(body, edit)
+	if !ok {
+		return body // no JSON object: as it is
+	}
+	return append(out, trailer(edit)...)
+}
+
+// editObject is Edit without what follows the object; false if body is no
+// JSON object.
+func editObject(body []byte, edit uint64) ([]byte, bool) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var doc map[string]json.RawMessage
 	if err := dec.Decode(&doc); err != nil || dec.More() || len(doc) == 0 {
-		return body
+		return nil, false
 	}
 	c := sim.NewRandomChooser(edit)
 	pick := func(n int) int { return int(c.Choose(sim.ChooseSetup, uint64(n))) }
@@ -160,8 +172,27 @@ func Edit(body []byte, edit uint64) []byte {
 		name, _ := json.Marshal(f.name)
 		out = append(append(append(out, name...), ':'), f.value...)
 	}
-	return append(out, '}')
+	return append(out, '}'), true
 }
+
+// trailer returns what edit leaves after the object (trailers), "" for
+// none: on one edit in eight.
+func trailer(edit uint64) string {
+	t := sim.NewRandomChooser(edit ^ streamTrailing)
+	if t.Choose(sim.ChooseSetup, 8) != 0 {
+		return ""
+	}
+	return trailers[t.Choose(sim.ChooseSetup, uint64(len(trailers)))]
+}
+
+// streamTrailing salts the chooser that draws what an edit leaves after
+// the object, on one edit in eight.
+const streamTrailing = 0x74726169_6c696e67
+
+// trailers are what a writer may leave after a record: a newline (still
+// one JSON value), the record's closing brace twice, a NUL of a buffer
+// written whole, a second value (a writer that appends), a comma.
+var trailers = []string{"\n", "}", "\x00", "\n{\"holder\":\"x\"}", " null", ","}
 
 // noLarger returns literal, or its negation if both it and the value it
 // stands in for are numbers and it is the larger: an edit never makes a

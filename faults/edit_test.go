@@ -87,7 +87,7 @@ func TestEditLateKinds(t *testing.T) {
 	allPadded, allPadded2 := regexp.MustCompile(`"token":0+7[,}]`), regexp.MustCompile(`"leaseDurationMs":0+6000[,}]`)
 	seen := map[string]int{}
 	for e := uint64(1); e <= 3000; e++ {
-		got := Edit(body, e)
+		got := bytes.TrimSuffix(Edit(body, e), []byte(trailer(e)))
 		var m map[string]any
 		isJSON := json.Unmarshal(got, &m) == nil
 		switch {
@@ -127,6 +127,9 @@ func TestEditLateKinds(t *testing.T) {
 		if got := Edit(body, e); string(got) != want {
 			t.Errorf("edit %d gave %s, where it gave %s", e, got, want)
 		}
+		if trailer(e) != "" {
+			t.Errorf("edit %d leaves %q after the object", e, trailer(e))
+		}
 	}
 }
 
@@ -160,5 +163,39 @@ func TestZeroPad(t *testing.T) {
 		if got := zeroPad(in, 2); got != want {
 			t.Errorf("zeroPad(%s, 2) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+// TestEditTrailers: on about one edit in eight something follows the
+// object, each of the trailers over edits 1..3,000; the object before it
+// is the edit without one, and the body is JSON only when the trailer is
+// a newline.
+func TestEditTrailers(t *testing.T) {
+	body := []byte(`{"holder":"n1","token":7,"leaseDurationMs":6000,"nonce":"0123456789abcdef","released":true}`)
+	seen := map[string]int{}
+	n := 0
+	for e := uint64(1); e <= 3000; e++ {
+		tr := trailer(e)
+		if tr == "" {
+			continue
+		}
+		n++
+		seen[tr]++
+		got := Edit(body, e)
+		obj, ok := editObject(body, e)
+		if !ok || string(got) != string(obj)+tr {
+			t.Fatalf("edit %d: %q is not the edited object %q and %q", e, got, obj, tr)
+		}
+		var v any
+		objJSON := json.Unmarshal(obj, &v) == nil
+		if isJSON := json.Unmarshal(got, &v) == nil; isJSON != (objJSON && tr == "\n") {
+			t.Errorf("edit %d: %q is JSON: %v", e, got, isJSON)
+		}
+	}
+	if n < 300 || n > 450 || len(seen) != len(trailers) {
+		t.Errorf("%d of 3000 edits leave a trailer, of %d kinds: %v", n, len(trailers), seen)
+	}
+	if got := Edit([]byte("no record"), 8); string(got) != "no record" {
+		t.Errorf("an edit of a body that is no JSON object gave %q", got)
 	}
 }
