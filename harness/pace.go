@@ -37,6 +37,24 @@ const (
 	// renews once per RetryPeriod, counted from the send of its last write
 	// that applied.
 	RulePaceRenewal = "renewal"
+	// RulePaceStepDown: a node's term ended before its local deadline,
+	// while its Run went on, on a request that gives the elector no cause
+	// to end it: a check read (after a renewal not answered with success)
+	// that failed, or that showed the record the renewal was to replace
+	// or one of the node's own last 16 writes of the term, unreleased (the
+	// elector leads on, and extends its term on its own write); or a
+	// renewal answered with success. The elector ends a term before its
+	// deadline only when a check read shows the object missing, released,
+	// not a record, or not its own.
+	RulePaceStepDown = "stepdown"
+	// RulePaceRelease: after a stop of its Run ended a term (the elector
+	// releases on cancel), a node sent or was answered a request of its
+	// release after the term's local deadline, which each release call's
+	// timeout ends at; or a check read after a release write showed the
+	// node's own renewal of the term, unreleased, and no release write
+	// of that record followed at once, though the attempt was not the
+	// third and the deadline had not passed.
+	RulePaceRelease = "release"
 )
 
 // paceSlack allows for rounding between a node's clock and true time.
@@ -62,10 +80,23 @@ var paceDisturbed = []string{"pause", "crash", "restart", "stop", "clock-stall",
 // judged.
 func (s ElectorSettings) Pace(h *sim.History, node int, clock sim.ClockModel) []linearizability.Violation {
 	out := s.earlyRenewals(h, node, clock)
+	var ops []*sim.S3Op
+	if endsEarly(h, node) {
+		ops = paceOps(h, node)
+		out = append(out, s.stepDowns(h, node, clock, ops)...)
+	}
+	if s.ReleaseOnCancel && stopped(h, node) {
+		if ops == nil {
+			ops = paceOps(h, node)
+		}
+		out = append(out, s.releases(h, node, clock, ops)...)
+	}
 	if !paceCandidates(h, node) {
 		return out
 	}
-	ops := paceOps(h, node)
+	if ops == nil {
+		ops = paceOps(h, node)
+	}
 	for first := 0; first < len(ops); first++ {
 		if ops[first].Op != "PutObject" {
 			continue

@@ -100,7 +100,9 @@ func TestPaceCatchesSlowElectors(t *testing.T) {
 				judged++
 			}
 			for _, v := range o.Violations {
-				if v.Checker == harness.PaceCheck {
+				// The rules of a term's end are TestPaceCatchesStepDownsAndReleases's
+				// (the nonce hider breaks RulePaceStepDown too).
+				if v.Checker == harness.PaceCheck && v.Rule != harness.RulePaceStepDown && v.Rule != harness.RulePaceRelease {
 					if o.Verdict != harness.Liveness {
 						t.Errorf("%s: seed %d judged %s with %v", c.name, seed, o.Verdict, v)
 					}

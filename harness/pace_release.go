@@ -1,0 +1,218 @@
+package harness
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/s3lease/s3lease/linearizability"
+	"github.com/s3lease/s3lease/sim"
+)
+
+// paceReleaseAttempts is how many release writes one release makes at
+// most (protocol releaseAttempts).
+const paceReleaseAttempts = 3
+
+// releases judges RulePaceRelease for node, if its elector releases on
+// cancel: for every term that a stop of the node's Run ended, the requests
+// the node sent from the stop on (until its process crashed or restarted)
+// are its release's, since a stopped Run sends nothing else. None of them
+// is sent, or answered, after the term's local deadline (each call's
+// timeout is what is left until it), bounded from above by the latest
+// send of a write of the term plus the term length at the slowest rate of
+// the node's clock and its stalls; and when a check read after a release
+// write showed the node's own renewal of the term, unreleased, another
+// release write, If-Match that record, follows at once, unless that was
+// the last attempt or the local deadline (bounded from below as for
+// RulePaceStepDown) passed. Pauses of the node over the instants judged
+// excuse them.
+func (s ElectorSettings) releases(h *sim.History, node int, clock sim.ClockModel, ops []*sim.S3Op) []linearizability.Violation {
+	var out []linearizability.Violation
+	term := time.Duration(-1)
+	for ti := range h.Terms {
+		t := &h.Terms[ti]
+		if t.Node != node {
+			continue
+		}
+		stop, ok := stoppedIn(h, node, t)
+		if !ok {
+			continue
+		}
+		r0 := sort.Search(len(ops), func(i int) bool { return ops[i].Call >= stop })
+		if r0 == len(ops) {
+			continue
+		}
+		r1, procEnd := r0, processEnd(h, node, stop)
+		for r1 < len(ops) && ops[r1].Call < procEnd {
+			r1++
+		}
+		if r1 == r0 {
+			continue
+		}
+		runStart := runStartOf(h, node, t.Start)
+		sent, ok := acquisitionSent(ops, runStart, t)
+		if !ok {
+			continue
+		}
+		if term < 0 {
+			term = s.termLength()
+		}
+		latest := latestWrite(ops, runStart, r0, t)
+		upper := max(sent, latest) + trueTime(clock, term) + stalledAfter(h, clock, node, max(sent, latest)) + paceSlack
+		if v, ok := lateRelease(h, clock, node, t, ops[r0:r1], stop, upper); ok {
+			out = append(out, v)
+		}
+		lower := max(sent, actedOn(ops, runStart, r0, t)) + leastTrue(clock, term)
+		if v, ok := releaseAgain(h, clock, node, t, ops, r0, r1, runStart, min(lower, procEnd)); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// lateRelease finds the first of a release's requests sent or answered
+// after upper, the latest true instant of the term's local deadline.
+func lateRelease(h *sim.History, clock sim.ClockModel, node int, t *sim.Term, rel []*sim.S3Op, stop, upper time.Duration) (linearizability.Violation, bool) {
+	for _, op := range rel {
+		at, what := op.Call, "sent"
+		if op.Return > at {
+			at, what = op.Return, "answered"
+		}
+		if at <= upper+paceSlack || held(h, clock, node, stop, at) {
+			continue
+		}
+		return linearizability.Violation{Checker: PaceCheck, Rule: RulePaceRelease, At: at, Nodes: []int{node}, Token: t.Token,
+			Message: fmt.Sprintf("n%d, stopped at %v while leading with token %d, released it with a %s %s at %v, after its term's local deadline (by %v at the latest): the elector's release calls time out at the deadline",
+				node, stop, t.Token, op.Op, what, at, upper)}, true
+	}
+	return linearizability.Violation{}, false
+}
+
+// releaseAgain judges the release's check reads, ops[r0:r1] being the
+// release's requests: after one that showed the node's own renewal of
+// term t, unreleased, the next release write follows at once, unless the
+// read was of the last attempt or came after lower, the earliest true
+// instant of the term's local deadline (or of the process's end).
+func releaseAgain(h *sim.History, clock sim.ClockModel, node int, t *sim.Term, ops []*sim.S3Op, r0, r1 int, runStart, lower time.Duration) (linearizability.Violation, bool) {
+	attempt := 0
+	for i := r0; i < r1; i++ {
+		end := i
+		for end+1 < r1 && chainStart(ops, end+1) == i {
+			end++
+		}
+		first := i
+		i = end
+		if ops[first].Op == "PutObject" {
+			attempt++
+			continue
+		}
+		read := ops[end]
+		if attempt == 0 || attempt >= paceReleaseAttempts || ops[first].Op != "GetObject" || ops[first-1].Op != "PutObject" ||
+			read.Return < 0 || read.Status != 200 || read.ETag == "" {
+			continue
+		}
+		at := read.Return
+		if at+paceSlack >= lower || at+paceSlack >= h.End || held(h, clock, node, ops[first].Call, at+paceSlack) {
+			continue
+		}
+		w, token, released, ok := ownWrite(ops, runStart, first, read.ETag)
+		if !ok || token != t.Token || released || token == math.MaxUint64 {
+			continue // not its own renewal; or a record no token follows, which the elector refuses to read
+		}
+		if end+1 < len(ops) && ops[end+1].Op == "PutObject" && ops[end+1].Call <= at+paceSlack && unquote(ops[end+1].IfMatch) == unquote(read.ETag) {
+			continue
+		}
+		next := "sent nothing more"
+		if end+1 < len(ops) {
+			next = fmt.Sprintf("sent %s (If-Match %s) at %v", ops[end+1].Op, ops[end+1].IfMatch, ops[end+1].Call)
+		}
+		return linearizability.Violation{Checker: PaceCheck, Rule: RulePaceRelease, At: at, Nodes: []int{node}, Token: t.Token,
+			Message: fmt.Sprintf("n%d's check read after its release write %d of %d (term with token %d) showed at %v its own renewal sent at %v, unreleased, before the term's local deadline (not before %v); the elector then releases that record at once, but n%d %s",
+				node, attempt, paceReleaseAttempts, t.Token, at, ops[w].Call, lower, node, next)}, true
+	}
+	return linearizability.Violation{}, false
+}
+
+// stoppedIn is when a stop of node's Run ended term t: a stop within the
+// term (or at its end).
+func stoppedIn(h *sim.History, node int, t *sim.Term) (time.Duration, bool) {
+	for _, f := range h.Faults {
+		if f.Node == node && f.Kind == "stop" && f.From >= t.Start && (t.Open || f.From <= t.End+paceSlack) {
+			return f.From, true
+		}
+	}
+	return 0, false
+}
+
+// processEnd is when the node's process that was running at at ended: its
+// first crash or restart after at, or the end of time.
+func processEnd(h *sim.History, node int, at time.Duration) time.Duration {
+	end := time.Duration(1<<63 - 1)
+	for _, f := range h.Faults {
+		if f.Node == node && f.From >= at && (f.Kind == "restart" || f.Kind == "crash") {
+			end = min(end, f.From)
+		}
+	}
+	return end
+}
+
+// latestWrite is the send of the latest write of term t that S3 applied,
+// among the node's writes of its Run sent before ops[before]: the term's
+// deadline runs from it or from an earlier one.
+func latestWrite(ops []*sim.S3Op, runStart time.Duration, before int, t *sim.Term) time.Duration {
+	for i := before - 1; i >= 0 && ops[i].Call >= runStart; i-- {
+		if ops[i].Op != "PutObject" || ops[i].Body == "" {
+			continue
+		}
+		if token, released := scanRecord(ops[i].Body); token == t.Token && !released {
+			return ops[chainStart(ops, i)].Call
+		}
+	}
+	return 0
+}
+
+// stalledAfter is how long node's monotonic clock stood still after from:
+// its clock model's stalls and the stalls the faults drew.
+func stalledAfter(h *sim.History, clock sim.ClockModel, node int, from time.Duration) time.Duration {
+	var d time.Duration
+	for _, st := range clock.Stalls {
+		if st.At+st.For > from {
+			d += st.For
+		}
+	}
+	for _, f := range h.Faults {
+		if f.Node == node && f.Kind == "clock-stall" && f.To > from {
+			d += f.To - f.From
+		}
+	}
+	return d
+}
+
+// held reports whether a pause or a stall held node's steps up within
+// [from, to] (disturbed, without the stop that began the release).
+func held(h *sim.History, clock sim.ClockModel, node int, from, to time.Duration) bool {
+	for _, f := range h.Faults {
+		if f.Node == node && f.From <= to && f.To >= from && (strings.Contains(f.Kind, "pause") || f.Kind == "clock-stall") {
+			return true
+		}
+	}
+	for _, st := range clock.Stalls {
+		if st.At <= to && st.At+st.For >= from {
+			return true
+		}
+	}
+	return false
+}
+
+// stopped reports whether node's Run was stopped at some point: most runs
+// have no stop, and are judged without a copy of the requests.
+func stopped(h *sim.History, node int) bool {
+	for _, f := range h.Faults {
+		if f.Node == node && f.Kind == "stop" {
+			return true
+		}
+	}
+	return false
+}
