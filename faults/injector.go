@@ -29,6 +29,9 @@ type injector struct {
 	// lateFrom is the earliest send of a write that can reach S3 after
 	// the heal; such writes are recorded (KindLandedAfterHeal).
 	lateFrom time.Duration
+	// own keeps the nodes' writes that restore-own events write back
+	// (nil: the plan has none).
+	own *ownWrites
 }
 
 // latest bounds how long after its send a request can reach S3 under the
@@ -66,7 +69,7 @@ func (in *injector) landedAfterHeal(w *sim.World, r sim.Request, f *sim.RequestF
 }
 
 func newInjector(p *Plan) *injector {
-	return &injector{heal: p.HealAt.D(), knobs: p.S3, aims: map[aimKey]Event{}}
+	return &injector{heal: p.HealAt.D(), knobs: p.S3, aims: map[aimKey]Event{}, own: newOwnWrites(p)}
 }
 
 func (in *injector) aim(e Event) { in.aims[aimKey{e.Node, e.Op, e.Nth}] = e }
@@ -77,6 +80,9 @@ func (in *injector) chance(w *sim.World, ppm int64) bool {
 
 // RequestFault implements sim.FaultInjector.
 func (in *injector) RequestFault(w *sim.World, r sim.Request) sim.RequestFault {
+	if in.own != nil {
+		in.own.note(w, r)
+	}
 	f := in.requestFault(w, r)
 	if now := w.Now(); r.Write && now < in.heal && now >= in.lateFrom {
 		in.landedAfterHeal(w, r, &f)
