@@ -38,7 +38,7 @@ func TestSwarmDrawsRestoreOwn(t *testing.T) {
 		}
 		drawn++
 		e := own[0]
-		if len(own) != 1 || e.Role != faults.RoleRenewer || e.Back < 1 || e.Back > 20 || e.At.D() < time.Second || e.At.D() > 45*time.Second/2 {
+		if len(own) != 1 || e.Role != faults.RoleRenewer || e.Back < 1 || e.Back > 20 || e.At.D() < time.Second || e.At.D() > 45*time.Second*9/10 {
 			t.Fatalf("seed %d: drew %+v", seed, own)
 		}
 		byBack[e.Back]++

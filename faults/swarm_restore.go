@@ -10,11 +10,15 @@ const streamRestoreOwn = 0x72737472_6f776e21
 // on half the seeds that draw foreign writes during the run
 // (foreignWritesOn), and only there, so that the seeds judged within the
 // assumptions stay as many as they were, one restore-own aimed at the
-// renewer, from an instant in the first half of the safety phase, of the
-// write k back in the leader's incarnation: k from 1 to 20, three times
-// in four from 14 to 17, about the number of writes an elector remembers
-// (the production elector's 16), where one too few or one too many
-// forgotten changes what the leader makes of its own record.
+// renewer, of the write k back in the leader's incarnation: k from 1 to
+// 20, three times in four from 14 to 17, about the number of writes an
+// elector remembers (the production elector's 16), where one too few or
+// one too many forgotten changes what the leader makes of its own record.
+// It waits from an instant in the first quarter of the safety phase, or,
+// three times in four, from one between a quarter and nine tenths of it:
+// by then a leader has more often sent more writes than it remembers, so
+// that its memory has begun to forget (the restore fires at the first
+// renewal by a leader that has sent at least k writes).
 func SwarmRestoreOwn(seed uint64, sp SwarmSpace) []Event {
 	if !foreignWritesOn(seed, sp) {
 		return nil
@@ -27,6 +31,10 @@ func SwarmRestoreOwn(seed uint64, sp SwarmSpace) []Event {
 	if s.pick(4) > 0 {
 		k = s.int(14, 17)
 	}
-	at := s.between(time.Second, max(time.Second, sp.HealAt/2)).Truncate(time.Millisecond)
+	at := s.between(time.Second, max(time.Second, sp.HealAt/4))
+	if s.pick(4) > 0 {
+		at = s.between(sp.HealAt/4, sp.HealAt*9/10)
+	}
+	at = at.Truncate(time.Millisecond)
 	return []Event{{Kind: RestoreOwn, Role: RoleRenewer, Back: int(k), At: Duration(at)}}
 }

@@ -16,6 +16,8 @@ import (
 type ownRead struct {
 	Node, Back int
 	At         time.Duration
+	// Sent is how many writes the node had sent in its incarnation then.
+	Sent int
 }
 
 // ownCheckReads finds, in a history, the reads by which leaders checked a
@@ -64,7 +66,7 @@ func ownCheckReads(h *sim.History) []ownRead {
 				if prev != nil && prev.Op == sim.OpPutObject && prev.Status == 412 && prev.IfMatch != "" && op.Status == 200 && leading(node, prev.Call) {
 					for k := 1; k <= len(writes); k++ {
 						if writes[len(writes)-k] == op.ETag {
-							out = append(out, ownRead{Node: node, Back: k, At: op.Call})
+							out = append(out, ownRead{Node: node, Back: k, At: op.Call, Sent: len(writes)})
 							break
 						}
 					}
@@ -89,12 +91,13 @@ func restoresOwn(h *sim.History) []sim.FaultSpan {
 
 // TestRestoreOwnSixteenBack: a restore of the leader's 16th newest write,
 // as its renewal lands, is what the read that checks that renewal shows;
-// the elector, which remembers 16 writes, keeps leading on it.
+// the elector, which remembers its last 16 writes, keeps leading on it,
+// once it has sent more than that (so that its memory has forgotten some).
 func TestRestoreOwnSixteenBack(t *testing.T) {
 	p := harness.Elector(harness.DefaultElectorSettings)
 	cfg := harness.World(7)
 	plan := &faults.Plan{HealAt: faults.Duration(45 * time.Second),
-		Events: []faults.Event{{Kind: faults.RestoreOwn, Role: faults.RoleRenewer, Back: 16, At: faults.Duration(time.Second)}}}
+		Events: []faults.Event{{Kind: faults.RestoreOwn, Role: faults.RoleRenewer, Back: 16, At: faults.Duration(30 * time.Second)}}}
 	o, err := harness.RunSetup(harness.Setup{Config: cfg, Plan: plan, Protocol: p}, false)
 	if err != nil {
 		t.Fatal(err)
@@ -107,6 +110,9 @@ func TestRestoreOwnSixteenBack(t *testing.T) {
 	reads := ownCheckReads(h)
 	if len(reads) != 1 || reads[0].Back != 16 || reads[0].At < fs[0].From {
 		t.Fatalf("leaders' check reads showing their own writes: %+v, want one, 16 writes back, after the restore at %v", reads, fs[0].From)
+	}
+	if reads[0].Sent <= 17 {
+		t.Fatalf("n%d had sent %d writes: too few for an elector that remembers 16 to have forgotten any", reads[0].Node, reads[0].Sent)
 	}
 	// The bytes restored are the leader's own, sent before.
 	var restored string
