@@ -148,6 +148,9 @@ const (
 
 // validateAim checks an event's Role, Target and the fields they bring.
 func (e Event) validateAim() error {
+	if err := e.validateRestoreOwn(); err != nil {
+		return err
+	}
 	switch e.Role {
 	case "", RoleLeader, RoleAcquirer, RoleRequester, RoleRenewer:
 	default:
@@ -179,7 +182,7 @@ func (e Event) validateAim() error {
 		if e.Role != "" && e.Target == "" {
 			return errors.New("a restart aimed at a role restarts the role's node: use a crash with for")
 		}
-	case DeleteLock, Overwrite, Restore:
+	case DeleteLock, Overwrite, Restore, RestoreOwn:
 		if e.Target != "" {
 			return errors.New("a write of the lock object hits no node: no target")
 		}

@@ -86,7 +86,7 @@ func (p *Plan) Outside(a Assumptions) []string {
 			if !a.Stalls {
 				why = append(why, fmt.Sprintf("n%d's monotonic clock stalls for %v", e.Node, e.For))
 			}
-		case DeleteLock, Overwrite, Restore:
+		case DeleteLock, Overwrite, Restore, RestoreOwn:
 			if !a.ForeignWrites {
 				why = append(why, fmt.Sprintf("someone else writes the lock object at %v (%s)", e.At, e.Kind))
 			}

@@ -32,6 +32,9 @@ type injector struct {
 	// lateFrom is the earliest send of a write that can reach S3 after
 	// the heal; such writes are recorded (KindLandedAfterHeal).
 	lateFrom time.Duration
+	// own keeps the nodes' writes that restore-own events write back
+	// (nil: the plan has none).
+	own *ownWrites
 }
 
 // latest bounds how long after its send a request can reach S3 under the
@@ -73,7 +76,7 @@ func newInjector(p *Plan) *injector {
 	if p.ErrorPages == sim.ErrorPagesHTML.String() {
 		throttle = sim.TooManyRequests
 	}
-	return &injector{heal: p.HealAt.D(), knobs: p.S3, throttle: throttle, aims: map[aimKey]Event{}}
+	return &injector{heal: p.HealAt.D(), knobs: p.S3, throttle: throttle, aims: map[aimKey]Event{}, own: newOwnWrites(p)}
 }
 
 // refusal is the answer of a request refused with code: the throttle
@@ -93,6 +96,9 @@ func (in *injector) chance(w *sim.World, ppm int64) bool {
 
 // RequestFault implements sim.FaultInjector.
 func (in *injector) RequestFault(w *sim.World, r sim.Request) sim.RequestFault {
+	if in.own != nil {
+		in.own.note(w, r)
+	}
 	f := in.requestFault(w, r)
 	if now := w.Now(); r.Write && now < in.heal && now >= in.lateFrom {
 		in.landedAfterHeal(w, r, &f)

@@ -161,10 +161,12 @@ type Event struct {
 	// "AccessDenied" (403) and "TooManyRequests" (429, a throttling proxy
 	// in front of S3; behind HTML error pages, SlowDown is answered so too).
 	Code string `json:"code,omitempty"`
+	// Back is how many writes back a restore-own reaches (RestoreOwn).
+	Back int `json:"back,omitempty"`
 }
 
 var kinds = map[Kind]bool{Pause: true, Crash: true, Restart: true, Stop: true, ClockJump: true, ClockStall: true,
-	Partition: true, SlowS3: true, DeleteLock: true, Overwrite: true, Restore: true, Linger: true, AnswerLost: true,
+	Partition: true, SlowS3: true, DeleteLock: true, Overwrite: true, Restore: true, RestoreOwn: true, Linger: true, AnswerLost: true,
 	AnswerFailed: true, Refused: true, AnswerDelayed: true, RequestDelayed: true, AnswerPause: true, PauseBefore: true, WriteDelayed: true}
 
 // Aimed reports whether events of kind k hit the Nth request or fenced

@@ -43,7 +43,7 @@ func plays(w *sim.World, role Role, r sim.Request) bool {
 func (in *injector) roleFault(w *sim.World, r sim.Request, f *sim.RequestFault) (aimed bool) {
 	now := w.Now()
 	for _, pe := range in.byRequest {
-		if !pe.fits(now, in.heal) || !plays(w, pe.e.Role, r) {
+		if !pe.fits(now, in.heal) || !plays(w, pe.e.Role, r) || !in.ready(w, pe.e, r) {
 			continue
 		}
 		if pe.e.Kind.Aimed() {
@@ -176,6 +176,10 @@ func identityFor(w *sim.World, e Event, node int) string {
 // act carries out an event with a role or a target now, role's node being
 // node (-1 if none).
 func (in *injector) act(w *sim.World, e Event, node int) {
+	if e.Kind == RestoreOwn {
+		in.restoreOwn(w, e, node)
+		return
+	}
 	now := w.Now()
 	if e.Role != "" && !e.Kind.Aimed() {
 		switch e.Kind {

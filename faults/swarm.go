@@ -258,6 +258,7 @@ func Swarm(seed uint64, sp SwarmSpace) *Plan {
 	p.Events = append(p.Events, s.denials()...)
 	p.Events = append(p.Events, s.ends()...)
 	p.ErrorPages = SwarmErrorPages(seed, sp)
+	p.Events = append(p.Events, SwarmRestoreOwn(seed, sp)...)
 	return p
 }
 

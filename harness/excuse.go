@@ -140,7 +140,7 @@ func excuses(p Protocol, plan *faults.Plan, h *sim.History) []Excuse {
 				add(f, -1, f.From, h.End, true, why)
 				add(f, -1, f.From, f.From+a.Lease+term, false, why)
 			}
-		case string(faults.DeleteLock), string(faults.Overwrite), string(faults.Restore):
+		case string(faults.DeleteLock), string(faults.Overwrite), string(faults.Restore), string(faults.RestoreOwn):
 			if !a.ForeignWrites {
 				why := fmt.Sprintf("someone else writes the lock object at %v (%s)", f.From, f.Kind)
 				add(f, -1, f.From, h.End, true, why)

@@ -513,6 +513,16 @@ func drawPlan(src Source, nodes int, pr Protocol) *faults.Plan {
 	if src.Bool("error pages") {
 		p.ErrorPages = sim.ErrorPagesPlain.String()
 	}
+	// And last, for plans that may leave the assumptions, a restore of the
+	// leader's own write k back as its renewal lands (faults.RestoreOwn),
+	// k about the number of writes an elector remembers, or any.
+	if outside && src.Bool("restore own") {
+		k := src.Int(14, 17, "back")
+		if src.Bool("any back") {
+			k = src.Int(1, 20, "back")
+		}
+		p.Events = append(p.Events, faults.Event{Kind: faults.RestoreOwn, Role: faults.RoleRenewer, Back: int(k), At: at(src, 0)})
+	}
 	return p
 }
 

@@ -374,7 +374,7 @@ func clonePlan(p *faults.Plan) *faults.Plan {
 // one aimed at a role or a target, whose nodes are found when it fires.
 func nodeless(e faults.Event) bool {
 	switch e.Kind {
-	case faults.SlowS3, faults.DeleteLock, faults.Overwrite, faults.Restore:
+	case faults.SlowS3, faults.DeleteLock, faults.Overwrite, faults.Restore, faults.RestoreOwn:
 		return true
 	}
 	return e.Role != "" || e.Target != ""

@@ -140,6 +140,10 @@ func (n *Node) DefaultIdentity() string {
 // Identity returns the identity of the node's current incarnation.
 func (n *Node) Identity() string { return n.identity }
 
+// Incarnation counts the node's starts: 1 for its first process, one more
+// for each restart (the Incarnation of its terms in the History).
+func (n *Node) Incarnation() int { return n.incarnation }
+
 // Up reports whether the node's process is running (not crashed).
 func (n *Node) Up() bool { return n.up }
 

@@ -41,6 +41,7 @@ type request struct {
 	op, bucket, key      string
 	ifMatch, ifNoneMatch *string
 	bodyETag             string // for a PutObject, the ETag its body will have
+	body                 []byte // for a PutObject, its body (Request.Body)
 	write                bool   // PutObject or DeleteObject
 }
 
@@ -80,7 +81,7 @@ func (c *nodeS3) call(ctx context.Context, rq request, pc *s3Landing) error {
 	if w.s3.faults != nil {
 		c.n.requests[pc.kind]++
 		f = w.s3.faults.RequestFault(w, Request{Node: c.n.Index, Op: op, Key: key, Nth: c.n.requests[pc.kind],
-			Conditional: conditional, Write: write, InFlight: *w.s3.inflightOf(key)})
+			Conditional: conditional, Write: write, InFlight: *w.s3.inflightOf(key), Body: rq.body})
 	}
 	e := c.n.event(EvS3Send)
 	e.Call, e.Op, e.Key = id, op, key
@@ -427,7 +428,7 @@ func (c *nodeS3) PutObject(ctx context.Context, in *s3.PutObjectInput, _ ...func
 		pc.body = b
 	}
 	pc.bodyETag = etagOf(pc.body)
-	rq := request{op: OpPutObject, bucket: str(pc.put.Bucket), key: str(pc.put.Key), ifMatch: pc.put.IfMatch, ifNoneMatch: pc.put.IfNoneMatch, bodyETag: pc.bodyETag, write: true}
+	rq := request{op: OpPutObject, bucket: str(pc.put.Bucket), key: str(pc.put.Key), ifMatch: pc.put.IfMatch, ifNoneMatch: pc.put.IfNoneMatch, bodyETag: pc.bodyETag, body: pc.body, write: true}
 	err := c.call(ctx, rq, pc)
 	out := pc.putOut
 	w.releaseLanding(pc)

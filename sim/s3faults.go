@@ -76,6 +76,9 @@ type Request struct {
 	// were sent and not yet applied: S3 may answer 409 when conditional
 	// writes on a key overlap.
 	InFlight int
+	// Body is, for a PutObject, the body as sent (nil for other requests).
+	// It belongs to the simulator: an injector that keeps it copies it.
+	Body []byte
 }
 
 // FaultInjector decides the fault of every S3 request. It is called when the
