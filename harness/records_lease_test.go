@@ -1,0 +1,118 @@
+package harness_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/linearizability"
+)
+
+// leaseRun runs p for 40 s on five nodes whose leader is stopped, and
+// restarted, every 6 s, so that several nodes write records.
+func leaseRun(t *testing.T, p harness.Protocol, settings []faults.Settings) *harness.Outcome {
+	t.Helper()
+	cfg := harness.World(3)
+	cfg.Duration = 40 * time.Second
+	plan := &faults.Plan{HealAt: faults.Duration(30 * time.Second), Settings: settings}
+	for at := 4 * time.Second; at < 28*time.Second; at += 6 * time.Second {
+		plan.Events = append(plan.Events, faults.Event{Kind: faults.Stop, Role: faults.RoleLeader, At: faults.Duration(at), For: faults.Duration(time.Second)})
+	}
+	o, err := harness.RunSetup(harness.Setup{Config: cfg, Plan: plan, Protocol: p}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+// writers counts the nodes that wrote the lock object in o's run.
+func writers(o *harness.Outcome) int {
+	seen := map[int]bool{}
+	for _, op := range o.Result.History.S3 {
+		if op.Op == "PutObject" && op.Node >= 0 && op.Body != "" {
+			seen[op.Node] = true
+		}
+	}
+	return len(seen)
+}
+
+// leaseViolations counts o's record-audit violations of the lease rule,
+// and renders the first.
+func leaseViolations(o *harness.Outcome) (int, string) {
+	n, first := 0, ""
+	for _, v := range append(o.Violations, excusedViolations(o)...) {
+		if v.Checker == harness.RecordAuditCheck && v.Rule == harness.RuleRecordLease {
+			if n == 0 {
+				first = v.String()
+			}
+			n++
+		}
+	}
+	return n, first
+}
+
+func excusedViolations(o *harness.Outcome) []linearizability.Violation {
+	var out []linearizability.Violation
+	for _, e := range o.Excused {
+		out = append(out, e.Violation)
+	}
+	return out
+}
+
+// subMillis are elector settings whose leases are a nanosecond over, and a
+// nanosecond under, whole milliseconds.
+var subMillis = []harness.ElectorSettings{
+	{LeaseDuration: 3*time.Second + time.Nanosecond, RenewDeadline: 2 * time.Second, RetryPeriod: 500 * time.Millisecond, ClockDriftPPM: 1000},
+	{LeaseDuration: 5*time.Second - time.Nanosecond, RenewDeadline: 3 * time.Second, RetryPeriod: 700 * time.Millisecond, ClockDriftPPM: 1000},
+	{LeaseDuration: 4*time.Second + 999_999*time.Nanosecond, RenewDeadline: 3 * time.Second, RetryPeriod: 600 * time.Millisecond, ClockDriftPPM: 1000},
+}
+
+// TestRecordAuditHoldsEachNodeToItsLease: nodes that run leases with
+// nanosecond remainders, each its own (ElectorNodes, or a plan's settings
+// through Configured), state them rounded up to whole milliseconds, and
+// the audit holds each node's records to its own lease: judged by the
+// settings of the other nodes, the same records break the lease rule.
+func TestRecordAuditHoldsEachNodeToItsLease(t *testing.T) {
+	for _, s := range subMillis {
+		if err := s.Validate(); err != nil {
+			t.Fatalf("settings %+v: %v", s, err)
+		}
+	}
+	p := harness.ElectorNodes(subMillis...)
+	o := leaseRun(t, p, nil)
+	if writers(o) < 2 {
+		t.Fatalf("%d nodes wrote records; want at least 2", writers(o))
+	}
+	if n, first := leaseViolations(o); n != 0 {
+		t.Errorf("ElectorNodes: %d lease violations of the correct elector, the first %s", n, first)
+	}
+	swapped := p
+	swapped.AuditWrites = harness.ElectorNodes(subMillis[1], subMillis[2], subMillis[0]).AuditWrites
+	if n, _ := leaseViolations(leaseRun(t, swapped, nil)); n == 0 {
+		t.Error("ElectorNodes judged by the other nodes' leases: no lease violation")
+	}
+
+	var settings []faults.Settings
+	for node := range 5 {
+		settings = append(settings, subMillis[(node+1)%len(subMillis)].Plan(node))
+	}
+	base := harness.Elector(harness.DefaultElectorSettings)
+	o = leaseRun(t, base, settings)
+	if writers(o) < 2 {
+		t.Fatalf("%d nodes wrote records; want at least 2", writers(o))
+	}
+	if n, first := leaseViolations(o); n != 0 {
+		t.Errorf("plan settings: %d lease violations of the correct elector, the first %s", n, first)
+	}
+	// The same settings, each node's records judged by the default lease.
+	swapped = base
+	swapped.Configure = func(fs faults.Settings) (harness.Protocol, error) {
+		q, err := base.Configure(fs)
+		q.AuditWrites = base.AuditWrites
+		return q, err
+	}
+	if n, _ := leaseViolations(leaseRun(t, swapped, settings)); n == 0 {
+		t.Error("plan settings judged by the default lease: no lease violation")
+	}
+}
