@@ -212,8 +212,10 @@ var foreignBodies = []string{
 // than MaxIdentityLen whose cut at that length falls on a character
 // boundary or inside a character of several bytes (one in three), and
 // padding by an unknown field to just under or exactly MaxBodyLen bytes,
-// or just over (one in three). Half the records are in
-// another spelling of the same JSON (Object.Spelling), and one in four is
+// or just over (one in three); and there a lease at the edge of the
+// longest a record states (MaxLease) or just beyond it, the record
+// released and not edited (longLease; one seed in three). Half the records are in another
+// spelling of the same JSON (Object.Spelling), and one in four is
 // edited as another tool might leave it (Object.Edit, a foreign write).
 func SwarmInitial(seed uint64, sp SwarmSpace) *Object {
 	o := swarmInitial(seed, sp)
@@ -227,6 +229,9 @@ func SwarmInitial(seed uint64, sp SwarmSpace) *Object {
 		}
 		if s := newStream(seed, streamEdit, sp); s.on(4) {
 			o.Edit = 1 + s.c.Choose(sim.ChooseSetup, 1<<62)
+		}
+		if o.Edit == 0 {
+			longLease(seed, sp, o.Record) // an edit could make a long lease live
 		}
 	}
 	return o

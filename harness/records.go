@@ -194,9 +194,15 @@ func (a *recordAudit) judge(op *sim.S3Op) (linearizability.Violation, bool) {
 	return v, false
 }
 
+// recordMaxLeaseMillis is the longest lease a record states, in
+// milliseconds: 24 hours, as the record documentation states it
+// (protocol.MaxLeaseDuration), written out here so that an elector whose
+// bound is wrong is judged by the right one.
+const recordMaxLeaseMillis = 24 * 60 * 60 * 1000
+
 // readRecord reads body as the record documentation states it, with
 // encoding/json: a JSON object of at most 64 KiB, whose holder is not
-// empty, token at least 1, lease within (0, MaxLeaseDuration], nonce
+// empty, token at least 1, lease within (0, 24 h], nonce
 // NonceLen lowercase hex digits, updates at most MaxUpdatesLen bytes, and
 // whose previous term, if any, has a holder, a lower token, an ending
 // "released" or "expired", and updates within the bound.
@@ -216,7 +222,7 @@ func readRecord(body string) *auditedBody {
 		b.bad = "empty holder"
 	case r.Token == 0:
 		b.bad = "token 0"
-	case r.LeaseDurationMS <= 0 || r.LeaseDurationMS > int64(protocol.MaxLeaseDuration/time.Millisecond):
+	case r.LeaseDurationMS <= 0 || r.LeaseDurationMS > recordMaxLeaseMillis:
 		b.bad = fmt.Sprintf("lease of %d ms", r.LeaseDurationMS)
 	case !lowerHex(r.Nonce, protocol.NonceLen):
 		b.bad = fmt.Sprintf("nonce %q", r.Nonce)
