@@ -59,11 +59,12 @@ type Record struct {
 const MaxNativeToken = math.MaxUint64 / 2
 
 // Native reports whether electors could have written r: a holder of at
-// most MaxIdentityLen bytes, a token from 1 to MaxNativeToken, updates of
+// most MaxIdentityLen bytes, a token from 1 to MaxNativeToken, a lease of
+// at most MaxLease (0: the protocol's own), updates of
 // at most MaxUpdatesLen bytes, and a link, if any, that an elector writes
 // (validLink). A record that is not native is a foreign write.
 func (r Record) Native() bool {
-	return r.Holder != "" && len(r.Holder) <= MaxIdentityLen && r.Token >= 1 && r.Token <= MaxNativeToken && r.Lease >= 0 &&
+	return r.Holder != "" && len(r.Holder) <= MaxIdentityLen && r.Token >= 1 && r.Token <= MaxNativeToken && r.Lease >= 0 && r.Lease.D() <= MaxLease &&
 		len(r.Updates) <= MaxUpdatesLen && (r.Previous == nil || r.validLink())
 }
 

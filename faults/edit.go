@@ -45,14 +45,16 @@ var editLiterals = []string{
 // linkLiterals are links to a term before (the value of a record's
 // "previous") as a tool that keeps the chain of terms might write them:
 // valid ones (a term of token 0, one with a watermark and updates), one
-// whose token is zero-padded (07, which JSON forbids), and ones no record
-// may hold: an unknown ending, no holder, null. (All are UTF-8, like
-// every body of a run: a run's history holds the bodies as text, and must
-// read back from JSON as it was.)
+// whose token is zero-padded (07, which JSON forbids), one whose updates
+// are written in Latin-1 by a tool with a legacy code page (bytes that are
+// no UTF-8: encoding/json reads each as U+FFFD, three bytes, which puts
+// them past MaxUpdatesLen), and ones no record may hold: an unknown
+// ending, no holder, null.
 var linkLiterals = []string{
 	`{"holder":"gone","token":1,"nonce":"0123456789abcdef","ended":"expired"}`,
 	`{"holder":"old-deploy","token":0,"nonce":"fedcba9876543210","ended":"released","watermark":"2029-12-31T23:59:59.5Z","updates":"log/entries"}`,
 	`{"holder":"gone","token":07,"nonce":"0123456789abcdef","ended":"expired"}`,
+	`{"holder":"gone","token":1,"nonce":"0123456789abcdef","ended":"released","updates":"archives/` + strings.Repeat("\xe9\xe8\xe0\xfc", 100) + `"}`,
 	`{"holder":"gone","token":1,"nonce":"0123456789abcdef","ended":"superseded"}`,
 	`{"holder":"","token":1,"nonce":"0123456789abcdef","ended":"expired"}`,
 	`null`,
@@ -95,8 +97,8 @@ const streamLateEdits = 0x6c617465_65646974
 // larger). Fields are written in an order
 // the edit chooses, with no whitespace; on one edit in eight something
 // follows the object (trailers): a newline, or what makes the body no
-// JSON value. The result may be no record, or
-// no JSON; a reader of records must make of it exactly what
+// JSON value. The result may be no record, no JSON, or no UTF-8; a
+// reader of records must make of it exactly what
 // encoding/json makes of it. A body that is not one JSON object is
 // returned as it is.
 func Edit(body []byte, edit uint64) []byte {

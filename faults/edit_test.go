@@ -72,11 +72,11 @@ func equalJSON(a, b map[string]any) bool {
 // edit happens and keeps its promise: a value left out (no JSON), every
 // number zero-padded (no JSON, but the same digits: without the zeros, the
 // same record), a link to a term before added (the record's own fields as
-// they were), among them one whose token is zero-padded: each another
-// body than any elector writes for the record (a foreign write). Every
-// edit is UTF-8 (a run's history holds bodies as text). Edits whose late
-// draw picks no late kind give the bodies they gave before the late kinds
-// were added.
+// they were), among them one whose updates are Latin-1 (no UTF-8; longer
+// than MaxUpdatesLen once encoding/json has read each byte as U+FFFD) and
+// one whose token is zero-padded: each another body than any elector
+// writes for the record (a foreign write). Edits whose late draw picks no late kind give the
+// bodies they gave before the late kinds were added.
 func TestEditLateKinds(t *testing.T) {
 	body := []byte(`{"holder":"n1","token":7,"leaseDurationMs":6000,"nonce":"0123456789abcdef","released":true}`)
 	var orig map[string]any
@@ -97,7 +97,13 @@ func TestEditLateKinds(t *testing.T) {
 			}
 			seen["a value left out"]++
 		case !utf8.Valid(got):
-			t.Fatalf("edit %d: %q is no UTF-8", e, got)
+			var r struct {
+				Previous struct{ Updates string }
+			}
+			if err := json.Unmarshal(got, &r); err != nil || len(r.Previous.Updates) <= 1024 || !utf8.ValidString(r.Previous.Updates) {
+				t.Fatalf("edit %d: %q: a link's Latin-1 updates read as %d bytes (%v)", e, got, len(r.Previous.Updates), err)
+			}
+			seen["Latin-1 updates"]++
 		case strings.Contains(string(got), `"token":07,`):
 			seen["a link with a zero-padded token"]++
 		case allPadded.Match(got) && allPadded2.Match(got):
@@ -113,7 +119,7 @@ func TestEditLateKinds(t *testing.T) {
 			}
 		}
 	}
-	for _, kind := range []string{"a value left out", "numbers zero-padded", "a link added", "a link with a zero-padded token"} {
+	for _, kind := range []string{"a value left out", "numbers zero-padded", "a link added", "Latin-1 updates", "a link with a zero-padded token"} {
 		if seen[kind] == 0 {
 			t.Errorf("no edit of 1..3000 gave %s (%v)", kind, seen)
 		}

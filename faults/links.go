@@ -10,10 +10,14 @@ import (
 )
 
 // The bounds of the production elector's record format, as its
-// documentation states them (protocol.MaxIdentityLen, MaxUpdatesLen, and
-// the 64 KiB that protocol.DecodeRecord reads; a test of package harness
-// holds them equal). A record beyond them is one no elector writes.
+// documentation states them (protocol.MaxIdentityLen, MaxUpdatesLen,
+// MaxLeaseDuration, and the 64 KiB that protocol.DecodeRecord reads; a
+// test of package harness holds them equal). A record beyond them is one
+// no elector writes.
 const (
+	// MaxLease is the longest lease a record states (and an elector
+	// takes); a record stating more is malformed.
+	MaxLease = 24 * time.Hour
 	// MaxIdentityLen is the longest identity an elector takes, and so the
 	// longest holder of a record it writes; a takeover's link names at
 	// most that much of a longer holder.

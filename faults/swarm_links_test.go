@@ -76,7 +76,8 @@ func linkKind(o *faults.Object) []string {
 // limit on a boundary or 1, 2 or 3 bytes into a character, and are padded
 // to exactly the largest body read, under it, one byte over and more;
 // every plan is valid, a record is foreign exactly when it is invalid,
-// longer-held than an elector's identity, padded or edited, and what no
+// longer-held than an elector's identity, states a lease over the
+// longest, is padded or edited, and what no
 // elector writes is added only on seeds with foreign writes during the
 // run (which leave the assumptions anyway).
 func TestSwarmDrawsLinksLongHoldersAndPadding(t *testing.T) {
@@ -99,8 +100,8 @@ func TestSwarmDrawsLinksLongHoldersAndPadding(t *testing.T) {
 		if r := o.Record; r.Previous != nil && !invalid && r.Watermark.Before(r.Previous.Watermark) {
 			t.Errorf("seed %d: a valid link hands over %v, above the record's watermark %v", seed, r.Previous.Watermark, r.Watermark)
 		}
-		top := o.Record.Token > faults.MaxNativeToken
-		if want := invalid || long || top || o.Size != 0 || o.Edit != 0; o.Foreign() != want {
+		top, over := o.Record.Token > faults.MaxNativeToken, o.Record.Lease.D() > faults.MaxLease
+		if want := invalid || long || top || over || o.Size != 0 || o.Edit != 0; o.Foreign() != want {
 			t.Errorf("seed %d: foreign %v for %q (edit %d, token %d)", seed, o.Foreign(), kinds, o.Edit, o.Record.Token)
 		}
 		writes := false

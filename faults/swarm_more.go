@@ -45,11 +45,12 @@ func (s stream) pick(n int) int { return int(s.c.Choose(sim.ChooseSetup, uint64(
 // accepts (see drawSettings).
 func SwarmSettings(seed uint64, nodes int) []Settings {
 	s := newStream(seed, streamSettings, SwarmSpace{Nodes: nodes})
+	sub := newStream(seed, streamSubMillis, SwarmSpace{Nodes: nodes})
 	switch s.pick(4) {
 	case 0, 1:
 		return nil
 	case 2:
-		one := s.settings()
+		one := s.settings(sub)
 		out := make([]Settings, nodes)
 		for i := range out {
 			out[i] = one
@@ -62,7 +63,7 @@ func SwarmSettings(seed uint64, nodes int) []Settings {
 		if s.pick(3) == 0 {
 			continue
 		}
-		one := s.settings()
+		one := s.settings(sub)
 		one.Node = i
 		out = append(out, one)
 	}
@@ -70,7 +71,11 @@ func SwarmSettings(seed uint64, nodes int) []Settings {
 }
 
 // settings draws one node's settings across the range protocol.Config
-// accepts, tight ones included: a lease of 1 to 20 s; a drift bound of a
+// accepts, tight ones included: a lease of 1 to 20 s, in whole
+// milliseconds or, on one draw in eight (drawn from sub: subMillis), with
+// a remainder below a millisecond, which the other settings are drawn
+// against (a deadline at the drift-margin limit is at that lease's); a
+// drift bound of a
 // few ppm to the largest accepted (10%); a renew deadline anywhere from a
 // third of the lease to the lease less the drift margin, a third of the
 // time exactly at that limit; a retry period short (a twentieth of the
@@ -79,7 +84,7 @@ func SwarmSettings(seed uint64, nodes int) []Settings {
 // the deadline, or 0 (the retry period) where that fits; release on
 // cancel or not. The elector has no jitter setting (its follower jitter of
 // up to 20% of the retry period is built in), so none is drawn.
-func (s stream) settings() Settings {
+func (s stream) settings(sub stream) Settings {
 	ms := time.Millisecond
 	var lease time.Duration
 	switch s.pick(20) {
@@ -92,7 +97,7 @@ func (s stream) settings() Settings {
 	default:
 		lease = s.between(12000*ms, 20000*ms)
 	}
-	lease = lease.Truncate(ms)
+	lease = lease.Truncate(ms) + sub.subMillis()
 	var ppm int64
 	switch s.pick(4) {
 	case 0:
@@ -208,8 +213,10 @@ var foreignBodies = []string{
 // than MaxIdentityLen whose cut at that length falls on a character
 // boundary or inside a character of several bytes (one in three), and
 // padding by an unknown field to just under or exactly MaxBodyLen bytes,
-// or just over (one in three). Half the records are in
-// another spelling of the same JSON (Object.Spelling), and one in four is
+// or just over (one in three); and there a lease at the edge of the
+// longest a record states (MaxLease) or just beyond it, the record
+// released and not edited (longLease; one seed in three). Half the records are in another
+// spelling of the same JSON (Object.Spelling), and one in four is
 // edited as another tool might leave it (Object.Edit, a foreign write).
 func SwarmInitial(seed uint64, sp SwarmSpace) *Object {
 	o := swarmInitial(seed, sp)
@@ -223,6 +230,9 @@ func SwarmInitial(seed uint64, sp SwarmSpace) *Object {
 		}
 		if s := newStream(seed, streamEdit, sp); s.on(4) {
 			o.Edit = 1 + s.c.Choose(sim.ChooseSetup, 1<<62)
+		}
+		if o.Edit == 0 {
+			longLease(seed, sp, o.Record) // an edit could make a long lease live
 		}
 	}
 	return o

@@ -46,9 +46,10 @@
 //     each write, so that what they were told is judged too (the
 //     lease-check checker); AuditWrites, which judges what the nodes wrote
 //     to the lock object in the protocol's own format (the history holds
-//     every body S3 applied): the elector's, AuditElectorRecords, reads
-//     each record with encoding/json and holds it to the documented format
-//     and to the body its If-Match replaced (record-audit); and Pace,
+//     every body S3 applied): the elector's, ElectorSettings.AuditRecords,
+//     reads each record with encoding/json and holds it to the documented
+//     format, to the body its If-Match replaced and to its writer's lease
+//     (record-audit); and Pace,
 //     which judges how soon each node acted on what S3 answered it, by the
 //     protocol's own waits: the elector's, ElectorSettings.Pace, holds an
 //     acquisition that was not answered with a success to the elector's

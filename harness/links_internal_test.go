@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/protocol"
@@ -11,11 +12,14 @@ import (
 
 // TestRecordFormatBoundsAgree: the bounds package faults draws records
 // around are the elector's: its identity and updates limits, its endings,
-// and the longest body it reads (a valid record padded to MaxBodyLen
+// its longest lease (the audit's too), and the longest body it reads (a valid record padded to MaxBodyLen
 // decodes, one byte more does not).
 func TestRecordFormatBoundsAgree(t *testing.T) {
 	if faults.MaxIdentityLen != protocol.MaxIdentityLen || faults.MaxUpdatesLen != protocol.MaxUpdatesLen {
 		t.Errorf("faults' bounds %d, %d; the elector's %d, %d", faults.MaxIdentityLen, faults.MaxUpdatesLen, protocol.MaxIdentityLen, protocol.MaxUpdatesLen)
+	}
+	if recordMaxLeaseMillis*time.Millisecond != protocol.MaxLeaseDuration || faults.MaxLease != protocol.MaxLeaseDuration {
+		t.Errorf("the audit's and faults' longest lease %v, %v; the elector's %v", recordMaxLeaseMillis*time.Millisecond, faults.MaxLease, protocol.MaxLeaseDuration)
 	}
 	if faults.EndedReleased != string(protocol.EndedReleased) || faults.EndedExpired != string(protocol.EndedExpired) {
 		t.Error("faults' endings are not the elector's")

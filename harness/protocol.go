@@ -72,7 +72,7 @@ type Protocol struct {
 	// in the protocol's own format: it reads the history's bodies (every
 	// PutObject S3 applied has its sim.S3Op.Body) and returns a violation
 	// for each write that does not say what its writer knew (the elector's
-	// is AuditElectorRecords). Its violations make a run Unsafe and are
+	// is ElectorSettings.AuditRecords). Its violations make a run Unsafe and are
 	// never excused: a node knows what it writes whatever the faults.
 	AuditWrites func(h *sim.History) []linearizability.Violation
 	// Pace, if set, judges how soon node acted on what S3 answered it, by
@@ -106,7 +106,7 @@ func Elector(s ElectorSettings) Protocol {
 		Coverage:       electorCoverage,
 		RequestRate:    s.RequestRate(),
 		MaxIdentityLen: protocol.MaxIdentityLen,
-		AuditWrites:    AuditElectorRecords,
+		AuditWrites:    s.AuditRecords,
 		Pace:           s.Pace,
 	}
 }
@@ -121,6 +121,9 @@ func ElectorNodes(settings ...ElectorSettings) Protocol {
 	}
 	p.Pace = func(h *sim.History, node int, clock sim.ClockModel) []linearizability.Violation {
 		return settings[node%len(settings)].Pace(h, node, clock)
+	}
+	p.AuditWrites = func(h *sim.History) []linearizability.Violation {
+		return auditRecords(h, func(node int) time.Duration { return settings[node%len(settings)].LeaseDuration })
 	}
 	for _, s := range settings[1:] {
 		a := s.Assumptions()

@@ -39,16 +39,37 @@ const (
 	// from its watermark; a takeover of anything else (no valid record,
 	// the largest token) and a create link to nothing.
 	RuleRecordLink = "link"
+	// RuleRecordLease: the record states a lease (leaseDurationMillis)
+	// other than its writer's configured lease rounded up to whole
+	// milliseconds: a record never understates the lease its writer keeps
+	// to, and states no more than it (judged by ElectorSettings.AuditRecords,
+	// which knows the node's settings).
+	RuleRecordLease = "lease"
 )
 
-// AuditElectorRecords is the production elector's Protocol.AuditWrites: it
-// judges every body a node wrote to the lock object that S3 applied
-// (sim.S3Op.Body) against the documented record format and against the
-// body its If-Match names. Bodies are read with encoding/json and the
-// record rules are written out here, not taken from the elector's codec:
-// the judge of what the records say must not share the code it judges.
+// AuditElectorRecords judges every body a node wrote to the lock object
+// that S3 applied (sim.S3Op.Body) against the documented record format and
+// against the body its If-Match names: every rule of RecordAuditCheck but
+// the lease, which needs the writer's settings (ElectorSettings.AuditRecords,
+// the production elector's Protocol.AuditWrites, judges them all). Bodies
+// are read with encoding/json and the record rules are written out here,
+// not taken from the elector's codec: the judge of what the records say
+// must not share the code it judges.
 func AuditElectorRecords(h *sim.History) []linearizability.Violation {
-	a := recordAudit{bodies: map[string]string{}, decoded: map[string]*auditedBody{}}
+	return auditRecords(h, nil)
+}
+
+// AuditRecords is the production elector's Protocol.AuditWrites for nodes
+// that run settings s: AuditElectorRecords, and every record states
+// s.LeaseDuration rounded up to whole milliseconds (RuleRecordLease).
+func (s ElectorSettings) AuditRecords(h *sim.History) []linearizability.Violation {
+	return auditRecords(h, func(int) time.Duration { return s.LeaseDuration })
+}
+
+// auditRecords judges the records of h; lease, if set, is the lease each
+// node is configured with.
+func auditRecords(h *sim.History, lease func(node int) time.Duration) []linearizability.Violation {
+	a := recordAudit{bodies: map[string]string{}, decoded: map[string]*auditedBody{}, lease: lease}
 	for i := range h.S3 {
 		op := &h.S3[i]
 		if op.Op == "PutObject" && op.Body != "" {
@@ -74,6 +95,7 @@ func AuditElectorRecords(h *sim.History) []linearizability.Violation {
 type recordAudit struct {
 	bodies  map[string]string
 	decoded map[string]*auditedBody
+	lease   func(node int) time.Duration
 }
 
 // auditedBody is a body as the reference reads it: the record, or why it
@@ -120,6 +142,11 @@ func (a *recordAudit) judge(op *sim.S3Op) (linearizability.Violation, bool) {
 	}
 	if r.rec.Holder != op.Identity {
 		return broke(RuleRecordHolder, "whose holder is %.80q", r.rec.Holder)
+	}
+	if a.lease != nil {
+		if lease := a.lease(op.Node); r.rec.LeaseDurationMS != statedMillis(lease) {
+			return broke(RuleRecordLease, "stating a lease of %d ms, but its lease is %v: %d ms rounded up", r.rec.LeaseDurationMS, lease, statedMillis(lease))
+		}
 	}
 	if op.IfNoneMatch == "*" {
 		if r.rec.Previous != nil {
@@ -169,9 +196,15 @@ func (a *recordAudit) judge(op *sim.S3Op) (linearizability.Violation, bool) {
 	return v, false
 }
 
+// recordMaxLeaseMillis is the longest lease a record states, in
+// milliseconds: 24 hours, as the record documentation states it
+// (protocol.MaxLeaseDuration), written out here so that an elector whose
+// bound is wrong is judged by the right one.
+const recordMaxLeaseMillis = 24 * 60 * 60 * 1000
+
 // readRecord reads body as the record documentation states it, with
 // encoding/json: a JSON object of at most 64 KiB, whose holder is not
-// empty, token at least 1, lease within (0, MaxLeaseDuration], nonce
+// empty, token at least 1, lease within (0, 24 h], nonce
 // NonceLen lowercase hex digits, updates at most MaxUpdatesLen bytes, and
 // whose previous term, if any, has a holder, a lower token, an ending
 // "released" or "expired", and updates within the bound.
@@ -191,7 +224,7 @@ func readRecord(body string) *auditedBody {
 		b.bad, b.field = "empty holder", "holder"
 	case r.Token == 0:
 		b.bad, b.field = "token 0", "token"
-	case r.LeaseDurationMS <= 0 || r.LeaseDurationMS > int64(protocol.MaxLeaseDuration/time.Millisecond):
+	case r.LeaseDurationMS <= 0 || r.LeaseDurationMS > recordMaxLeaseMillis:
 		b.bad, b.field = fmt.Sprintf("lease of %d ms", r.LeaseDurationMS), "leaseDurationMs"
 	case !lowerHex(r.Nonce, protocol.NonceLen):
 		b.bad, b.field = fmt.Sprintf("nonce %q", r.Nonce), "nonce"
@@ -208,6 +241,16 @@ func readRecord(body string) *auditedBody {
 		b.bad, b.field = fmt.Sprintf("previous updates of %d bytes", len(r.Previous.Updates)), "previous.updates"
 	}
 	return b
+}
+
+// statedMillis is the lease a record states for a configured lease d:
+// d in whole milliseconds, rounded up.
+func statedMillis(d time.Duration) int64 {
+	ms := int64(d / time.Millisecond)
+	if d%time.Millisecond != 0 {
+		ms++
+	}
+	return ms
 }
 
 // lowerHex reports whether s is n lowercase hex digits.

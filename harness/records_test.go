@@ -63,6 +63,7 @@ func TestRecordAuditCatchesBrokenRecords(t *testing.T) {
 			return bytes.Replace(b, []byte(`{"holder":`+string(mustJSON(t, r.Holder))+`,"token":`+string(mustJSON(t, r.Token))),
 				[]byte(`{"token":`+string(mustJSON(t, r.Token))+`,"holder":`+string(mustJSON(t, r.Holder))), 1)
 		}, harness.RuleRecordCanonical},
+		{"a lease a millisecond short", remarshal(func(r *protocol.Record) bool { r.LeaseDurationMS--; return true }), harness.RuleRecordLease},
 		{"another holder", remarshal(func(r *protocol.Record) bool { r.Holder += "-x"; return true }), harness.RuleRecordHolder},
 		{"a takeover that forgets its link", remarshal(func(r *protocol.Record) bool {
 			forget := r.Previous != nil && r.AcquireTime.Equal(r.RenewTime)

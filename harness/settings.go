@@ -36,6 +36,8 @@ type Configure func(faults.Settings) (Protocol, error)
 //     the longest lease a leader wrote, then read and write at its own
 //     pace.
 //   - Offsets, steps, stalls, foreign writes and lingering: the strictest.
+//   - What a node writes is judged by its own settings' AuditWrites
+//     (auditEach), if p judges writes at all.
 func (p Protocol) withSettings(settings []faults.Settings, nodes int) (Protocol, error) {
 	if len(settings) == 0 {
 		return p, nil
@@ -66,6 +68,9 @@ func (p Protocol) withSettings(settings []faults.Settings, nodes int) (Protocol,
 			return f(h, node, clock)
 		}
 		return nil
+	}
+	if p.AuditWrites != nil {
+		out.AuditWrites = func(h *sim.History) []linearizability.Violation { return auditEach(h, per) }
 	}
 	a := p.Assumptions
 	out.pauses = make([]time.Duration, nodes)
@@ -105,6 +110,24 @@ func (p Protocol) withSettings(settings []faults.Settings, nodes int) (Protocol,
 		out.LivenessBound = maxLease + beyond
 	}
 	return out, nil
+}
+
+// auditEach judges the writes of each node i by per[i].AuditWrites: a
+// violation belongs to the first node it names, and one that names none
+// is taken from node 0's audit.
+func auditEach(h *sim.History, per []Protocol) []linearizability.Violation {
+	var out []linearizability.Violation
+	for i, q := range per {
+		if q.AuditWrites == nil {
+			continue
+		}
+		for _, v := range q.AuditWrites(h) {
+			if (len(v.Nodes) == 0 && i == 0) || (len(v.Nodes) > 0 && v.Nodes[0] == i) {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
 }
 
 func minPositive(a, b time.Duration) time.Duration {

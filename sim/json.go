@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+	"unicode/utf8"
 )
 
 // The JSON forms of the history: camelCase names and durations as text
@@ -153,7 +154,10 @@ func (h *History) UnmarshalJSON(b []byte) error {
 }
 
 // s3OpJSON is the JSON form of an S3Op; a request never answered has no
-// "return".
+// "return". A body that is valid UTF-8 is written as text ("body"); one
+// that is not, which JSON text cannot hold (encoding/json would write
+// each stray byte as U+FFFD), as base64 ("bodyBase64"), so that every body
+// reads back byte for byte, and every valid one is written as before.
 type s3OpJSON struct {
 	Node        int           `json:"node"`
 	Identity    string        `json:"identity,omitempty"`
@@ -168,11 +172,15 @@ type s3OpJSON struct {
 	Code        string        `json:"code,omitempty"`
 	ETag        string        `json:"etag,omitempty"`
 	Body        string        `json:"body,omitempty"`
+	BodyBase64  []byte        `json:"bodyBase64,omitempty"`
 }
 
 // MarshalJSON writes the request with camelCase names and times as text.
 func (o S3Op) MarshalJSON() ([]byte, error) {
-	j := s3OpJSON{o.Node, o.Identity, o.Op, o.Key, o.IfMatch, o.IfNoneMatch, o.BodyETag, textDuration(o.Call), nil, o.Status, o.Code, o.ETag, o.Body}
+	j := s3OpJSON{o.Node, o.Identity, o.Op, o.Key, o.IfMatch, o.IfNoneMatch, o.BodyETag, textDuration(o.Call), nil, o.Status, o.Code, o.ETag, o.Body, nil}
+	if !utf8.ValidString(o.Body) {
+		j.Body, j.BodyBase64 = "", []byte(o.Body)
+	}
 	if o.Return >= 0 {
 		r := textDuration(o.Return)
 		j.Return = &r
@@ -188,6 +196,12 @@ func (o *S3Op) UnmarshalJSON(b []byte) error {
 	}
 	*o = S3Op{Node: j.Node, Identity: j.Identity, Op: j.Op, Key: j.Key, IfMatch: j.IfMatch, IfNoneMatch: j.IfNoneMatch, BodyETag: j.BodyETag,
 		Call: time.Duration(j.Call), Return: -1, Status: j.Status, Code: j.Code, ETag: j.ETag, Body: j.Body}
+	if j.BodyBase64 != nil {
+		if j.Body != "" {
+			return fmt.Errorf("sim: a request with both a body and a bodyBase64")
+		}
+		o.Body = string(j.BodyBase64)
+	}
 	if j.Return != nil {
 		o.Return = time.Duration(*j.Return)
 	}

@@ -1,0 +1,67 @@
+package faults_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/s3lease/s3lease/faults"
+)
+
+// TestSwarmDrawsLeasesAtTheLimit: across seeds, records before the run
+// state leases in (MaxLease - 1 h, MaxLease), exactly MaxLease and a
+// millisecond more, only on seeds with foreign writes during the run;
+// each is released, not edited and below the top of the token space (a
+// record the elector times would hold the nodes off past the run),
+// the one beyond the limit is foreign; and each plan reads back from JSON
+// exactly.
+func TestSwarmDrawsLeasesAtTheLimit(t *testing.T) {
+	seen := map[string]int{}
+	for seed := uint64(1); seed <= 6000; seed++ {
+		p := faults.Swarm(seed, space())
+		o := p.Initial
+		if o == nil || o.Record == nil || o.Record.Lease.D() <= 20*time.Second {
+			continue
+		}
+		r := o.Record
+		kind := "near"
+		switch l := r.Lease.D(); {
+		case l == faults.MaxLease:
+			kind = "at"
+		case l == faults.MaxLease+time.Millisecond:
+			kind = "over"
+			if !o.Foreign() {
+				t.Errorf("seed %d: a record of %v is not foreign", seed, l)
+			}
+		case l <= faults.MaxLease-time.Hour || l > faults.MaxLease || l%time.Millisecond != 0:
+			t.Fatalf("seed %d: a record of %v", seed, l)
+		}
+		seen[kind]++
+		if !r.Released || o.Edit != 0 || r.Token > faults.MaxNativeToken {
+			t.Errorf("seed %d: a record of %v, released %v, edit %d, token %d", seed, r.Lease, r.Released, o.Edit, r.Token)
+		}
+		writes := false
+		for _, e := range p.Events {
+			writes = writes || e.Kind == faults.DeleteLock || e.Kind == faults.Overwrite || e.Kind == faults.Restore
+		}
+		if !writes {
+			t.Errorf("seed %d: a record of %v on a seed without foreign writes", seed, r.Lease)
+		}
+		b, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := faults.Decode(bytes.NewReader(b))
+		if err != nil || !reflect.DeepEqual(p, back) {
+			t.Fatalf("seed %d: the plan does not read back as written (%v)", seed, err)
+		}
+	}
+	t.Logf("%v", seen)
+	for _, kind := range []string{"near", "at", "over"} {
+		if seen[kind] < 20 {
+			t.Errorf("%s the limit: %d records in 6000 seeds", kind, seen[kind])
+		}
+	}
+}
