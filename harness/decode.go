@@ -1,10 +1,10 @@
 package harness
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/protocol"
@@ -63,12 +63,26 @@ func decodedOtherwise(body string, want *auditedBody) string {
 		return fmt.Sprintf("refused with an error that names no rule (%v)", err)
 	case err != nil && re.Field != want.field:
 		return fmt.Sprintf("refused for its %s (%v), but the first rule it breaks is its %s (%s)", re.Field, err, want.field, want.bad)
-	case err == nil:
-		g, gerr := json.Marshal(got)
-		w, werr := json.Marshal(want.rec)
-		if gerr != nil || werr != nil || !bytes.Equal(g, w) {
-			return fmt.Sprintf("read as %.200s, where the record is %.200s", g, w)
-		}
+	case err == nil && !sameRecord(got, want.rec):
+		g, _ := json.Marshal(got)
+		w, _ := json.Marshal(want.rec)
+		return fmt.Sprintf("read as %.200s, where the record is %.200s", g, w)
 	}
 	return ""
+}
+
+// sameRecord reports whether two records hold the same values, their
+// times the same instants written with the same offsets.
+func sameRecord(a, b protocol.Record) bool {
+	return a.Holder == b.Holder && a.Token == b.Token && a.LeaseDurationMS == b.LeaseDurationMS &&
+		sameTime(a.AcquireTime, b.AcquireTime) && sameTime(a.RenewTime, b.RenewTime) && a.Nonce == b.Nonce &&
+		a.Released == b.Released && sameTime(a.Watermark, b.Watermark) && a.Updates == b.Updates &&
+		samePrevious(a.Previous, b.Previous) && (a.Previous == nil || sameTime(a.Previous.Watermark, b.Previous.Watermark))
+}
+
+// sameTime reports whether a and b are one instant with one offset.
+func sameTime(a, b time.Time) bool {
+	_, ao := a.Zone()
+	_, bo := b.Zone()
+	return a.Equal(b) && ao == bo
 }

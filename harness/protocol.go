@@ -90,6 +90,11 @@ type Protocol struct {
 	// statedLease is the longest lease of the nodes' own settings, which
 	// a plan's record that states none is written with.
 	statedLease time.Duration
+	// recordLease is the lease the production elector's records state
+	// (its settings' LeaseDuration), 0 for another protocol: nodes that
+	// all run the elector have their records audited in one pass, each
+	// by its own lease (withSettings).
+	recordLease time.Duration
 	_           struct{}
 }
 
@@ -108,6 +113,7 @@ func Elector(s ElectorSettings) Protocol {
 		MaxIdentityLen: protocol.MaxIdentityLen,
 		AuditWrites:    s.AuditRecords,
 		Pace:           s.Pace,
+		recordLease:    s.LeaseDuration,
 	}
 }
 

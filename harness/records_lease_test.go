@@ -113,12 +113,14 @@ func TestRecordAuditHoldsEachNodeToItsLease(t *testing.T) {
 	if n, first := leaseViolations(o); n != 0 {
 		t.Errorf("plan settings: %d lease violations of the correct elector, the first %s", n, first)
 	}
-	// The same settings, each node's records judged by the default lease.
+	// The same settings, each node judged as the default elector (its
+	// records by the default lease) while it runs its own.
 	swapped = base
 	swapped.Configure = func(fs faults.Settings) (harness.Protocol, error) {
 		q, err := base.Configure(fs)
-		q.AuditWrites = base.AuditWrites
-		return q, err
+		judged := base
+		judged.Candidate = q.Candidate
+		return judged, err
 	}
 	if n, _ := leaseViolations(leaseRun(t, swapped, settings)); n == 0 {
 		t.Error("plan settings judged by the default lease: no lease violation")

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
@@ -37,7 +38,9 @@ type Configure func(faults.Settings) (Protocol, error)
 //     pace.
 //   - Offsets, steps, stalls, foreign writes and lingering: the strictest.
 //   - What a node writes is judged by its own settings' AuditWrites
-//     (auditEach), if p judges writes at all.
+//     (auditEach), if p judges writes at all; for nodes that all run the
+//     production elector, in one pass of its audit, each node's records
+//     by its own lease.
 func (p Protocol) withSettings(settings []faults.Settings, nodes int) (Protocol, error) {
 	if len(settings) == 0 {
 		return p, nil
@@ -71,6 +74,11 @@ func (p Protocol) withSettings(settings []faults.Settings, nodes int) (Protocol,
 	}
 	if p.AuditWrites != nil {
 		out.AuditWrites = func(h *sim.History) []linearizability.Violation { return auditEach(h, per) }
+		if !slices.ContainsFunc(per, func(q Protocol) bool { return q.recordLease <= 0 }) {
+			out.AuditWrites = func(h *sim.History) []linearizability.Violation {
+				return auditRecords(h, func(node int) time.Duration { return per[node].recordLease })
+			}
+		}
 	}
 	a := p.Assumptions
 	out.pauses = make([]time.Duration, nodes)
