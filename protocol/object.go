@@ -33,7 +33,7 @@ var errNoETag = errors.New("s3lease: S3 answered without an ETag")
 var errNotSent = errors.New("s3lease: write not sent")
 
 // errObjectMissing is wrapped by the error of a write If-Match an ETag that
-// S3 answered with a 404 the SDK could not read a code from (objectMissing):
+// S3 answered with a 404 the SDK could not read a code from (ObjectMissing):
 // a conditional write on an object finds it missing or the bucket missing,
 // and only the first makes the elector read again at once, which it must.
 // A create's code-less 404 is not wrapped: the object cannot be missing to
@@ -128,7 +128,7 @@ func (e *Elector) read(ctx context.Context, purpose Purpose) (s snapshot, err er
 		Key:    e.key,
 	})
 	if err != nil {
-		if objectMissing(err) {
+		if ObjectMissing(err) {
 			return snapshot{at: e.clock.Monotonic()}, nil
 		}
 		return snapshot{}, err
@@ -197,7 +197,7 @@ func (e *Elector) write(ctx context.Context, rec Record, ifMatch string, purpose
 	if err == nil && (out.ETag == nil || *out.ETag == "") {
 		err = errNoETag
 	}
-	if err != nil && ifMatch != "" && objectMissing(err) {
+	if err != nil && ifMatch != "" && ObjectMissing(err) {
 		err = fmt.Errorf("%w: %w", errObjectMissing, err)
 	}
 	e.reportRequest("PutObject", purpose, causeOf(err), w.sent)

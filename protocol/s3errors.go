@@ -94,16 +94,16 @@ func ClassifyError(err error) ErrorClass {
 	return ClassUnknownOutcome
 }
 
-// objectMissing reports whether a GetObject error says that the lock object
-// does not exist: ClassNotFound, or a 404 that carries no S3 error code.
-// The second is what a proxy's error page gives that the SDK cannot read
-// (docs/s3-semantics.md, "Error pages"): without it, an elector behind such
-// a proxy would never create a missing object. It is read so on GetObject
-// only. A missing bucket answered so makes the elector try to create the
-// object, which fails as ClassOther and waits a RetryPeriod: no more
-// requests than a refusal costs. ClassifyError keeps a code-less 404 as
-// ClassOther, since for a write it may as well be NoSuchBucket.
-func objectMissing(err error) bool {
+// ObjectMissing reports whether an error of a GetObject (or of a write
+// If-Match an ETag) says that the object does not exist: ClassNotFound,
+// or a 404 that carries no S3 error code. The second is what a proxy's
+// error page gives that the SDK cannot read (docs/s3-semantics.md, "Error
+// pages"): without it, an elector behind such a proxy would never create a
+// missing object. A missing bucket answered so makes the elector try to
+// create the object, which fails as ClassOther and waits a RetryPeriod: no
+// more requests than a refusal costs. ClassifyError keeps a code-less 404
+// ClassOther, since for a create it may as well be NoSuchBucket.
+func ObjectMissing(err error) bool {
 	if ClassifyError(err) == ClassNotFound {
 		return true
 	}

@@ -171,8 +171,8 @@ func TestObjectMissing(t *testing.T) {
 		if err == nil {
 			t.Fatalf("GetObject %s: no error", tt.key)
 		}
-		if got := objectMissing(err); got != tt.want {
-			t.Errorf("GetObject answered %s: objectMissing = %v, want %v (%v)", tt.key, got, tt.want, err)
+		if got := ObjectMissing(err); got != tt.want {
+			t.Errorf("GetObject answered %s: ObjectMissing = %v, want %v (%v)", tt.key, got, tt.want, err)
 		}
 	}
 	// A write's code-less 404 stays a refusal: it may be NoSuchBucket.

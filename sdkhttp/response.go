@@ -15,8 +15,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
+
 	smithytime "github.com/aws/smithy-go/time"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
+	"github.com/s3lease/s3lease/sim"
 )
 
 // newResponse returns a response to req with status and header and an
@@ -209,6 +211,11 @@ func answerError(req *http.Request, err error) (*http.Response, error) {
 		// S3 sends these answers without a body: the SDK derives the error
 		// code from the status.
 		return resp, nil
+	}
+	if sim.HTMLPage(err) {
+		// A proxy's page in place of S3's document (sim.ErrorPages).
+		h.Set("Content-Type", "text/html")
+		return withBody(resp, bytesBody([]byte(sim.ProxyHTMLPage)), int64(len(sim.ProxyHTMLPage))), nil
 	}
 	var code, message string
 	var api smithy.APIError

@@ -95,6 +95,12 @@ func ProxiedError(op string, status int, requestID string, pages ErrorPages) err
 	return newErrorChain(op, status, http.StatusText(status), requestID, "text/html", htmlPageError)
 }
 
+// HTMLPage reports whether err is an answer whose body a proxy replaced
+// with ProxyHTMLPage (ProxiedError with ErrorPagesHTML): the SDK could not
+// read it, so the error carries the status and no code. A transport that
+// serves the simulated S3 over HTTP answers such an error with that page.
+func HTMLPage(err error) bool { return errors.Is(err, htmlPageError) }
+
 // throughProxy is err, an answer of S3 with status to op, as a node behind
 // pages receives it.
 func throughProxy(err error, op string, status int, pages ErrorPages) error {

@@ -59,7 +59,7 @@ func (p NaiveLock) candidate() sim.Candidate {
 				body, _ := io.ReadAll(out.Body)
 				_ = json.Unmarshal(body, &rec)
 				etag = aws.ToString(out.ETag)
-			case protocol.ClassifyError(err) != protocol.ClassNotFound:
+			case !protocol.ObjectMissing(err):
 				_ = clk.Sleep(ctx, retry)
 				continue
 			}

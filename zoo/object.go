@@ -50,7 +50,7 @@ func (n *node) read(ctx context.Context) (snapshot, error) {
 	defer cancel()
 	out, err := n.env.Store.GetObject(cctx, &s3.GetObjectInput{Bucket: &n.env.Bucket, Key: &n.env.Key})
 	if err != nil {
-		if protocol.ClassifyError(err) == protocol.ClassNotFound {
+		if protocol.ObjectMissing(err) {
 			return snapshot{at: n.now()}, nil
 		}
 		return snapshot{}, err
