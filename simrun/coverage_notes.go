@@ -49,15 +49,16 @@ var electorNotes = map[string]string{
 
 	"checking-release --409--> releasing": "Rare in the swarm's seeds: of seeds 1..40,000 none reaches it since the swarm draws names, " +
 		"watermark applications, spellings and edits (seed 9671 did before); a guided campaign of the swarm reaches it " +
-		"(`simrun coverage -guided -seeds 10000` from seed 1, at its run 8979 with the swarm's draws of this version; " +
-		"from `-start 10001` at its run 6936 with those of the version before, and not within 10,000 runs with this one's). " +
+		"(`simrun coverage -guided -seeds 10000` with the swarm's draws of this version: from seed 1 at its run 7356, " +
+		"from `-start 10001` at its run 6856). " +
 		"It takes a release write answered without a plain success, then the read that checks it answered 409, " +
 		"which the swarm gives a read only when it aims that answer at one request (a role's, or a node's Nth read). " +
 		"The same check answered 5xx, 403 or not at all is reached (see their rows).",
 	"checking-release: 409": "The answer of both transitions `checking-release --409--> releasing` and `checking-release --409--> stopped`: " +
 		"see their rows.",
 	"checking-release --409--> stopped": "Reachable outside the swarm's seeds: guided campaigns of the swarm reach it " +
-		"(`simrun coverage -guided -seeds 10000` from seed 1, at its run 9146 with the swarm's draws of this version); " +
+		"(`simrun coverage -guided -seeds 10000` from seed 1, at its run 9146 with the swarm's draws of the version before; " +
+		"not within 10,000 runs, from seed 1 or from `-start 10001`, with this version's); " +
 		"`scenarios/testdata/regress/swarm-guided-last-release-check-409-pass.json` is a run a guided campaign derived, " +
 		"and `TestGuidedReproducerReachesLastReleaseCheck` (package scenarios) checks that it still reaches it. " + lastRelease,
 	"checking-release --refused--> stopped": "Reachable outside the swarm's seeds: a guided campaign of the swarm reached it " +
