@@ -27,7 +27,9 @@ const RuleRecordFloor = "floor"
 // create, or a write whose token differs from the body it replaced)
 // against the tokens that node had seen before it sent the write: valid
 // records its reads returned, and its own earlier acquisitions. A crash,
-// stop or restart of the node forgets them, as the process does.
+// stop or restart of the node forgets them, as the process does: a
+// request belongs to the process that sent it, and an answer that came
+// after its process ended taught the next one nothing.
 func (a *recordAudit) floorViolations(h *sim.History) []linearizability.Violation {
 	starts := map[int][]time.Duration{} // the instants each node's memory begins anew
 	for _, f := range h.Faults {
@@ -42,10 +44,14 @@ func (a *recordAudit) floorViolations(h *sim.History) []linearizability.Violatio
 		at    time.Duration // when the node learned it
 	}
 	var seenBy map[int][]seen = map[int][]seen{}
-	memoryStart := func(node int, at time.Duration) time.Duration {
+	// memoryStart is when the memory of the process that sent a request
+	// at sent began. A request sent at the very instant of a restart is
+	// the old process's: the new one reads before it writes, and a read
+	// left to the old memory only makes the rule weaker.
+	memoryStart := func(node int, sent time.Duration) time.Duration {
 		var s time.Duration = -1
 		for _, t := range starts[node] {
-			if t <= at && t > s {
+			if t < sent && t > s {
 				s = t
 			}
 		}
@@ -61,7 +67,7 @@ func (a *recordAudit) floorViolations(h *sim.History) []linearizability.Violatio
 		case "GetObject":
 			b, ok := a.read(op.ETag)
 			if ok && b.bad == "" && b.rec.Token < math.MaxUint64 {
-				seenBy[op.Node] = append(seenBy[op.Node], seen{b.rec.Token, memoryStart(op.Node, op.Return), op.Return})
+				seenBy[op.Node] = append(seenBy[op.Node], seen{b.rec.Token, memoryStart(op.Node, op.Call), op.Return})
 			}
 		case "PutObject":
 			if op.Body == "" {

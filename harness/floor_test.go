@@ -30,7 +30,8 @@ func floorBody(t *testing.T, holder string, token uint64) (body, etag string) {
 // TestRecordFloorRule: node 0 reads a record with token 50, the object is
 // deleted, and node 0 creates it again. With token 40 it breaks the floor
 // rule; with 51 it does not; after a crash in between, its memory is new
-// and 40 breaks nothing. The largest token, when 50 is the highest it
+// and 40 breaks nothing, also when the process restarted at the instant
+// its read returned. The largest token, when 50 is the highest it
 // saw, breaks it too.
 func TestRecordFloorRule(t *testing.T) {
 	other, otherTag := floorBody(t, "n1", 50)
@@ -44,6 +45,7 @@ func TestRecordFloorRule(t *testing.T) {
 		{"equal to a token it read", 50, false, true},
 		{"above it", 51, false, false},
 		{"below it after a crash", 40, true, false},
+		{"below it after a restart the instant its read returned", 40, false, false},
 		{"the largest token", math.MaxUint64, false, true},
 	} {
 		mine, mineTag := floorBody(t, "n0", c.token)
@@ -53,8 +55,12 @@ func TestRecordFloorRule(t *testing.T) {
 			{Node: -1, Op: "DeleteObject", Call: 5, Return: 5, Status: 204},
 			{Node: 0, Identity: "n0", Op: "PutObject", IfNoneMatch: "*", BodyETag: mineTag, Call: 7, Return: 8, Status: 200, ETag: mineTag, Body: mine},
 		}}
-		if c.crash {
+		switch {
+		case c.crash:
 			h.Faults = []sim.FaultSpan{{Kind: "crash", Node: 0, From: 5, To: 6}}
+		case strings.Contains(c.name, "the instant"):
+			// The read was answered, and the process restarted, at 4.
+			h.Faults = []sim.FaultSpan{{Kind: "restart", Node: 0, From: 4, To: 4}}
 		}
 		got := false
 		for _, v := range harness.AuditElectorRecords(h) {
