@@ -28,35 +28,17 @@ const RuleRecordFloor = "floor"
 // against the tokens that node had seen before it sent the write: valid
 // records its reads returned, and its own earlier acquisitions. A crash,
 // stop or restart of the node forgets them, as the process does: a
-// request belongs to the process that sent it, and an answer that came
-// after its process ended taught the next one nothing.
+// request belongs to the incarnation that sent it (sim.S3Op.Incarnation),
+// and an answer that came after its process ended taught the next one
+// nothing.
 func (a *recordAudit) floorViolations(h *sim.History) []linearizability.Violation {
-	starts := map[int][]time.Duration{} // the instants each node's memory begins anew
-	for _, f := range h.Faults {
-		switch f.Kind {
-		case "crash", "stop", "restart":
-			starts[f.Node] = append(starts[f.Node], f.From)
-		}
-	}
+	// The process that sent a request: a node's incarnation.
+	type process struct{ node, incarnation int }
 	type seen struct {
 		token uint64
-		since time.Duration // when the memory it belongs to began
-		at    time.Duration // when the node learned it
+		at    time.Duration // when the process learned it
 	}
-	var seenBy map[int][]seen = map[int][]seen{}
-	// memoryStart is when the memory of the process that sent a request
-	// at sent began. A request sent at the very instant of a restart is
-	// the old process's: the new one reads before it writes, and a read
-	// left to the old memory only makes the rule weaker.
-	memoryStart := func(node int, sent time.Duration) time.Duration {
-		var s time.Duration = -1
-		for _, t := range starts[node] {
-			if t < sent && t > s {
-				s = t
-			}
-		}
-		return s
-	}
+	seenBy := map[process][]seen{}
 	var out []linearizability.Violation
 	for i := range h.S3 {
 		op := &h.S3[i]
@@ -67,7 +49,8 @@ func (a *recordAudit) floorViolations(h *sim.History) []linearizability.Violatio
 		case "GetObject":
 			b, ok := a.read(op.ETag)
 			if ok && b.bad == "" && b.rec.Token < math.MaxUint64 {
-				seenBy[op.Node] = append(seenBy[op.Node], seen{b.rec.Token, memoryStart(op.Node, op.Call), op.Return})
+				p := process{op.Node, op.Incarnation}
+				seenBy[p] = append(seenBy[p], seen{b.rec.Token, op.Return})
 			}
 		case "PutObject":
 			if op.Body == "" {
@@ -83,10 +66,10 @@ func (a *recordAudit) floorViolations(h *sim.History) []linearizability.Violatio
 					continue // a renewal or release, or nothing to tell it by
 				}
 			}
-			since := memoryStart(op.Node, op.Call)
+			p := process{op.Node, op.Incarnation}
 			var high uint64
-			for _, s := range seenBy[op.Node] {
-				if s.since == since && s.at <= op.Call {
+			for _, s := range seenBy[p] {
+				if s.at <= op.Call {
 					high = max(high, s.token)
 				}
 			}
@@ -104,7 +87,7 @@ func (a *recordAudit) floorViolations(h *sim.History) []linearizability.Violatio
 					Nodes: []int{op.Node}, Token: r.rec.Token,
 					Message: fmt.Sprintf("node %d (identity %q) acquired a term at %v with token %d, %s", op.Node, op.Identity, op.Call, r.rec.Token, why)})
 			}
-			seenBy[op.Node] = append(seenBy[op.Node], seen{r.rec.Token, since, op.Call})
+			seenBy[p] = append(seenBy[p], seen{r.rec.Token, op.Call})
 		}
 	}
 	return out

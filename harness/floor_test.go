@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -51,16 +52,20 @@ func TestRecordFloorRule(t *testing.T) {
 		mine, mineTag := floorBody(t, "n0", c.token)
 		h := &sim.History{Nodes: 2, End: 10 * time.Second, S3: []sim.S3Op{
 			{Node: 1, Identity: "n1", Op: "PutObject", IfNoneMatch: "*", BodyETag: otherTag, Call: 1, Return: 2, Status: 200, ETag: otherTag, Body: other},
-			{Node: 0, Identity: "n0", Op: "GetObject", Call: 3, Return: 4, Status: 200, ETag: otherTag},
+			{Node: 0, Identity: "n0", Incarnation: 1, Op: "GetObject", Call: 3, Return: 4, Status: 200, ETag: otherTag},
 			{Node: -1, Op: "DeleteObject", Call: 5, Return: 5, Status: 204},
-			{Node: 0, Identity: "n0", Op: "PutObject", IfNoneMatch: "*", BodyETag: mineTag, Call: 7, Return: 8, Status: 200, ETag: mineTag, Body: mine},
+			{Node: 0, Identity: "n0", Incarnation: 1, Op: "PutObject", IfNoneMatch: "*", BodyETag: mineTag, Call: 7, Return: 8, Status: 200, ETag: mineTag, Body: mine},
 		}}
 		switch {
 		case c.crash:
 			h.Faults = []sim.FaultSpan{{Kind: "crash", Node: 0, From: 5, To: 6}}
+			h.S3[3].Incarnation = 2
 		case strings.Contains(c.name, "the instant"):
-			// The read was answered, and the process restarted, at 4.
+			// The read was answered, and the process restarted, at 4:
+			// the next process sends its first request at that instant.
 			h.Faults = []sim.FaultSpan{{Kind: "restart", Node: 0, From: 4, To: 4}}
+			h.S3[3].Incarnation = 2
+			h.S3 = slices.Insert(h.S3, 2, sim.S3Op{Node: 0, Identity: "n0", Incarnation: 2, Op: "GetObject", Call: 4, Return: 5, Status: 404, Code: "NoSuchKey"})
 		}
 		got := false
 		for _, v := range harness.AuditElectorRecords(h) {

@@ -37,6 +37,10 @@ type S3Op struct {
 	// Identity is the identity of the node's incarnation that sent the
 	// request ("" for a write from outside the nodes).
 	Identity string
+	// Incarnation is the node's incarnation that sent the request
+	// (Node.Incarnation: 1 for its first process, as Term.Incarnation); 0
+	// for a write from outside the nodes.
+	Incarnation int
 	// Op is "PutObject", "GetObject", "HeadObject", "DeleteObject" or
 	// "ListObjectsV2"; Key the object key (for a list, the prefix).
 	Op  string

@@ -154,13 +154,14 @@ func (h *History) UnmarshalJSON(b []byte) error {
 }
 
 // s3OpJSON is the JSON form of an S3Op; a request never answered has no
-// "return". A body that is valid UTF-8 is written as text ("body"); one
+// "return", and one of a node's first incarnation no "incarnation". A body that is valid UTF-8 is written as text ("body"); one
 // that is not, which JSON text cannot hold (encoding/json would write
 // each stray byte as U+FFFD), as base64 ("bodyBase64"), so that every body
 // reads back byte for byte, and every valid one is written as before.
 type s3OpJSON struct {
 	Node        int           `json:"node"`
 	Identity    string        `json:"identity,omitempty"`
+	Incarnation int           `json:"incarnation,omitempty"` // written from the second on
 	Op          string        `json:"op"`
 	Key         string        `json:"key"`
 	IfMatch     string        `json:"ifMatch,omitempty"`
@@ -177,7 +178,10 @@ type s3OpJSON struct {
 
 // MarshalJSON writes the request with camelCase names and times as text.
 func (o S3Op) MarshalJSON() ([]byte, error) {
-	j := s3OpJSON{o.Node, o.Identity, o.Op, o.Key, o.IfMatch, o.IfNoneMatch, o.BodyETag, textDuration(o.Call), nil, o.Status, o.Code, o.ETag, o.Body, nil}
+	j := s3OpJSON{o.Node, o.Identity, 0, o.Op, o.Key, o.IfMatch, o.IfNoneMatch, o.BodyETag, textDuration(o.Call), nil, o.Status, o.Code, o.ETag, o.Body, nil}
+	if o.Incarnation > 1 {
+		j.Incarnation = o.Incarnation
+	}
 	if !utf8.ValidString(o.Body) {
 		j.Body, j.BodyBase64 = "", []byte(o.Body)
 	}
@@ -194,8 +198,11 @@ func (o *S3Op) UnmarshalJSON(b []byte) error {
 	if err := StrictUnmarshal(b, &j); err != nil {
 		return err
 	}
-	*o = S3Op{Node: j.Node, Identity: j.Identity, Op: j.Op, Key: j.Key, IfMatch: j.IfMatch, IfNoneMatch: j.IfNoneMatch, BodyETag: j.BodyETag,
+	*o = S3Op{Node: j.Node, Identity: j.Identity, Incarnation: j.Incarnation, Op: j.Op, Key: j.Key, IfMatch: j.IfMatch, IfNoneMatch: j.IfNoneMatch, BodyETag: j.BodyETag,
 		Call: time.Duration(j.Call), Return: -1, Status: j.Status, Code: j.Code, ETag: j.ETag, Body: j.Body}
+	if o.Incarnation == 0 && o.Node >= 0 {
+		o.Incarnation = 1 // the first is not written
+	}
 	if j.BodyBase64 != nil {
 		if j.Body != "" {
 			return fmt.Errorf("sim: a request with both a body and a bodyBase64")

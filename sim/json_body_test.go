@@ -22,7 +22,7 @@ func TestS3OpBodyReadsBackByteForByte(t *testing.T) {
 		"\xff",
 		"ok\x80",
 	} {
-		op := sim.S3Op{Node: 1, Op: "PutObject", Key: "k", Call: 5, Return: 9, Status: 200, Body: body}
+		op := sim.S3Op{Node: 1, Incarnation: 1, Op: "PutObject", Key: "k", Call: 5, Return: 9, Status: 200, Body: body}
 		b, err := json.Marshal(op)
 		if err != nil {
 			t.Fatal(err)
@@ -49,5 +49,28 @@ func TestS3OpBodyReadsBackByteForByte(t *testing.T) {
 	both := `{"node":0,"op":"PutObject","key":"k","call":"1ms","body":"a","bodyBase64":"YQ=="}`
 	if err := json.Unmarshal([]byte(both), &op); err == nil {
 		t.Error("a request with both a body and a bodyBase64 reads")
+	}
+}
+
+// TestS3OpIncarnationReadsBack: the incarnation that sent a request reads
+// back from a history's JSON: written from the second on, the first
+// implied for a node's request, none for a write from outside the nodes.
+func TestS3OpIncarnationReadsBack(t *testing.T) {
+	for _, op := range []sim.S3Op{
+		{Node: 2, Incarnation: 1, Op: "GetObject", Key: "k", Call: 1, Return: 2, Status: 200},
+		{Node: 2, Incarnation: 3, Op: "GetObject", Key: "k", Call: 1, Return: 2, Status: 200},
+		{Node: -1, Op: "DeleteObject", Key: "k", Call: 1, Return: 1, Status: 204},
+	} {
+		b, err := json.Marshal(op)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back sim.S3Op
+		if err := json.Unmarshal(b, &back); err != nil || back != op {
+			t.Errorf("%+v reads back from %s as %+v (%v)", op, b, back, err)
+		}
+		if written := strings.Contains(string(b), `"incarnation"`); written != (op.Incarnation > 1) {
+			t.Errorf("%s: incarnation written %v", b, written)
+		}
 	}
 }

@@ -104,7 +104,7 @@ func (c *nodeS3) call(ctx context.Context, rq request, pc *s3Landing) error {
 		w.history.S3 = make([]S3Op, 0, 16+w.cfg.Nodes*int(w.cfg.Duration/time.Second))
 	}
 	hi := len(w.history.S3)
-	w.history.S3 = append(w.history.S3, S3Op{Node: c.n.Index, Identity: c.n.identity, Op: op, Key: key, IfMatch: str(rq.ifMatch),
+	w.history.S3 = append(w.history.S3, S3Op{Node: c.n.Index, Identity: c.n.identity, Incarnation: c.n.incarnation, Op: op, Key: key, IfMatch: str(rq.ifMatch),
 		IfNoneMatch: str(rq.ifNoneMatch), BodyETag: rq.bodyETag, Call: w.now, Return: -1})
 	// The answer, decided when the request reaches S3.
 	pc.id, pc.op, pc.bucket, pc.key, pc.tracked, pc.fate, pc.hist = id, op, rq.bucket, key, tracked, f, hi
