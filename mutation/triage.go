@@ -102,9 +102,6 @@ var Triage = []Judgement{
 	{Kind: KindEquivalent, File: "protocol/campaign.go", Func: "Elector.resumeOwn", Operator: OpOffByOne,
 		Original: "0", Replacement: "1", Occurrence: 1,
 		Reason: "campaign ignores the wait returned with a term."}, // campaign-793e3a4c
-	{Kind: KindGap, File: "protocol/campaign.go", Func: "ceilMillis", Operator: OpOffByOne,
-		Original: "1", Replacement: "2", Occurrence: 1,
-		Reason: "A lease of whole milliseconds plus 1 ns is rounded down: the record understates it by a nanosecond, and a follower with a shorter lease of its own waits 1 ns too little. The swarm draws whole milliseconds; no run could show a 1 ns shortfall."}, // campaign-7e72aa22
 	{Kind: KindGap, File: "protocol/campaign.go", Func: "endOf", Operator: OpCompare,
 		Original: "len(holder) > MaxIdentityLen", Replacement: "len(holder) >= MaxIdentityLen", Occurrence: 1,
 		Reason: "A previous holder of exactly MaxIdentityLen bytes indexes holder[MaxIdentityLen] and panics: every follower taking over a record written by an elector with the longest accepted identity crashes. The swarm does not reach it: its node identities and the holders of the records it writes itself are short. A draw of a foreign record whose holder is exactly MaxIdentityLen bytes would catch it at once."}, // campaign-fe1ef5c2
@@ -186,9 +183,6 @@ var Triage = []Judgement{
 	{Kind: KindGap, File: "protocol/config.go", Func: "const DefaultRetryPeriod", Operator: OpOffByOne,
 		Original: "2", Replacement: "3", Occurrence: 1,
 		Reason: "DefaultRetryPeriod, a value for users to copy, becomes 3 s; nothing in the elector reads it."}, // config-c53ffe9e
-	{Kind: KindGap, File: "protocol/config.go", Func: "const MaxLeaseDuration", Operator: OpOffByOne,
-		Original: "24", Replacement: "23", Occurrence: 1,
-		Reason: "Records stating a lease over 23 h (none in the swarm, which draws up to 20 s) are refused as malformed and timed for the follower's own lease; NewElector refuses leases over 23 h."}, // config-971873a5
 	{Kind: KindGap, File: "protocol/config.go", Func: "driftMargin", Operator: OpArith,
 		Original: "1_000_000 + ppm", Replacement: "1_000_000 - ppm", Occurrence: 1, Area: AreaConfig,
 		Reason: "A larger drift margin: NewElector refuses RenewDeadlines near the limit, which the swarm draws and then runs with its own defaults (harness.SwarmPlan), so it cannot see the refusal; for every configuration still accepted the term is RenewDeadline as before."}, // config-020380f7
@@ -264,9 +258,6 @@ var Triage = []Judgement{
 	{Kind: KindGap, File: "protocol/lead.go", Func: "Elector.renew", Operator: OpClock,
 		Original: "e.clock.Now()", Replacement: "time.Unix(0, int64(e.clock.Monotonic()))", Occurrence: 1, Area: AreaObservability,
 		Reason: "A renewal's RenewTime, written for humans only, is the monotonic reading as a date."}, // lead-712c23bf
-	{Kind: KindGap, File: "protocol/lead.go", Func: "Elector.renew", Operator: OpCompare,
-		Original: "s.bad == nil", Replacement: "s.bad != nil", Occurrence: 1,
-		Reason: "When a check read shows that someone replaced our record, a valid replacement's token and lease are not counted, and a malformed one's are. Within the assumptions the next read shows the replacement again before any acquisition, so the token is counted then; only a foreign delete or overwrite in between (whose effects are excused) could make the next token lower or, with a record at the largest token, stall the tokens at the largest."}, // lead-89f20008
 	{Kind: KindEquivalent, File: "protocol/lead.go", Func: "Elector.renew", Operator: OpOffByOne,
 		Original: "0", Replacement: "-1", Occurrence: 4,
 		Reason: "The term was just stopped, so its context is cancelled, and Clock.Sleep on a cancelled context returns at once whatever the duration: the lead loop ends either way."}, // lead-3649cf65
@@ -276,21 +267,12 @@ var Triage = []Judgement{
 	{Kind: KindEquivalent, File: "protocol/object.go", Func: "Elector.read", Operator: OpReturnOther,
 		Original: "snapshot{}, fmt.Errorf(\"s3lease: read lock object body: %w\", err)", Replacement: "snapshot{}, errNoETag", Occurrence: 1,
 		Reason: "A body that cannot be read is reported as an answer without an ETag: both errors carry no HTTP status and are unknown outcomes to every caller (classify, causeOf), which only log them."}, // object-17028ada
-	{Kind: KindGap, File: "protocol/object.go", Func: "Elector.read", Operator: OpReturnZero,
-		Original: "err", Replacement: "nil", Occurrence: 1,
-		Reason: "A failed read is taken for a missing object: a leader's check read makes it step down, a follower that never saw the object tries an If-None-Match create (refused), and a follower timing an absence may count from an earlier failed read. Within the assumptions safe and live (a foreign delete is needed for the last, and excused); the swarm sees no violation."}, // object-d51d8252
 	{Kind: KindGap, File: "protocol/object.go", Func: "Elector.remember", Operator: OpArith,
 		Original: "maxWrites-1", Replacement: "maxWrites+1", Occurrence: 1,
-		Reason: "Changes which of the recent writes are remembered (a different one forgotten, or all of them kept, growing without bound): forgetting one is safe, its record is then timed as foreign, and remembering more only recognises more of our own writes. Safe and live; a memory growth no checker measures."}, // object-ea90def1
-	{Kind: KindGap, File: "protocol/object.go", Func: "Elector.remember", Operator: OpOffByOne,
-		Original: "1", Replacement: "0", Occurrence: 1,
-		Reason: "Changes which of the recent writes are remembered (a different one forgotten, or all of them kept, growing without bound): forgetting one is safe, its record is then timed as foreign, and remembering more only recognises more of our own writes. Safe and live; a memory growth no checker measures."}, // object-0af9e2e1
+		Reason: "Every write of a Run is kept (the list grows without bound): the elector recognises more of its own writes than the 16 it promises, which only keeps it leading where it would step down on a restore of a record of its own from longer ago. Safe and live; the growth of memory is what is wrong, and no checker of the swarm measures a node's memory. (The mutants that forget a write are caught: the pace checker's stepdown rule.)"}, // object-ea90def1
 	{Kind: KindGap, File: "protocol/object.go", Func: "Elector.remember", Operator: OpOffByOne,
 		Original: "1", Replacement: "0", Occurrence: 2,
-		Reason: "Changes which of the recent writes are remembered (a different one forgotten, or all of them kept, growing without bound): forgetting one is safe, its record is then timed as foreign, and remembering more only recognises more of our own writes. Safe and live; a memory growth no checker measures."}, // object-2c347821
-	{Kind: KindGap, File: "protocol/object.go", Func: "Elector.remember", Operator: OpOffByOne,
-		Original: "1", Replacement: "2", Occurrence: 1,
-		Reason: "Changes which of the recent writes are remembered (a different one forgotten, or all of them kept, growing without bound): forgetting one is safe, its record is then timed as foreign, and remembering more only recognises more of our own writes. Safe and live; a memory growth no checker measures."}, // object-1886ee2e
+		Reason: "Every write of a Run but the first is kept (the list grows without bound): the elector recognises more of its own writes than the 16 it promises, which only keeps it leading where it would step down on a restore of a record of its own from longer ago. Safe and live; the growth of memory is what is wrong, and no checker of the swarm measures a node's memory. (The mutants that forget a write are caught: the pace checker's stepdown rule.)"}, // object-2c347821
 	{Kind: KindEquivalent, File: "protocol/object.go", Func: "Elector.write", Operator: OpCancel,
 		Original: "defer cancel()", Replacement: "_ = cancel", Occurrence: 1,
 		Reason: "The per-call context is used only by the PutObject call, which has returned: not cancelling it leaves its timer to expire on its own, a leak of up to RequestTimeout that changes no decision (vet's lostcancel check is the tool for it)."}, // object-82bd144d
@@ -300,9 +282,6 @@ var Triage = []Judgement{
 	{Kind: KindGap, File: "protocol/object.go", Func: "Elector.write", Operator: OpErrStmt,
 		Original: "e.reportRequest(\"PutObject\", purpose, CauseNotSent, e.clock.Monotonic())", Replacement: "", Occurrence: 1, Area: AreaObservability,
 		Reason: "Drops the request report of a write that could not be sent."}, // object-85d0bdef
-	{Kind: KindGap, File: "protocol/object.go", Func: "const maxWrites", Operator: OpOffByOne,
-		Original: "16", Replacement: "15", Occurrence: 1,
-		Reason: "Remembers 15 writes instead of 16: a record of ours written 16 writes back is timed as foreign (safe, as the comment says) instead of resumed. Not reached in the swarm."}, // object-f5edc578
 	{Kind: KindEquivalent, File: "protocol/object.go", Func: "readRecordBody", Operator: OpOffByOne,
 		Original: "0", Replacement: "1", Occurrence: 1,
 		Reason: "A body announced as 0 bytes is read with io.ReadAll instead of into a 1-byte buffer: both read the whole body, up to maxRecordSize+1 bytes."}, // object-b8529e69
@@ -357,9 +336,6 @@ var Triage = []Judgement{
 	{Kind: KindGap, File: "protocol/record_fast.go", Func: "appendWatermark", Operator: OpReturnOther,
 		Original: "b, true", Replacement: "b, false", Occurrence: 1,
 		Reason: codecGap}, // record_fast-828e1fb0
-	{Kind: KindGap, File: "protocol/record_fast.go", Func: "decodeRecordFast", Operator: OpReturnBool,
-		Original: "false", Replacement: "true", Occurrence: 2,
-		Reason: "Only the error DecodeRecord returns changes: every body the mutant newly takes reads as Record{}, which check refuses, so the elector gets an error and an empty record as before; no checker reads the error's text. The codec's tests kill it."}, // record_fast-fa55e73f
 	{Kind: KindEquivalent, File: "protocol/record_fast.go", Func: "recordParser.bool", Operator: OpCompare,
 		Original: "len(rest) >= 4", Replacement: "len(rest) > 4", Occurrence: 1,
 		Reason: "Only a body ending in the four bytes true is parsed differently, and both versions then refuse it (the object needs a closing brace after the value), leaving it to encoding/json."}, // record_fast-2d0642b1
@@ -378,9 +354,6 @@ var Triage = []Judgement{
 	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.byte", Operator: OpOffByOne,
 		Original: "p.i++", Replacement: "", Occurrence: 1,
 		Reason: codecGap}, // record_fast-56d18420
-	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.byte", Operator: OpReturnBool,
-		Original: "false", Replacement: "true", Occurrence: 1,
-		Reason: "Only the error DecodeRecord returns changes: every body the mutant newly takes reads as Record{}, which check refuses, so the elector gets an error and an empty record as before; no checker reads the error's text. The codec's tests kill it."}, // record_fast-36a46d29
 	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.key", Operator: OpCompare,
 		Original: "rest[len(k)] == '\"'", Replacement: "rest[len(k)] != '\"'", Occurrence: 1,
 		Reason: codecGap}, // record_fast-187889e2
@@ -408,9 +381,6 @@ var Triage = []Judgement{
 	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.str", Operator: OpArith,
 		Original: "j + 1", Replacement: "j - 1", Occurrence: 1,
 		Reason: codecGap}, // record_fast-c974a76c
-	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.str", Operator: OpNegate,
-		Original: "c >= utf8.RuneSelf", Replacement: "!(c >= utf8.RuneSelf)", Occurrence: 1,
-		Reason: "It differs only on strings that are not valid UTF-8: an edit whose link carries Latin-1 updates kills it (seed 23), but a run's history holds bodies as text, which its JSON must read back as they were (TestRunJSONRoundTrip), so the swarm writes only UTF-8. The codec's tests kill it."}, // record_fast-66b9e0f8
 	{Kind: KindGap, File: "protocol/record_fast.go", Func: "recordParser.str", Operator: OpOffByOne,
 		Original: "0x20", Replacement: "33", Occurrence: 1,
 		Reason: codecGap}, // record_fast-c1973811
@@ -453,9 +423,6 @@ var Triage = []Judgement{
 	{Kind: KindEquivalent, File: "protocol/record_fast.go", Func: "var marshalsAsIs", Operator: OpReturnZero,
 		Original: "u", Replacement: "[256]bool{}", Occurrence: 1,
 		Reason: "With no byte marked as unmarshalling as is, the parser's first loop stops at once and its second loop applies the same rules byte by byte (any printable ASCII but quote and backslash, valid UTF-8 above): the same spans, more slowly. The encoder's table is unchanged."}, // record_fast-9478e49a
-	{Kind: KindGap, File: "protocol/release.go", Func: "Elector.release", Operator: OpArith,
-		Original: "deadline-now", Replacement: "deadline+now", Occurrence: 1,
-		Reason: "The release's calls may run past the local deadline (their timeout becomes the deadline plus the monotonic reading instead of what is left of it). A late release is harmless, as release's comment says: it is If-Match the term's ETag, so it applies only if no one took over, and the term's application has already returned. Only how soon Run returns at shutdown changes, and no checker of the swarm judges that."}, // release-0eade439
 	{Kind: KindGap, File: "protocol/release.go", Func: "Elector.release", Operator: OpCompare,
 		Original: "now >= deadline", Replacement: "now > deadline", Occurrence: 1,
 		Reason: "At exactly the local deadline one more release attempt starts, with a timeout of zero: a 1 ns boundary on the node's own clock. Whatever it sends is If-Match the term's ETag after the application returned, harmless as a late release is."}, // release-dcfc3024
@@ -465,30 +432,9 @@ var Triage = []Judgement{
 	{Kind: KindGap, File: "protocol/release.go", Func: "Elector.releaseOnce", Operator: OpErrStmt,
 		Original: "e.to(PhaseStopped, CauseMalformed)", Replacement: "", Occurrence: 1, Area: AreaObservability,
 		Reason: "Drops the report of the transition to stopped after a check read found a malformed body; the release ends as before."}, // release-bffc77df
-	{Kind: KindGap, File: "protocol/release.go", Func: "Elector.releaseOnce", Operator: OpNegate,
-		Original: "!s.exists", Replacement: "!(!s.exists)", Occurrence: 1,
-		Reason: "The check after an inconclusive release stops at once when the object exists (reported as not found) and, when it is missing, stops as before (reported as ok). What is lost: when a renewal of ours had applied after all, the release is not tried again, so the next candidate waits out the lease instead of taking over at once. Slower only under faults, and the swarm judges liveness after the heal within a bound of a lease and more."}, // release-caacc033
-	{Kind: KindGap, File: "protocol/s3errors.go", Func: "ClassifyError", Operator: OpCompare,
-		Original: "status != 0", Replacement: "status == 0", Occurrence: 1,
-		Reason: "A lost answer or a timeout (no HTTP status, no error code) is classified as a refusal instead of an unknown outcome. The elector's safety never rests on that class: a term's deadline moves only on a write confirmed by its answer or by a check read, and every path resolves an unconfirmed write by reading the object and matching its nonce. So an acquisition whose answer was lost is resolved a RetryPeriod later instead of after a back-off, a renewal's is resolved by the next renewal's 412 and check instead of at once, and a release's is not checked. Slower under faults, within the liveness bound; no checker of the swarm judges how soon an ambiguity is resolved."}, // s3errors-577ca4c8
-	{Kind: KindGap, File: "protocol/s3errors.go", Func: "ClassifyError", Operator: OpCompare,
-		Original: "status == 412", Replacement: "status != 412", Occurrence: 1,
-		Reason: "Every error answer without a known code but 412 (a 403 AccessDenied, a lost answer) is classified as a precondition failure. Each path then does what it does after a 412: the acquirer reads again at once and lets the nonce decide, and a renewal or a release is checked by a read. That is the same resolution as for an unknown outcome, without the back-off: safe, and sooner rather than later."}, // s3errors-2dbd6e1a
-	{Kind: KindGap, File: "protocol/s3errors.go", Func: "ClassifyError", Operator: OpOffByOne,
-		Original: "0", Replacement: "-1", Occurrence: 1,
-		Reason: "A lost answer or a timeout (no HTTP status, no error code) is classified as a refusal instead of an unknown outcome. The elector's safety never rests on that class: a term's deadline moves only on a write confirmed by its answer or by a check read, and every path resolves an unconfirmed write by reading the object and matching its nonce. So an acquisition whose answer was lost is resolved a RetryPeriod later instead of after a back-off, a renewal's is resolved by the next renewal's 412 and check instead of at once, and a release's is not checked. Slower under faults, within the liveness bound; no checker of the swarm judges how soon an ambiguity is resolved."}, // s3errors-646deec1
-	{Kind: KindGap, File: "protocol/s3errors.go", Func: "ClassifyError", Operator: OpOffByOne,
-		Original: "409", Replacement: "410", Occurrence: 1,
-		Reason: "Reached only by an error answer that carries no S3 error code: the simulator answers as AWS does, with a code on every error (ConditionalRequestConflict or OperationAborted for 409, SlowDown for throttling), and the SDK path decodes the same codes. A store that answers without codes (a proxy's bare 409 or 429) would reach it; no dialect of the simulator does."}, // s3errors-2a943b93
-	{Kind: KindGap, File: "protocol/s3errors.go", Func: "ClassifyError", Operator: OpOffByOne,
-		Original: "429", Replacement: "430", Occurrence: 1,
-		Reason: "Reached only by a 429 that carries no S3 error code. S3 answers throttling with 503 SlowDown; behind a proxy's plain error pages (which the swarm draws) the SDK derives the code TooManyRequests from the status, which ClassifyError knows by its code; only pages the SDK cannot read at all give a 429 without a code, and the swarm does not draw those (behind them a missing lock object is never created: docs/s3-semantics.md)."}, // s3errors-8e2c16cf
 	{Kind: KindGap, File: "protocol/s3errors.go", Func: "ClassifyError", Operator: OpReturnOther,
 		Original: "ClassConflict", Replacement: "ClassUnknownOutcome", Occurrence: 1, Area: AreaObservability,
 		Reason: "A bare 409 (no error code; see the other mutants of this line) is classified as an unknown outcome instead of a conflict. The elector handles both classes the same way on every path (a back-off, or a check read), so only the cause it reports for the transition changes: server error instead of conflict."}, // s3errors-fce2d50f
-	{Kind: KindGap, File: "protocol/s3errors.go", Func: "ClassifyError", Operator: OpReturnZero,
-		Original: "ClassConflict", Replacement: "0", Occurrence: 2,
-		Reason: "Reached only by an error answer that carries no S3 error code: the simulator answers as AWS does, with a code on every error (ConditionalRequestConflict or OperationAborted for 409, SlowDown for throttling), and the SDK path decodes the same codes. A store that answers without codes (a proxy's bare 409 or 429) would reach it; no dialect of the simulator does. It would be unsafe there: a bare 409 taken for success."}, // s3errors-804dac6c
 	{Kind: KindGap, File: "protocol/s3errors.go", Func: "ErrorClass.String", Operator: OpNegate,
 		Original: "c >= 0 && int(c) < len(classNames)", Replacement: "!(c >= 0 && int(c) < len(classNames))", Occurrence: 1, Area: AreaObservability,
 		Reason: "ErrorClass.String names every class \"ErrorClass(?)\" (and would index out of range for a class that does not exist, which is never made). It is used only in log lines."}, // s3errors-c6bbbe00
