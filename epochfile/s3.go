@@ -104,7 +104,7 @@ func (c *client) get(ctx context.Context, key string) (snapshot, error) {
 	defer cancel()
 	out, err := c.env.Store.GetObject(cctx, &s3.GetObjectInput{Bucket: &c.env.Bucket, Key: &key})
 	if err != nil {
-		if protocol.ClassifyError(err) == protocol.ClassNotFound {
+		if protocol.ObjectMissing(err) {
 			return snapshot{at: c.clk.Monotonic()}, nil
 		}
 		return snapshot{}, err

@@ -82,7 +82,7 @@ func (b *S3Backend) WriteEntry(ctx context.Context, id string, term time.Duratio
 		if json.Unmarshal(body, &cur) != nil {
 			cur = naiveEntry{} // not an entry: it expires after the reader's term
 		}
-	case protocol.ClassifyError(err) != protocol.ClassNotFound:
+	case !protocol.ObjectMissing(err):
 		return false, fmt.Errorf("leadermgr: read the entry: %w", err)
 	}
 	if exists && cur.LeaderID != id && !b.expired(etag, time.Duration(cur.TermMS)*time.Millisecond, term) {
@@ -100,8 +100,8 @@ func (b *S3Backend) WriteEntry(ctx context.Context, id string, term time.Duratio
 		in.IfNoneMatch = aws.String("*")
 	}
 	if _, err := b.store.PutObject(ctx, in); err != nil {
-		switch protocol.ClassifyError(err) {
-		case protocol.ClassPreconditionFailed, protocol.ClassNotFound:
+		switch c := protocol.ClassifyError(err); {
+		case c == protocol.ClassPreconditionFailed, c == protocol.ClassNotFound, exists && protocol.ObjectMissing(err):
 			return false, nil // the condition failed: someone else wrote first
 		}
 		return false, fmt.Errorf("leadermgr: write the entry: %w", err)

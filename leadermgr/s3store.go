@@ -71,7 +71,7 @@ type snapshot struct {
 func (s *S3Store) get(ctx context.Context) (snapshot, error) {
 	out, err := s.store.GetObject(ctx, &s3.GetObjectInput{Bucket: &s.bucket, Key: &s.key})
 	if err != nil {
-		if protocol.ClassifyError(err) == protocol.ClassNotFound {
+		if protocol.ObjectMissing(err) {
 			return snapshot{at: s.clock.Monotonic()}, nil
 		}
 		return snapshot{}, fmt.Errorf("leadermgr: s3 read: %w", err)
@@ -158,8 +158,9 @@ func (s *S3Store) put(ctx context.Context, exists bool, version string, e Entry)
 	}
 	out, err := s.store.PutObject(ctx, in)
 	if err != nil {
-		switch protocol.ClassifyError(err) {
-		case protocol.ClassPreconditionFailed, protocol.ClassNotFound, protocol.ClassConflict:
+		switch c := protocol.ClassifyError(err); {
+		case c == protocol.ClassPreconditionFailed, c == protocol.ClassNotFound, c == protocol.ClassConflict,
+			exists && protocol.ObjectMissing(err):
 			return Entry{}, fmt.Errorf("%w: %w", ErrConflict, err)
 		}
 		return Entry{}, fmt.Errorf("leadermgr: s3 write: %w", err)

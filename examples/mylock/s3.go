@@ -33,7 +33,7 @@ func (n *node) read(ctx context.Context) (string, record, time.Duration, error) 
 	cctx, cancel := n.clk.WithTimeout(ctx, n.cfg.RequestTimeout)
 	defer cancel()
 	out, err := n.env.Store.GetObject(cctx, &s3.GetObjectInput{Bucket: &n.env.Bucket, Key: &n.env.Key})
-	if protocol.ClassifyError(err) == protocol.ClassNotFound {
+	if protocol.ObjectMissing(err) {
 		return "", record{}, n.clk.Monotonic(), nil
 	} else if err != nil {
 		return "", record{}, 0, err
