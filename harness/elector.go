@@ -185,7 +185,7 @@ func (s ElectorSettings) EncodeRecord(r faults.Record) []byte {
 	rec := protocol.Record{
 		Holder:          r.Holder,
 		Token:           r.Token,
-		LeaseDurationMS: int64((lease + time.Millisecond - 1) / time.Millisecond),
+		LeaseDurationMS: statedMillis(lease),
 		AcquireTime:     sim.Epoch,
 		RenewTime:       sim.Epoch,
 		Nonce:           r.Nonce(),
