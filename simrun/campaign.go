@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/harness"
-	"github.com/s3lease/s3lease/schema"
+	"github.com/s3lease/s3lease/internal/schema"
 )
 
 // seedResult is what a campaign keeps of one run.

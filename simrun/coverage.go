@@ -10,7 +10,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
-	"github.com/s3lease/s3lease/schema"
+	"github.com/s3lease/s3lease/internal/schema"
 )
 
 // printCoverage prints what runs reached of their coverage points: one

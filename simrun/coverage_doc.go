@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/s3lease/s3lease/harness"
-	"github.com/s3lease/s3lease/schema"
+	"github.com/s3lease/s3lease/internal/schema"
 )
 
 // coverageDocCommand is the command that regenerates docs/coverage.md.

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/harness"
-	"github.com/s3lease/s3lease/schema"
+	"github.com/s3lease/s3lease/internal/schema"
 )
 
 // guidedKeep is how many reproducers of one failure signature a guided

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/harness"
-	"github.com/s3lease/s3lease/htmlreport"
-	"github.com/s3lease/s3lease/live"
-	"github.com/s3lease/s3lease/schema"
+	"github.com/s3lease/s3lease/internal/htmlreport"
+	"github.com/s3lease/s3lease/internal/live"
+	"github.com/s3lease/s3lease/internal/schema"
 )
 
 const liveUsage = `usage:

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/s3lease/s3lease/harness"
-	"github.com/s3lease/s3lease/mutation"
+	"github.com/s3lease/s3lease/internal/mutation"
 )
 
 // Exit statuses that are no verdict's: success of a command that judges

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/s3lease/s3lease/schema"
+	"github.com/s3lease/s3lease/internal/schema"
 )
 
 // TestMain lets the test binary act as simrun itself, so that tests can run

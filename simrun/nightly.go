@@ -14,9 +14,9 @@ import (
 	"syscall"
 	"time"
 
-	nightly "github.com/s3lease/s3lease/campaign"
+	nightly "github.com/s3lease/s3lease/internal/campaign"
 	"github.com/s3lease/s3lease/harness"
-	"github.com/s3lease/s3lease/schema"
+	"github.com/s3lease/s3lease/internal/schema"
 )
 
 const campaignUsage = `usage:

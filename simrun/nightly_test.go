@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	nightly "github.com/s3lease/s3lease/campaign"
+	nightly "github.com/s3lease/s3lease/internal/campaign"
 	"github.com/s3lease/s3lease/harness"
 )
 

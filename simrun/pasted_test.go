@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	nightly "github.com/s3lease/s3lease/campaign"
+	nightly "github.com/s3lease/s3lease/internal/campaign"
 	"github.com/s3lease/s3lease/harness"
-	"github.com/s3lease/s3lease/schema"
+	"github.com/s3lease/s3lease/internal/schema"
 )
 
 // pasted runs command as a person pasting it would: through a shell, in

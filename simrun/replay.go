@@ -10,9 +10,9 @@ import (
 	"strings"
 
 	"github.com/s3lease/s3lease/harness"
-	"github.com/s3lease/s3lease/htmlreport"
+	"github.com/s3lease/s3lease/internal/htmlreport"
 	"github.com/s3lease/s3lease/linearizability"
-	"github.com/s3lease/s3lease/schema"
+	"github.com/s3lease/s3lease/internal/schema"
 )
 
 const replayUsage = `usage:

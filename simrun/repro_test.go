@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/s3lease/s3lease/harness"
-	"github.com/s3lease/s3lease/schema"
+	"github.com/s3lease/s3lease/internal/schema"
 )
 
 // simrun runs the command line in this process and returns its exit status,

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/s3lease/s3lease/schema"
+	"github.com/s3lease/s3lease/internal/schema"
 )
 
 // TestRunThroughTheSDK: `run -s3 sdk` finds the failures the fast path

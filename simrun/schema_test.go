@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	nightly "github.com/s3lease/s3lease/campaign"
-	"github.com/s3lease/s3lease/schema"
+	nightly "github.com/s3lease/s3lease/internal/campaign"
+	"github.com/s3lease/s3lease/internal/schema"
 	"github.com/s3lease/s3lease/sim"
 )
 

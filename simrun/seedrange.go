@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/harness"
-	"github.com/s3lease/s3lease/schema"
+	"github.com/s3lease/s3lease/internal/schema"
 )
 
 // checkCounts is the usage check of -seeds and -workers that every command

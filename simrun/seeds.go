@@ -7,6 +7,6 @@ package simrun
 // leadermgr/safe-s3, leadermgr/naive-sql, leadermgr/safe-sql and the SQL
 // stories).
 import (
-	_ "github.com/s3lease/s3lease/epochfile"
-	_ "github.com/s3lease/s3lease/leadermgr"
+	_ "github.com/s3lease/s3lease/designs/epochfile"
+	_ "github.com/s3lease/s3lease/designs/leadermgr"
 )

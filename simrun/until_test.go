@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/s3lease/s3lease/harness"
-	"github.com/s3lease/s3lease/schema"
+	"github.com/s3lease/s3lease/internal/schema"
 )
 
 // TestRunUntilFailure: -until-failure stops handing out seeds at the first
