@@ -9,8 +9,8 @@ import (
 	"time"
 
 	_ "github.com/s3lease/s3lease/designs/epochfile" // the epoch-file lock, whose nodes list the bucket
-	"github.com/s3lease/s3lease/harness"
 	_ "github.com/s3lease/s3lease/designs/leadermgr" // another protocol on S3
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 

@@ -14,8 +14,8 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
-	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/internal/schema"
+	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/sim"
 )
 

@@ -7,8 +7,8 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
-	"github.com/s3lease/s3lease/scenarios"
 	"github.com/s3lease/s3lease/internal/schema"
+	"github.com/s3lease/s3lease/scenarios"
 	"github.com/s3lease/s3lease/sim"
 )
 

@@ -14,8 +14,8 @@ import (
 	"syscall"
 	"time"
 
-	nightly "github.com/s3lease/s3lease/internal/campaign"
 	"github.com/s3lease/s3lease/harness"
+	nightly "github.com/s3lease/s3lease/internal/campaign"
 	"github.com/s3lease/s3lease/internal/schema"
 )
 

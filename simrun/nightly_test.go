@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
-	nightly "github.com/s3lease/s3lease/internal/campaign"
 	"github.com/s3lease/s3lease/harness"
+	nightly "github.com/s3lease/s3lease/internal/campaign"
 )
 
 // The test binary runs `simrun campaign` or `simrun merge` in a child

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	nightly "github.com/s3lease/s3lease/internal/campaign"
 	"github.com/s3lease/s3lease/harness"
+	nightly "github.com/s3lease/s3lease/internal/campaign"
 	"github.com/s3lease/s3lease/internal/schema"
 )
 

@@ -11,8 +11,8 @@ import (
 
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/internal/htmlreport"
-	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/internal/schema"
+	"github.com/s3lease/s3lease/linearizability"
 )
 
 const replayUsage = `usage:
