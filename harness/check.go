@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -148,7 +147,7 @@ type failedRun struct {
 	outcome *Outcome
 }
 
-// prepare checks p and the options and registers p's swarm scenario.
+// prepare checks p and the options.
 func prepare(tb rapid.TB, p Protocol, opts []Option) (options, bool) {
 	tb.Helper()
 	var o options
@@ -159,7 +158,6 @@ func prepare(tb rapid.TB, p Protocol, opts []Option) (options, bool) {
 		tb.Fatal(err)
 		return o, false
 	}
-	replace(Swarm(p.Name, p))
 	return o, true
 }
 
@@ -182,7 +180,7 @@ func report(o options, test string, f *failedRun) string {
 	if err := writeReproducer(path, rep); err != nil {
 		return fmt.Sprintf("%s\n\ncannot write the reproducer: %v\n%s", msg, err, Describe(d, out))
 	}
-	return fmt.Sprintf("%s\n\nreproducer: %s\nreplay it, with its trace:\n\t%s", msg, path, GoTestReplayCommand(test, path))
+	return fmt.Sprintf("%s\n\nreproducer: %s\nreplay it, with its trace:\n\t%s", msg, path, Repro{Test: test, Package: packageDir(), File: path}.Command())
 }
 
 // writeReproducer writes rep to path atomically, making its directory.
@@ -217,7 +215,7 @@ func replayFile(tb rapid.TB, p Protocol, path string) {
 		return
 	}
 	start := time.Now()
-	out, err := rep.Run(true)
+	out, err := rep.Run(Swarm(p.Name, p), true)
 	if err != nil {
 		tb.Fatalf("-harness.replay: %s: %v", path, err)
 		return
@@ -234,69 +232,6 @@ func replayFile(tb rapid.TB, p Protocol, path string) {
 	if out.Verdict != Pass {
 		tb.Fatalf("%s fails: %s", p.Name, Explain(out))
 	}
-}
-
-// GoTestReplayCommand is the go test command that replays the reproducer at
-// path (relative to the test's package directory) in test name: run from
-// the module's root, it selects the package, the test and the file.
-func GoTestReplayCommand(name, path string) string {
-	parts := strings.Split(name, "/")
-	for i, s := range parts {
-		parts[i] = "^" + regexp.QuoteMeta(s) + "$"
-	}
-	tags := ""
-	if t := buildTags(); t != "" {
-		tags = " -tags " + ShellQuote(t)
-	}
-	return fmt.Sprintf("go test%s -run %s %s -harness.replay=%s -v",
-		tags, ShellQuote(strings.Join(parts, "/")), ShellQuote(packageDir()), ShellQuote(path))
-}
-
-// buildTags are the build tags the running test binary was built with, so
-// that a replay command builds the same code.
-func buildTags() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return ""
-	}
-	for _, s := range info.Settings {
-		if s.Key == "-tags" {
-			return s.Value
-		}
-	}
-	return ""
-}
-
-// packageDir is the test's package directory relative to its module's root,
-// as go test names it ("." for the root): the working directory of a test
-// is its package's directory.
-func packageDir() string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "."
-	}
-	for dir := wd; ; {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			rel, err := filepath.Rel(dir, wd)
-			if err != nil || rel == "." {
-				return "."
-			}
-			return "./" + filepath.ToSlash(rel)
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "."
-		}
-		dir = parent
-	}
-}
-
-// ShellQuote quotes s for a POSIX shell if it needs it.
-func ShellQuote(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"$`\\;&|<>()*?[]#~!{}^") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)

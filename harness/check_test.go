@@ -81,7 +81,7 @@ func TestCheckCatchesBrokenProtocol(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the reproducer does not load: %v", err)
 	}
-	o, err := rep.Run(false)
+	o, err := rep.Run(harness.Swarm(broken.Name, broken), false)
 	if err != nil {
 		t.Fatal(err)
 	}

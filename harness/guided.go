@@ -79,11 +79,13 @@ type GuidedRun struct {
 	// alone. Covered is the number of points the campaign had reached with
 	// it.
 	New, NewPoints, Covered int
+
+	scenario Scenario
 }
 
 // Reproducer is the run as a reproducer file's content, expecting its
 // verdict.
-func (r *GuidedRun) Reproducer() *Reproducer { return ReproducerFor(r.Outcome) }
+func (r *GuidedRun) Reproducer() *Reproducer { return ReproducerFor(r.scenario, r.Outcome) }
 
 // GuidedResult sums up a guided campaign.
 type GuidedResult struct {
@@ -191,7 +193,7 @@ func (g *guided) judge(j guidedJob, o *Outcome, res *GuidedResult) bool {
 	if res.Coverage == nil {
 		res.Coverage = o.Coverage
 	}
-	r := &GuidedRun{N: j.n, Parent: j.parent, Mutations: j.mutations, Outcome: o}
+	r := &GuidedRun{N: j.n, Parent: j.parent, Mutations: j.mutations, Outcome: o, scenario: g.cfg.Scenario}
 	r.New, r.NewPoints = g.count(o.Reached)
 	if r.New > 0 {
 		g.corpus = append(g.corpus, corpusEntry{n: j.n, seed: j.seed, plan: clonePlan(o.Plan), reached: o.Reached.Clone()})

@@ -48,7 +48,7 @@ var ladder = func() harness.Scenario {
 		NoFencingTokens: true,
 		Coverage:        []harness.CoverageSet{{Name: "ladder rungs", Points: names}},
 	}
-	return harness.MustRegister(harness.Scenario{
+	return harness.Scenario{
 		Name: "test/ladder",
 		Doc:  "two nodes read every 100 ms; one of a node's first three reads is refused 409",
 		Build: func(seed uint64) harness.Setup {
@@ -59,7 +59,7 @@ var ladder = func() harness.Scenario {
 			}}
 			return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 		},
-	})
+	}
 }()
 
 // rungs returns the ladder's rungs a run reached, from 1.
@@ -144,7 +144,7 @@ func guidedTrace(t *testing.T, sc harness.Scenario, runs uint64, workers int) []
 // configuration: the same runs, derived the same way, with the same
 // traces, on one worker or two.
 func TestGuidedIsDeterministic(t *testing.T) {
-	sc := zoo.Scenarios[0] // the careful lock, which passes
+	sc := zoo.Scenarios()[0] // the careful lock, which passes
 	one, two := guidedTrace(t, sc, 80, 1), guidedTrace(t, sc, 80, 2)
 	derived := 0
 	for i := range one {
@@ -164,12 +164,9 @@ func TestGuidedIsDeterministic(t *testing.T) {
 // derived from its corpus is a reproducer file like any other: written,
 // loaded and run again, it fails the same way with the same trace.
 func TestGuidedFailureReplays(t *testing.T) {
-	sc, err := harness.Lookup("zoo/no-watchdog")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := zooScenario(t, "zoo/no-watchdog")
 	var found *harness.GuidedRun
-	_, err = harness.Guided(context.Background(), harness.GuidedConfig{Scenario: sc, Seed: 1, Start: 1, Runs: 400, Workers: 2,
+	_, err := harness.Guided(context.Background(), harness.GuidedConfig{Scenario: sc, Seed: 1, Start: 1, Runs: 400, Workers: 2,
 		Done: func(r *harness.GuidedRun) bool {
 			if r.Parent != 0 && r.Outcome.Verdict != harness.Pass {
 				found = r
@@ -191,11 +188,25 @@ func TestGuidedFailureReplays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := rep.Run(false)
+	o, err := rep.Run(sc, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if sig := harness.SignatureOf(o); !sig.Equal(*rep.Expect) || o.Result.Hash() != found.Outcome.Result.Hash() {
 		t.Fatalf("replayed: %s, trace %016x; found: %s, trace %016x\n%s", sig, o.Result.Hash(), rep.Expect, found.Outcome.Result.Hash(), data)
 	}
+}
+
+// zooScenario is the zoo's scenario called name.
+func zooScenario(t *testing.T, name string) harness.Scenario {
+	t.Helper()
+	c, err := harness.NewCatalog(zoo.All()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := c.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
 }

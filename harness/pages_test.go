@@ -7,7 +7,7 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-var pagesSwarm = harness.MustRegister(harness.Swarm("test-html-pages", harness.Elector(harness.DefaultElectorSettings)))
+var pagesSwarm = harness.Swarm("test-html-pages", harness.Elector(harness.DefaultElectorSettings))
 
 // TestElectorCreatesObjectBehindHTMLPages: behind a proxy whose error
 // pages the SDK cannot read, a missing lock object reads as a 404 without
@@ -22,7 +22,7 @@ func TestElectorCreatesObjectBehindHTMLPages(t *testing.T) {
 		plan.Initial = nil
 		plan.ErrorPages = sim.ErrorPagesHTML.String()
 		r := &harness.Reproducer{Version: harness.ReproVersion, Scenario: pagesSwarm.Name, Seed: seed, Plan: plan}
-		out, err := r.Run(false)
+		out, err := r.Run(pagesSwarm, false)
 		if err != nil {
 			t.Fatal(err)
 		}

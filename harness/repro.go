@@ -10,9 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"github.com/s3lease/s3lease/faults"
 )
@@ -155,7 +153,7 @@ func LoadReproducer(r io.Reader) (*Reproducer, error) {
 		return nil, badRepro("data after the reproducer's JSON object")
 	}
 	rep.normalize()
-	if _, err := rep.Setup(); err != nil {
+	if err := rep.validate(); err != nil {
 		return nil, err
 	}
 	return &rep, nil
@@ -184,33 +182,16 @@ func (r *Reproducer) normalize() {
 	}
 }
 
-// Setup is the run the reproducer describes: the scenario's Build(seed)
-// with the overrides applied. The plan is a copy, never r.Plan itself.
+// Setup is the run the reproducer describes: sc.Build(seed) with the
+// overrides applied, sc being the scenario the reproducer names
+// (Catalog.Resolve finds it). The plan is a copy, never r.Plan itself.
 // Every problem with the reproducer is an error wrapping ErrBadReproducer.
-func (r *Reproducer) Setup() (Setup, error) {
-	if r.Version != ReproVersion {
-		return Setup{}, badRepro("version %d; this harness reads version %d only", r.Version, ReproVersion)
+func (r *Reproducer) Setup(sc Scenario) (Setup, error) {
+	if err := r.validate(); err != nil {
+		return Setup{}, err
 	}
-	sc, err := Lookup(r.Scenario)
-	if err != nil {
-		return Setup{}, badRepro("unknown scenario %q (known: %s)", r.Scenario, strings.Join(Names(), ", "))
-	}
-	if r.Nodes < 0 || r.Nodes > MaxReproNodes {
-		return Setup{}, badRepro("nodes %d outside [1, %d] (0 or absent: the scenario's)", r.Nodes, MaxReproNodes)
-	}
-	if r.Duration < 0 {
-		return Setup{}, badRepro("duration %v is negative (0 or absent: the scenario's)", r.Duration)
-	}
-	if e := r.Expect; e != nil {
-		if _, err := ParseVerdict(e.Verdict); err != nil {
-			return Setup{}, badRepro("expected verdict %q: %v", e.Verdict, err)
-		}
-		if e.Verdict == Pass.String() && len(e.Checkers) > 0 {
-			return Setup{}, badRepro("a passing run has no checkers, but %v are expected", e.Checkers)
-		}
-		if slices.Contains(e.Checkers, "") {
-			return Setup{}, badRepro("an expected checker is empty")
-		}
+	if sc.Name != r.Scenario || sc.Build == nil {
+		return Setup{}, badRepro("a run of scenario %q, not of %q", r.Scenario, sc.Name)
 	}
 	if r.Explore != nil {
 		return r.exploreSetup(sc)
@@ -247,9 +228,39 @@ func (r *Reproducer) Setup() (Setup, error) {
 	return s, nil
 }
 
-// Run runs the reproducer and judges it; keepTrace keeps every trace event.
-func (r *Reproducer) Run(keepTrace bool) (*Outcome, error) {
-	s, err := r.Setup()
+// validate checks what the reproducer says on its own, without its
+// scenario: its version, overrides and expectation.
+func (r *Reproducer) validate() error {
+	if r.Version != ReproVersion {
+		return badRepro("version %d; this harness reads version %d only", r.Version, ReproVersion)
+	}
+	if r.Scenario == "" {
+		return badRepro("no scenario")
+	}
+	if r.Nodes < 0 || r.Nodes > MaxReproNodes {
+		return badRepro("nodes %d outside [1, %d] (0 or absent: the scenario's)", r.Nodes, MaxReproNodes)
+	}
+	if r.Duration < 0 {
+		return badRepro("duration %v is negative (0 or absent: the scenario's)", r.Duration)
+	}
+	if e := r.Expect; e != nil {
+		if _, err := ParseVerdict(e.Verdict); err != nil {
+			return badRepro("expected verdict %q: %v", e.Verdict, err)
+		}
+		if e.Verdict == Pass.String() && len(e.Checkers) > 0 {
+			return badRepro("a passing run has no checkers, but %v are expected", e.Checkers)
+		}
+		if slices.Contains(e.Checkers, "") {
+			return badRepro("an expected checker is empty")
+		}
+	}
+	return nil
+}
+
+// Run runs the reproducer, a run of scenario sc, and judges it; keepTrace
+// keeps every trace event.
+func (r *Reproducer) Run(sc Scenario, keepTrace bool) (*Outcome, error) {
+	s, err := r.Setup(sc)
 	if err != nil {
 		return nil, err
 	}
@@ -261,18 +272,18 @@ func (r *Reproducer) Run(keepTrace bool) (*Outcome, error) {
 }
 
 // ReproducerFor makes the reproducer of an outcome of RunSeed (or of
-// Reproducer.Run): its scenario, seed and plan, the number of nodes and
-// duration where they differ from the scenario's, and the outcome's
-// signature as the expectation. The outcome must name a registered
-// scenario. (A crashed run stopped before its end, so its duration is not
-// known: a crashed run of a shortened reproducer gets the scenario's.)
-func ReproducerFor(o *Outcome) *Reproducer {
+// Reproducer.Run) of scenario sc: its scenario, seed and plan, the number
+// of nodes and duration where they differ from the scenario's, and the
+// outcome's signature as the expectation. (A crashed run stopped before
+// its end, so its duration is not known: a crashed run of a shortened
+// reproducer gets the scenario's.)
+func ReproducerFor(sc Scenario, o *Outcome) *Reproducer {
 	sig := SignatureOf(o)
 	r := &Reproducer{Version: ReproVersion, Scenario: o.Scenario, Seed: o.Seed, Plan: clonePlan(o.Plan), Expect: &sig}
 	if r.Plan == nil {
 		r.Plan = &faults.Plan{}
 	}
-	if sc, err := Lookup(o.Scenario); err == nil && o.Result != nil && o.Result.History != nil {
+	if sc.Build != nil && o.Result != nil && o.Result.History != nil {
 		cfg := sc.Build(o.Seed).Config
 		h := o.Result.History
 		if h.Nodes > 0 && h.Nodes != cfg.Nodes {
@@ -420,35 +431,4 @@ func truncateNodes(p *faults.Plan, n int) *faults.Plan {
 		c.Events = append(c.Events, e)
 	}
 	return &c
-}
-
-// command is how printed commands invoke simrun; see SetCommand.
-var command atomic.Value
-
-// SetCommand sets how the commands the harness prints (replay, shrink)
-// invoke simrun: by default "go run ./cmd/simrun", which runs from the root
-// of this repository with nothing installed; "simrun" for the installed
-// command; for a user's own main, how to run it ("go run ./cmd/mysimrun"),
-// since only that program knows the user's protocols.
-func SetCommand(prefix string) { command.Store(prefix) }
-
-// Command is how printed commands invoke simrun (SetCommand). A "go run"
-// command gets the build tags the running program was built with, so that
-// it builds the same code.
-func Command() string {
-	c, ok := command.Load().(string)
-	if !ok || c == "" {
-		c = "go run ./cmd/simrun"
-	}
-	if rest, ok := strings.CutPrefix(c, "go run "); ok {
-		if t := buildTags(); t != "" {
-			c = "go run -tags " + ShellQuote(t) + " " + rest
-		}
-	}
-	return c
-}
-
-// ReplayCommand is the simrun command that replays a seed of a scenario.
-func ReplayCommand(scenario string, seed uint64) string {
-	return Command() + " replay -scenario " + ShellQuote(scenario) + " -seed " + strconv.FormatUint(seed, 10)
 }

@@ -148,9 +148,8 @@ func leadsAt(h *sim.History, node int, at time.Duration) bool {
 	return false
 }
 
-// restoreOwnSwarm is the elector's swarm, registered so that its
-// reproducers replay.
-var restoreOwnSwarm = harness.MustRegister(harness.Swarm("test-restore-own", harness.Elector(harness.DefaultElectorSettings)))
+// restoreOwnSwarm is the elector's swarm.
+var restoreOwnSwarm = harness.Swarm("test-restore-own", harness.Elector(harness.DefaultElectorSettings))
 
 // TestSwarmRestoreOwnFires: the swarm draws restores of the leader's own
 // writes on some seeds, and each that fires writes back the renewer's
@@ -197,7 +196,7 @@ func TestSwarmRestoreOwnFires(t *testing.T) {
 		}
 		if !replayed {
 			replayed = true
-			r := harness.ReproducerFor(o)
+			r := harness.ReproducerFor(restoreOwnSwarm, o)
 			data, err := r.Marshal()
 			if err != nil {
 				t.Fatal(err)
@@ -206,7 +205,7 @@ func TestSwarmRestoreOwnFires(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			again, err := back.Run(false)
+			again, err := back.Run(restoreOwnSwarm, false)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -17,7 +17,7 @@ var ErrNothingToShrink = errors.New("nothing to shrink")
 // shrinkStep is the granularity of the durations Shrink tries.
 const shrinkStep = 100 * time.Millisecond
 
-// Shrink minimises a failing reproducer: fewer plan events, fewer nodes, a
+// Shrink minimises a failing reproducer of scenario sc: fewer plan events, fewer nodes, a
 // shorter run, fewer knobs, while the run still fails the same way: with
 // the same verdict and some of the same checkers, none new (a smaller run
 // may drop a symptom that came with the failure, such as a superseded write
@@ -40,21 +40,17 @@ const shrinkStep = 100 * time.Millisecond
 // liveness is still judged. The seed never changes. The result has the
 // whole plan written out, nodes and duration only where they differ from
 // the scenario's, and the signature as its expectation.
-func Shrink(r *Reproducer, budget int) (*Reproducer, int, error) {
+func Shrink(sc Scenario, r *Reproducer, budget int) (*Reproducer, int, error) {
 	if budget < 1 {
 		return nil, 0, fmt.Errorf("shrink: budget %d; it must be at least 1", budget)
 	}
-	s0, err := r.Setup()
-	if err != nil {
-		return nil, 0, err
-	}
-	sc, err := Lookup(r.Scenario)
+	s0, err := r.Setup(sc)
 	if err != nil {
 		return nil, 0, err
 	}
 	base := sc.Build(r.Seed).Config
-	sh := &shrinker{budget: budget, bound: s0.Protocol.LivenessBound, nodes: base.Nodes, duration: base.Duration}
-	o, err := r.Run(false)
+	sh := &shrinker{sc: sc, budget: budget, bound: s0.Protocol.LivenessBound, nodes: base.Nodes, duration: base.Duration}
+	o, err := r.Run(sc, false)
 	sh.runs++
 	if err != nil {
 		return nil, sh.runs, err
@@ -96,6 +92,7 @@ func Shrink(r *Reproducer, budget int) (*Reproducer, int, error) {
 
 // shrinker is the state of one Shrink.
 type shrinker struct {
+	sc           Scenario
 	target       Signature
 	budget, runs int
 	bound        time.Duration // the protocol's liveness bound
@@ -115,7 +112,7 @@ func (sh *shrinker) try(c *Reproducer) bool {
 	if !sh.left() {
 		return false
 	}
-	s, err := c.Setup()
+	s, err := c.Setup(sh.sc)
 	if err != nil {
 		return false // not a valid run: costs nothing
 	}

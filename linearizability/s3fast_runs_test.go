@@ -6,6 +6,7 @@ import (
 
 	"github.com/anishathalye/porcupine"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/internal/catalog"
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/scenarios"
 	"github.com/s3lease/s3lease/sim"
@@ -47,8 +48,9 @@ func TestS3FastOnScenarioRuns(t *testing.T) {
 		others = 3
 	}
 	var total, decided int
-	for _, name := range harness.Names() {
-		sc, err := harness.Lookup(name)
+	project := catalog.New()
+	for _, name := range project.Names() {
+		sc, err := project.Lookup(name)
 		if err != nil {
 			t.Fatal(err)
 		}

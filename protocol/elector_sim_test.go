@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/internal/catalog"
 	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/scenarios"
 	"github.com/s3lease/s3lease/sim"
@@ -115,8 +116,9 @@ func TestTransitionsAreDeclared(t *testing.T) {
 	}
 	reached := map[protocol.Transition]int{}
 	runs := 0
-	for _, name := range harness.Names() {
-		sc, err := harness.Lookup(name)
+	project := catalog.New()
+	for _, name := range project.Names() {
+		sc, err := project.Lookup(name)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -30,7 +30,7 @@ func TestGuidedReproducerReachesLastReleaseCheck(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o, err := rep.Run(false)
+		o, err := rep.Run(scenario(t, rep.Scenario), false)
 		if err != nil {
 			t.Fatal(err)
 		}

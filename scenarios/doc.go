@@ -5,8 +5,9 @@
 // production elector (survives inside its assumptions, fenced outside them)
 // or of a deliberately broken lock (caught).
 //
-// Each story registers itself with the harness at init, so that `simrun
-// run -scenario NAME` runs it and reproducer files name it. The engine
+// All lists every story, for a program's simrun.Main (cmd/simrun passes
+// it), so that `simrun run -scenario NAME` runs it and reproducer files
+// name it. The engine
 // that runs and judges them (verdicts, shrinking, reproducers, exploration)
 // is package harness; resumable, sharded campaigns are package campaign;
 // the broken locks are package zoo.

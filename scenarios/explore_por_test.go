@@ -94,7 +94,7 @@ func TestReductionKeepsVerdicts(t *testing.T) {
 		{"leadermgr/safe-sql", 2, time.Second, 0},
 		{"leadermgr/naive-sql-same-identity", 2, time.Second, 1},
 	} {
-		sc, err := harness.Lookup(tc.scenario)
+		sc, err := project.Lookup(tc.scenario)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,7 +12,7 @@ import (
 // (docs/failure-modes.md#1-pause-longer-than-the-lease): the leader's
 // application checks that it still leads, then its process stops for longer
 // than the lease before it sends the guarded write.
-var PausePastLease = register(harness.Scenario{
+var PausePastLease = harness.Scenario{
 	Name: "pause-past-lease",
 	Doc: "Every leader, at its k-th fenced write, checks its lease and then stalls for 8-12 s, far longer than " +
 		"the 6 s lease; meanwhile another node takes over. When the old leader wakes it still believes it leads " +
@@ -35,7 +35,7 @@ var PausePastLease = register(harness.Scenario{
 		}
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
-})
+}
 
 // modeARange returns a duration in [lo, hi] chosen by c, in whole
 // milliseconds so that plans print readably.

@@ -18,7 +18,7 @@ import (
 // leader's belief ends at its local deadline, before anyone takes over; the
 // late write itself is judged by the fence alone, which must refuse it
 // because the successor's newer token was admitted first.
-var LateWrite = register(harness.Scenario{
+var LateWrite = harness.Scenario{
 	Name: "late-write",
 	Doc: "The leader sends a fenced write under its valid lease, but the write sits in the network for 12-16 s, " +
 		"twice the lease. Meanwhile the leader is cut off from S3, its term ends at its deadline and another node " +
@@ -47,7 +47,7 @@ var LateWrite = register(harness.Scenario{
 				Blackhole: c.Choose(sim.ChooseSetup, 2) == 0})
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
-})
+}
 
 // modeAFirstLeader picks a node from c and makes it the first leader by
 // keeping every other node from reaching S3 for the first 1.5 s: by the

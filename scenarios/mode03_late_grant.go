@@ -11,7 +11,7 @@ import (
 // LateGrant is a late grant (docs/failure-modes.md#3-late-grant): the answer
 // granting the lease arrives, or is learnt, only after the lease it grants
 // has expired.
-var LateGrant = register(harness.Scenario{
+var LateGrant = harness.Scenario{
 	Name: "late-grant",
 	Doc: "Every node's first PutObject (for most, the race to create the lock) is answered 7-10 s late, longer than the " +
 		"lease, and S3 is so slow for the first seconds that reads time out too. The winner gives up waiting for " +
@@ -41,4 +41,4 @@ var LateGrant = register(harness.Scenario{
 		})
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
-})
+}

@@ -11,7 +11,7 @@ import (
 // HungRenew is a hung renewal (docs/failure-modes.md#4-hung-renewal): the
 // leader's renewal hangs for longer than the lease, as it would under an
 // HTTP timeout longer than the lease.
-var HungRenew = register(harness.Scenario{
+var HungRenew = harness.Scenario{
 	Name: "hung-renew",
 	Doc: "While a node leads, S3 becomes so slow that every request would take 7-10 s to answer, longer than the " +
 		"6 s lease. The elector's request timeout (1.5 s) cuts the hung renewals, and the leader steps down at its " +
@@ -32,4 +32,4 @@ var HungRenew = register(harness.Scenario{
 		})
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
-})
+}

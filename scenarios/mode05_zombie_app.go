@@ -11,7 +11,7 @@ import (
 // ZombieApp is a zombie application
 // (docs/failure-modes.md#5-zombie-application): the application goes on
 // working after its leadership ended, ignoring its cancelled context.
-var ZombieApp = register(harness.Scenario{
+var ZombieApp = harness.Scenario{
 	Name: "zombie-app",
 	Doc: "Every node's application ignores the end of its term and keeps writing for 5-9 s. The leader is cut " +
 		"off from S3, so its term ends at its deadline and another node takes over, while the old application " +
@@ -36,4 +36,4 @@ var ZombieApp = register(harness.Scenario{
 		})
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
-})
+}

@@ -12,7 +12,7 @@ import (
 // (docs/failure-modes.md#6-wall-clock-jump): wall clocks step (an NTP step,
 // a manual change) forwards and backwards by minutes to hours, on the leader
 // and on the followers.
-var WallClockJump = register(harness.Scenario{
+var WallClockJump = harness.Scenario{
 	Name: "wall-clock-jump",
 	Doc: "While one node leads, every node's wall clock steps by one minute to six hours, forwards or backwards; " +
 		"the term goes on. Later the leader crashes and, while the followers time its abandoned lease, their wall " +
@@ -43,4 +43,4 @@ var WallClockJump = register(harness.Scenario{
 			faults.Event{Kind: faults.Restart, Node: leader, At: faults.Duration(crash + modeARange(c, time.Second, 3*time.Second))})
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
-})
+}

@@ -12,7 +12,7 @@ import (
 // (docs/failure-modes.md#7-clock-offset-and-drift) inside the elector's
 // assumptions: wall clocks minutes apart and clock rates up to the assumed
 // 1000 ppm apart, in the worst direction for a handover.
-var ClockSkew = register(harness.Scenario{
+var ClockSkew = harness.Scenario{
 	Name: "clock-skew",
 	Doc: "Wall clocks are up to five minutes apart and clock rates differ by up to the assumed 1000 ppm: the " +
 		"leader's clock runs 0.1% slow, so its term lasts longest, and a follower's 0.1% fast, so it ends the " +
@@ -21,7 +21,7 @@ var ClockSkew = register(harness.Scenario{
 	Build: func(seed uint64) harness.Setup {
 		return modeASkewedHandover(seed^0x6d6f646530375f73, harness.DefaultElectorSettings.ClockDriftPPM, harness.DefaultElectorSettings.ClockDriftPPM)
 	},
-})
+}
 
 // modeASkewedHandover is a handover under skewed clocks: a chosen first
 // leader whose clock runs drift ppm slow, followers at random rates within

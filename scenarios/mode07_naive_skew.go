@@ -15,7 +15,7 @@ import (
 // between nodes (docs/failure-modes.md#7-clock-offset-and-drift): the
 // harness must report the double leadership. ElectorSkew is the production
 // elector under the same plan.
-var NaiveSkew = register(harness.Scenario{
+var NaiveSkew = harness.Scenario{
 	Name: "naive-skew",
 	Doc: "Five nodes run the naive lock (4 s lease; a record is expired when its stored expiry is before the reader's wall clock) " +
 		"with wall clocks offset by up to 3 s either way, no drift: a node whose clock runs ahead takes the lock while its holder " +
@@ -26,10 +26,10 @@ var NaiveSkew = register(harness.Scenario{
 		cfg := harness.World(seed)
 		return harness.Setup{Config: cfg, Plan: modeBSkewPlan(seed, cfg.Nodes), Protocol: p}
 	},
-})
+}
 
 // ElectorSkew is the production elector under NaiveSkew's plan.
-var ElectorSkew = register(harness.Scenario{
+var ElectorSkew = harness.Scenario{
 	Name: "elector-skew",
 	Doc: "The plan of naive-skew (wall clocks offset by up to 3 s either way, every node crashing once and restarting) " +
 		"run by the production elector, which never compares a stored time with its own clock: no two leaders overlap.",
@@ -39,7 +39,7 @@ var ElectorSkew = register(harness.Scenario{
 		cfg := harness.World(seed)
 		return harness.Setup{Config: cfg, Plan: modeBSkewPlan(seed, cfg.Nodes), Protocol: p}
 	},
-})
+}
 
 // modeBSkewPlan gives every node a wall-clock offset in [-3 s, +3 s] and no
 // drift, and, so that a lease has to expire under the skewed clocks, crashes

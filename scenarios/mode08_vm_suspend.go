@@ -12,7 +12,7 @@ import (
 // (docs/failure-modes.md#8-monotonic-clock-stops): a node's VM is suspended,
 // so its process and its monotonic clock both stop, for longer than the
 // lease.
-var VMSuspend = register(harness.Scenario{
+var VMSuspend = harness.Scenario{
 	Name: "vm-suspend",
 	Doc: "Each node's VM is suspended once, one node after another in a random order, each for 10-12 s (longer " +
 		"than a lease and the retries a follower needs to take over), never two at once: its process and its " +
@@ -41,7 +41,7 @@ var VMSuspend = register(harness.Scenario{
 		cfg.Duration = at + 20*time.Second
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
-})
+}
 
 // permutation returns 0..n-1 in an order c chooses.
 func permutation(c sim.Chooser, n int) []int {

@@ -31,7 +31,7 @@ var (
 // MixedLeases is mixed lease durations
 // (docs/failure-modes.md#9-mixed-lease-durations): candidates configured
 // with different lease durations.
-var MixedLeases = register(harness.Scenario{
+var MixedLeases = harness.Scenario{
 	Name: "mixed-leases",
 	Doc: "Nodes run three different configurations (leases of 4 s, 12 s and 6 s, with matching renew deadlines, " +
 		"retry periods and request timeouts). Every node crashes or is stopped once, at its own slot, and comes " +
@@ -67,4 +67,4 @@ var MixedLeases = register(harness.Scenario{
 		}
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
-})
+}

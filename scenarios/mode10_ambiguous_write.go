@@ -13,7 +13,7 @@ import (
 // PutObject is applied but its answer is replaced by a 500, the SDK's
 // retryer sends it again and the retry is answered 412 against the node's
 // own write.
-var AmbiguousWrite = register(harness.Scenario{
+var AmbiguousWrite = harness.Scenario{
 	Name: "ambiguous-write",
 	Doc: "Every node's first PutObject is applied but answered 500 InternalError, and so is one later one (a renewal, for the leader); " +
 		"the SDK retries (3 attempts) and the retry gets 412 against the node's own write. " +
@@ -37,4 +37,4 @@ var AmbiguousWrite = register(harness.Scenario{
 		}
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
-})
+}

@@ -14,7 +14,7 @@ import (
 // conditional writes 409 ConditionalRequestConflict without applying them:
 // every node's first, and, by chance, those sent while another conditional
 // write on the key is in flight.
-var WriteConflict = register(harness.Scenario{
+var WriteConflict = harness.Scenario{
 	Name: "write-conflict",
 	Doc: "S3 answers 409 ConditionalRequestConflict to every node's first PutObject and to most conditional writes " +
 		"sent while another is in flight, as nodes stop and restart; a 409 means not applied, " +
@@ -41,4 +41,4 @@ var WriteConflict = register(harness.Scenario{
 		}
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
-})
+}

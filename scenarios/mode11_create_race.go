@@ -12,7 +12,7 @@ import (
 // CreateRace is the production elector in the contention that breaks
 // UnconditionalWrite: every node races for an absent object at the same
 // instant, with equal latencies, and again for each released lease.
-var CreateRace = register(harness.Scenario{
+var CreateRace = harness.Scenario{
 	Name: "create-race",
 	Doc: "Five nodes start at once and race to create the absent lock object, every S3 leg taking the same time; " +
 		"twice more, all stop (the leader releases) and restart together to race for the released record. " +
@@ -38,4 +38,4 @@ var CreateRace = register(harness.Scenario{
 		}
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
-})
+}

@@ -13,7 +13,7 @@ import (
 // unconditional write.
 // The harness must catch it; CreateRace is the production elector in the
 // same contention.
-var UnconditionalWrite = register(harness.Scenario{
+var UnconditionalWrite = harness.Scenario{
 	Name: "unconditional-write",
 	Doc: "Five nodes run a naive lock that reads the object and, finding it absent, released or expired, " +
 		"writes it without a precondition; nodes that read at the same time all \"win\" the same token, " +
@@ -23,4 +23,4 @@ var UnconditionalWrite = register(harness.Scenario{
 		p := zoo.NaiveLock{Lease: 4 * time.Second, Unconditional: true}.Protocol()
 		return harness.Setup{Config: harness.World(seed), Protocol: p}
 	},
-})
+}

@@ -14,7 +14,7 @@ import (
 // to stop while a renewal is in flight, and releases its lease; the release
 // must neither lose the race with the renewal nor come before the
 // application stopped.
-var ReleaseInFlight = register(harness.Scenario{
+var ReleaseInFlight = harness.Scenario{
 	Name: "release-in-flight",
 	Doc: "Twice (the second time once a leader is surely back), while S3 is slow (every leg 250-450 ms longer and a third of them up to 600 ms more, so renewals spend most of their time in flight), " +
 		"every node is stopped at once and restarted 4 s later. The leader is usually stopped with a renewal in flight: its application's term ends, " +
@@ -53,4 +53,4 @@ var ReleaseInFlight = register(harness.Scenario{
 		}
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
-})
+}

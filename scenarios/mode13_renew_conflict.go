@@ -12,7 +12,7 @@ import (
 // (docs/failure-modes.md#13-renewal-conflict): S3 answers the leader's
 // renewals 409 ConditionalRequestConflict, and the leader must not go on
 // believing it leads past its deadline.
-var RenewConflict = register(harness.Scenario{
+var RenewConflict = harness.Scenario{
 	Name: "renew-conflict",
 	Doc: "S3 answers 409 ConditionalRequestConflict to a run of each node's PutObjects from its second on, its renewals if it leads: " +
 		"on some seeds 3-8 of them (the leader's retries get through and its term goes on), on others 30 " +
@@ -37,4 +37,4 @@ var RenewConflict = register(harness.Scenario{
 		}
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
-})
+}

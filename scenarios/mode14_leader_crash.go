@@ -14,7 +14,7 @@ import (
 // without releasing, and the candidates that come back are strangers to its
 // record. The lease must
 // expire (no wedge), and no candidate may take it before a full lease.
-var LeaderCrash = register(harness.Scenario{
+var LeaderCrash = harness.Scenario{
 	Name: "leader-crash",
 	Doc: "Every node crashes at once, the leader with them, and each restarts 0.2-3 s later under a new identity: " +
 		"none recognises the record, so each waits a full lease from its first read before taking over; " +
@@ -42,4 +42,4 @@ var LeaderCrash = register(harness.Scenario{
 		crash(all+16*time.Second+time.Duration(c.Choose(sim.ChooseSetup, uint64(2*time.Second))), one, fmt.Sprintf("n%d-r2", one))
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
-})
+}

@@ -24,7 +24,7 @@ var modeBManyCandidatesSettings = harness.ElectorSettings{
 // ManyCandidates is many candidates
 // (docs/failure-modes.md#15-many-candidates): many candidates contending at
 // once must not produce overlapping terms.
-var ManyCandidates = register(harness.Scenario{
+var ManyCandidates = harness.Scenario{
 	Name: "many-candidates",
 	Doc: "Fifteen nodes polling every 300 ms race for the lock; S3 answers 409 to most conditional writes that overlap " +
 		"another and to a few others; three times all nodes stop (the leader releases) and restart together " +
@@ -54,4 +54,4 @@ var ManyCandidates = register(harness.Scenario{
 		}
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
-})
+}

@@ -18,7 +18,7 @@ const modeBRestoredRecord = `{"holder":"n0","token":1,"leaseDurationMs":6000,"ac
 // The electors' own records never repeat (each carries a fresh nonce); an
 // outside writer that restores one body twice does make an ETag come back,
 // though not its Last-Modified, which followers compare too.
-var RestoredRecord = register(harness.Scenario{
+var RestoredRecord = harness.Scenario{
 	Name: "restored-record",
 	Doc: "An outside tool restores an old record of n0's over the lock object, and again 6-8 s later, byte for byte: " +
 		"both writes have the same ETag but not the same Last-Modified. A candidate that timed the first restore sees the second " +
@@ -39,4 +39,4 @@ var RestoredRecord = register(harness.Scenario{
 		}}
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
-})
+}

@@ -13,7 +13,7 @@ import (
 // (docs/failure-modes.md#17-lock-object-deleted-or-overwritten): someone
 // else deletes the lock object, and with it the token sequence the object
 // kept.
-var DeleteLock = register(harness.Scenario{
+var DeleteLock = harness.Scenario{
 	Name: "delete-lock",
 	Doc: "After two hand-overs, someone deletes the lock object while a node leads. The leader stops at its next renewal; " +
 		"every elector that had seen the object times its absence for a lease before recreating it. " +
@@ -38,7 +38,7 @@ var DeleteLock = register(harness.Scenario{
 		}
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
-})
+}
 
 // modeBHandOver makes the lease change hands twice before 5 s, so that the token
 // in the lock object is 3: every node stops at 1.5 s and 3.5 s (the leader

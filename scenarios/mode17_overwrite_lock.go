@@ -17,7 +17,7 @@ const modeBGarbageRecord = "# lifecycle-rule placeholder: this key is managed by
 // docs/failure-modes.md#17-lock-object-deleted-or-overwritten: someone
 // overwrites the lock object with something that is not a lock record, and
 // with it the token sequence the object kept.
-var OverwriteLock = register(harness.Scenario{
+var OverwriteLock = harness.Scenario{
 	Name: "overwrite-lock",
 	Doc: "After two hand-overs, another tool overwrites the lock object with a text that is no lock record. " +
 		"The leader stops at its next renewal; everyone times the foreign object for a full lease before taking it over. " +
@@ -41,4 +41,4 @@ var OverwriteLock = register(harness.Scenario{
 		}
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
-})
+}

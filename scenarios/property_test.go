@@ -179,7 +179,7 @@ func TestPropertyFindsZooBug(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the shrunk run's reproducer does not load: %v", err)
 	}
-	o, err := back.Run(false)
+	o, err := back.Run(scenario(t, back.Scenario), false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -67,7 +67,11 @@ func replayCorpusFile(path string) (harness.Signature, error) {
 	if r.Expect == nil {
 		return harness.Signature{}, errors.New(`malformed regression entry: no "expect"; a regression file must say what its run shows`)
 	}
-	o, err := r.Run(false)
+	sc, err := project.Resolve(r)
+	if err != nil {
+		return harness.Signature{}, err
+	}
+	o, err := r.Run(sc, false)
 	if err != nil {
 		return harness.Signature{}, fmt.Errorf("cannot run: %w", err)
 	}

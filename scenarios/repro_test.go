@@ -56,7 +56,7 @@ func marshal(t *testing.T, r *harness.Reproducer) []byte {
 func TestReproducerRoundTrip(t *testing.T) {
 	o := failingSeed(t, NaiveSkew)
 	for _, r := range []*harness.Reproducer{
-		harness.ReproducerFor(o),
+		harness.ReproducerFor(scenario(t, o.Scenario), o),
 		{Version: harness.ReproVersion, Scenario: "reference", Seed: 42},
 		{Version: harness.ReproVersion, Scenario: "swarm", Seed: 1<<64 - 1, Nodes: 3, Duration: faults.Duration(50*time.Second + 1)},
 		{Version: harness.ReproVersion, Scenario: "naive-skew", Seed: 7, Nodes: 2, Duration: faults.Duration(30 * time.Second),
@@ -71,8 +71,8 @@ func TestReproducerRoundTrip(t *testing.T) {
 			t.Errorf("round trip changed the reproducer:\n%+v\n%+v\n%s", r, back, b)
 		}
 	}
-	if harness.ReproducerFor(o).Expect.Verdict != "unsafe" {
-		t.Errorf("naive-skew seed %d: expectation %v", o.Seed, harness.ReproducerFor(o).Expect)
+	if harness.ReproducerFor(scenario(t, o.Scenario), o).Expect.Verdict != "unsafe" {
+		t.Errorf("naive-skew seed %d: expectation %v", o.Seed, harness.ReproducerFor(scenario(t, o.Scenario), o).Expect)
 	}
 }
 
@@ -95,7 +95,7 @@ func TestLoadReproducerRefuses(t *testing.T) {
 		{"unknown plan field", plan(`{"healAt":"1s","s3":{},"jitter":1}`), "unknown field"},
 		{"trailing data", `{"version":1,"scenario":"reference","seed":1} {}`, "after"},
 		{"truncated", `{"version":1,"scenario":"reference","seed":1`, "end of JSON"},
-		{"no scenario", `{"version":1,"seed":1}`, "unknown scenario"},
+		{"no scenario", `{"version":1,"seed":1}`, "no scenario"},
 		{"unknown scenario", `{"version":1,"scenario":"nope","seed":1}`, "unknown scenario"},
 		{"negative seed", `{"version":1,"scenario":"reference","seed":-1}`, "seed"},
 		{"fractional seed", `{"version":1,"scenario":"reference","seed":1.5}`, "seed"},
@@ -120,7 +120,14 @@ func TestLoadReproducerRefuses(t *testing.T) {
 		{"expect empty checker", `{"version":1,"scenario":"reference","seed":1,"expect":{"verdict":"unsafe","checkers":[""]}}`, "empty"},
 		{"expect unknown field", `{"version":1,"scenario":"reference","seed":1,"expect":{"verdict":"unsafe","hash":"ab"}}`, "unknown field"},
 	} {
-		_, err := harness.LoadReproducer(strings.NewReader(c.file))
+		r, err := harness.LoadReproducer(strings.NewReader(c.file))
+		if err == nil {
+			// What the file says of its scenario is judged against it.
+			var sc harness.Scenario
+			if sc, err = project.Resolve(r); err == nil {
+				_, err = r.Setup(sc)
+			}
+		}
 		switch {
 		case err == nil:
 			t.Errorf("%s: accepted %s", c.name, c.file)
@@ -140,7 +147,7 @@ func TestLoadReproducerRefuses(t *testing.T) {
 // the run's length.
 func TestReproducerOverrides(t *testing.T) {
 	r := &harness.Reproducer{Version: harness.ReproVersion, Scenario: "naive-skew", Seed: 3, Nodes: 2, Duration: faults.Duration(45 * time.Second)}
-	s, err := r.Setup()
+	s, err := r.Setup(scenario(t, r.Scenario))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +161,7 @@ func TestReproducerOverrides(t *testing.T) {
 	if len(full.Clocks) != 5 || len(full.Events) != 10 {
 		t.Fatalf("Setup changed the scenario's own plan: %+v", full)
 	}
-	o, err := r.Run(false)
+	o, err := r.Run(scenario(t, r.Scenario), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +169,7 @@ func TestReproducerOverrides(t *testing.T) {
 		t.Fatalf("ran %d nodes until %v as %s seed %d", o.Result.History.Nodes, o.Result.History.End, o.Scenario, o.Seed)
 	}
 	// ReproducerFor keeps the overrides of the run it is made from.
-	back := harness.ReproducerFor(o)
+	back := harness.ReproducerFor(scenario(t, o.Scenario), o)
 	if back.Nodes != 2 || back.Duration.D() != 45*time.Second || len(back.Plan.Events) != 4 {
 		t.Fatalf("ReproducerFor lost the overrides: %+v", back)
 	}
@@ -197,9 +204,9 @@ func TestSignatureOf(t *testing.T) {
 func TestReplayReproducerSameRun(t *testing.T) {
 	for _, sc := range []harness.Scenario{NaiveSkew, UnconditionalWrite} {
 		o := failingSeed(t, sc)
-		b := marshal(t, harness.ReproducerFor(o))
+		b := marshal(t, harness.ReproducerFor(scenario(t, o.Scenario), o))
 		r := loadBytes(t, b)
-		again, err := r.Run(true)
+		again, err := r.Run(scenario(t, r.Scenario), true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -217,17 +224,17 @@ func TestReplayReproducerSameRun(t *testing.T) {
 // TestEveryScenarioReproduces: for every scenario, the reproducer of a run
 // loads and replays it exactly: its plan survives JSON without loss.
 func TestEveryScenarioReproduces(t *testing.T) {
-	for _, name := range harness.Names() {
-		sc, _ := harness.Lookup(name)
+	for _, name := range project.Names() {
+		sc, _ := project.Lookup(name)
 		o, err := harness.RunSeed(sc, 2, false)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		r := loadBytes(t, marshal(t, harness.ReproducerFor(o)))
+		r := loadBytes(t, marshal(t, harness.ReproducerFor(scenario(t, o.Scenario), o)))
 		if r.Nodes != 0 || r.Duration != 0 {
 			t.Errorf("%s: a scenario's own run gave overrides: nodes %d, duration %v", name, r.Nodes, r.Duration)
 		}
-		again, err := r.Run(false)
+		again, err := r.Run(scenario(t, r.Scenario), false)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

@@ -9,21 +9,18 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-// register adds a story to the harness's registry; names are unique.
-func register(s harness.Scenario) harness.Scenario { return harness.MustRegister(s) }
-
 // Swarm is the default campaign: the production elector with its default
 // settings under harness.Swarm, every seed drawing its own fault plan; on
 // one seed in eight its applications also hand watermarks over
 // (withWatermarkApps), judged by the watermark checker and the watermark
 // API's contract.
-var Swarm = register(withWatermarkApps(harness.Swarm("swarm", harness.Elector(harness.DefaultElectorSettings)), harness.DefaultElectorSettings))
+var Swarm = withWatermarkApps(harness.Swarm("swarm", harness.Elector(harness.DefaultElectorSettings)), harness.DefaultElectorSettings)
 
 // Reference is the scenario of the benchmark: five nodes, one simulated
 // minute, clocks with offsets and drift within the elector's bound, and
 // rolling restarts: some nodes are asked to stop (releasing their lease if
 // they lead) and come back a little later, some under a new identity.
-var Reference = register(harness.Scenario{
+var Reference = harness.Scenario{
 	Name:   "reference",
 	Doc:    "5 nodes, 60 s, clock offsets and drift within bounds, rolling restarts with release",
 	Expect: harness.Survives,
@@ -31,7 +28,7 @@ var Reference = register(harness.Scenario{
 		p := harness.Elector(harness.DefaultElectorSettings)
 		return harness.Setup{Config: harness.World(seed), Plan: rollingRestarts(seed, 5), Protocol: p}
 	},
-})
+}
 
 // rollingRestarts is the reference plan: every node a clock within the
 // elector's drift bound; about half the nodes stopped between 5 s and 35 s

@@ -15,7 +15,7 @@ import (
 // (which leads for three quarters of its lease, then releases and rests)
 // judged as if it promised a stable leader within 10 s of the heal, under
 // naive-skew's crashes and restarts without its clock offsets.
-var naiveLiveness = register(harness.Scenario{
+var naiveLiveness = harness.Scenario{
 	Name:   "test-naive-liveness",
 	Doc:    "test only: the naive lock judged against a 10 s liveness bound; it never keeps a leader, so every run fails liveness",
 	Expect: harness.Caught,
@@ -27,7 +27,7 @@ var naiveLiveness = register(harness.Scenario{
 		plan.Clocks = nil
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
-})
+}
 
 // size is what Shrink makes smaller, as run: plan events, nodes, duration.
 type size struct {
@@ -37,7 +37,7 @@ type size struct {
 
 func sizeOf(t *testing.T, r *harness.Reproducer) size {
 	t.Helper()
-	s, err := r.Setup()
+	s, err := r.Setup(scenario(t, r.Scenario))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func sizeOf(t *testing.T, r *harness.Reproducer) size {
 func checkShrunk(t *testing.T, r, small *harness.Reproducer, want harness.Signature) (before, after size) {
 	t.Helper()
 	back := loadBytes(t, marshal(t, small))
-	o, err := back.Run(false)
+	o, err := back.Run(scenario(t, back.Scenario), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,8 +93,8 @@ func TestShrinkBrokenScenarios(t *testing.T) {
 			if o.Verdict == harness.Pass {
 				continue
 			}
-			r := harness.ReproducerFor(o)
-			small, runs, err := harness.Shrink(r, 300)
+			r := harness.ReproducerFor(scenario(t, o.Scenario), o)
+			small, runs, err := harness.Shrink(scenario(t, r.Scenario), r, 300)
 			if err != nil {
 				t.Fatalf("%s seed %d: %v", sc.Name, seed, err)
 			}
@@ -135,7 +135,7 @@ func TestShrinkSwarmPlanOnNaiveLock(t *testing.T) {
 				plan.Clocks, plan.S3, plan.SDKAttempts = nil, faults.Knobs{}, 0
 			}
 			r := &harness.Reproducer{Version: harness.ReproVersion, Scenario: NaiveSkew.Name, Seed: seed, Plan: plan}
-			o, err := r.Run(false)
+			o, err := r.Run(scenario(t, r.Scenario), false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,12 +144,12 @@ func TestShrinkSwarmPlanOnNaiveLock(t *testing.T) {
 			}
 			if !skewed {
 				calm := &harness.Reproducer{Version: harness.ReproVersion, Scenario: NaiveSkew.Name, Seed: seed, Plan: &faults.Plan{HealAt: plan.HealAt}}
-				if o, err := calm.Run(false); err != nil || o.Verdict != harness.Pass {
+				if o, err := calm.Run(scenario(t, calm.Scenario), false); err != nil || o.Verdict != harness.Pass {
 					continue // fails without the events: they are not what breaks it
 				}
 			}
 			shrunk++
-			small, runs, err := harness.Shrink(r, 500)
+			small, runs, err := harness.Shrink(scenario(t, r.Scenario), r, 500)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -177,8 +177,8 @@ func TestShrinkLiveness(t *testing.T) {
 	if o.Verdict != harness.Liveness {
 		t.Fatalf("%s seed 1: verdict %v, want liveness", naiveLiveness.Name, o.Verdict)
 	}
-	r := harness.ReproducerFor(o)
-	small, runs, err := harness.Shrink(r, 300)
+	r := harness.ReproducerFor(scenario(t, o.Scenario), o)
+	small, runs, err := harness.Shrink(scenario(t, r.Scenario), r, 300)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,21 +198,21 @@ func TestShrinkLiveness(t *testing.T) {
 // on learning the signature and returns the reproducer as it was.
 func TestShrinkRefuses(t *testing.T) {
 	pass := &harness.Reproducer{Version: harness.ReproVersion, Scenario: ElectorSkew.Name, Seed: 1}
-	if _, _, err := harness.Shrink(pass, 100); !errors.Is(err, harness.ErrNothingToShrink) {
+	if _, _, err := harness.Shrink(scenario(t, pass.Scenario), pass, 100); !errors.Is(err, harness.ErrNothingToShrink) {
 		t.Fatalf("passing run: %v", err)
 	}
 	wrong := &harness.Reproducer{Version: harness.ReproVersion, Scenario: NaiveSkew.Name, Seed: 1, Expect: &harness.Signature{Verdict: "unsafe", Checkers: []string{"unique-holder"}}}
-	if _, _, err := harness.Shrink(wrong, 100); !errors.Is(err, harness.ErrNothingToShrink) {
+	if _, _, err := harness.Shrink(scenario(t, wrong.Scenario), wrong, 100); !errors.Is(err, harness.ErrNothingToShrink) {
 		t.Fatalf("unexpected signature: %v", err)
 	}
-	if _, _, err := harness.Shrink(&harness.Reproducer{Version: harness.ReproVersion, Scenario: "nope"}, 100); !errors.Is(err, harness.ErrBadReproducer) {
+	if _, _, err := harness.Shrink(harness.Scenario{}, &harness.Reproducer{Version: harness.ReproVersion, Scenario: "nope"}, 100); !errors.Is(err, harness.ErrBadReproducer) {
 		t.Fatalf("bad reproducer: %v", err)
 	}
-	if _, _, err := harness.Shrink(pass, 0); err == nil {
+	if _, _, err := harness.Shrink(scenario(t, pass.Scenario), pass, 0); err == nil {
 		t.Fatal("budget 0 accepted")
 	}
 	r := &harness.Reproducer{Version: harness.ReproVersion, Scenario: NaiveSkew.Name, Seed: 1}
-	same, runs, err := harness.Shrink(r, 1)
+	same, runs, err := harness.Shrink(scenario(t, r.Scenario), r, 1)
 	if err != nil || runs != 1 {
 		t.Fatalf("budget 1: %d runs, %v", runs, err)
 	}
@@ -230,7 +230,7 @@ func TestShrinkSwarmBreadth(t *testing.T) {
 	if testing.Short() {
 		t.Skip("shrinks five swarm failures")
 	}
-	for _, sc := range zoo.MaskedScenarios {
+	for _, sc := range zoo.MaskedScenarios() {
 		t.Run(sc.Name, func(t *testing.T) {
 			t.Parallel()
 			var o *harness.Outcome
@@ -247,8 +247,8 @@ func TestShrinkSwarmBreadth(t *testing.T) {
 			if o == nil {
 				t.Fatal("no failing seed in 2000")
 			}
-			r := harness.ReproducerFor(o)
-			small, runs, err := harness.Shrink(r, 400)
+			r := harness.ReproducerFor(scenario(t, o.Scenario), o)
+			small, runs, err := harness.Shrink(scenario(t, r.Scenario), r, 400)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -39,7 +39,7 @@ const (
 )
 
 // WatermarkHandoff is seed 003's hand-off done right.
-var WatermarkHandoff = register(harness.Scenario{
+var WatermarkHandoff = harness.Scenario{
 	Name: "watermark-handoff",
 	Doc: "Seed 003's watermark hand-off: each leader's application writes entries stamped with timestamps, publishes a watermark ahead of them " +
 		"through the lock record, and writes only at or below what is published and above what it was handed. " +
@@ -48,19 +48,19 @@ var WatermarkHandoff = register(harness.Scenario{
 		"so the next holder's clock reads below the watermark it is handed. No entry of a new holder is at or below its predecessors' watermarks.",
 	Expect: harness.Survives,
 	Build:  func(seed uint64) harness.Setup { return watermarkSetup(seed, false) },
-})
+}
 
 // WatermarkIgnored is the same story with a broken application: it stamps
 // its entries with its wall clock and ignores the watermark it is handed.
 // Right after a release, and after the clocks stepped back, its entries
 // fall below its predecessor's watermark: the checker catches it.
-var WatermarkIgnored = register(harness.Scenario{
+var WatermarkIgnored = harness.Scenario{
 	Name: "watermark-ignored",
 	Doc: "watermark-handoff with a broken application that stamps entries with its wall clock and ignores the watermark handed over: " +
 		"after the release its first entries are below the watermark its predecessor published ahead, and after the crash its clock, stepped back, is below it too",
 	Expect: harness.Caught,
 	Build:  func(seed uint64) harness.Setup { return watermarkSetup(seed, true) },
-})
+}
 
 // watermarkSetup builds a run of the watermark story; ignore breaks the
 // application.

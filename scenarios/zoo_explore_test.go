@@ -28,7 +28,7 @@ func TestExploreCatchesSmallZooVariants(t *testing.T) {
 		{"conflict-as-success", 1},
 		{"follower-no-reset", 0},
 	} {
-		sc, err := harness.Lookup("zoo/" + tc.variant)
+		sc, err := project.Lookup("zoo/" + tc.variant)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -42,7 +42,7 @@ var zooBudgets = map[string]uint64{
 // the masked ones too, each within its budget, with an unsafe, liveness or
 // crashed verdict.
 func TestZooIsCaught(t *testing.T) {
-	for _, sc := range append(slices.Clip(zoo.Scenarios), zoo.MaskedScenarios...) {
+	for _, sc := range append(slices.Clip(zoo.Scenarios()), zoo.MaskedScenarios()...) {
 		if sc.Expect != harness.Caught {
 			continue
 		}
@@ -72,7 +72,7 @@ func TestZooIsCaught(t *testing.T) {
 // TestZooCarefulPasses: the careful lock, the control every variant breaks
 // in one place, passes the swarm campaign as the production elector does.
 func TestZooCarefulPasses(t *testing.T) {
-	sc, err := harness.Lookup("zoo/careful")
+	sc, err := project.Lookup("zoo/careful")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,8 +99,8 @@ func TestZooCarefulPasses(t *testing.T) {
 func TestZooCarefulSurvivesTheFailureModes(t *testing.T) {
 	c := zoo.Careful()
 	p := c.Protocol()
-	for _, name := range harness.Names() {
-		sc, _ := harness.Lookup(name)
+	for _, name := range project.Names() {
+		sc, _ := project.Lookup(name)
 		if sc.Expect != harness.Survives && sc.Expect != harness.Fenced {
 			continue
 		}
@@ -126,15 +126,15 @@ func TestZooCarefulSurvivesTheFailureModes(t *testing.T) {
 // production elector's: the swarm plans are drawn for those.
 func TestZooRegistry(t *testing.T) {
 	vs := zoo.Variants()
-	if len(zoo.Scenarios) != len(vs)+1 || zoo.Scenarios[0].Name != "zoo/careful" || zoo.Scenarios[0].Expect != harness.Either {
-		t.Fatalf("zoo.Scenarios has %d scenarios starting with %q; want zoo/careful (harness.Either) and %d variants", len(zoo.Scenarios), zoo.Scenarios[0].Name, len(vs))
+	if len(zoo.Scenarios()) != len(vs)+1 || zoo.Scenarios()[0].Name != "zoo/careful" || zoo.Scenarios()[0].Expect != harness.Either {
+		t.Fatalf("zoo.Scenarios() has %d scenarios starting with %q; want zoo/careful (harness.Either) and %d variants", len(zoo.Scenarios()), zoo.Scenarios()[0].Name, len(vs))
 	}
 	for i, v := range vs {
-		sc := zoo.Scenarios[i+1]
+		sc := zoo.Scenarios()[i+1]
 		if sc.Name != "zoo/"+v.Name || sc.Expect != harness.Caught || !strings.Contains(sc.Doc, v.Mistake) {
-			t.Errorf("zoo.Scenarios[%d] is %q (%s); want zoo/%s, harness.Caught, its mistake in its doc", i+1, sc.Name, sc.Expect, v.Name)
+			t.Errorf("zoo.Scenarios()[%d] is %q (%s); want zoo/%s, harness.Caught, its mistake in its doc", i+1, sc.Name, sc.Expect, v.Name)
 		}
-		if _, err := harness.Lookup(sc.Name); err != nil {
+		if _, err := project.Lookup(sc.Name); err != nil {
 			t.Error(err)
 		}
 	}
@@ -144,7 +144,7 @@ func TestZooRegistry(t *testing.T) {
 		t.Errorf("careful lock claims %+v within %v; the elector the swarm plans are drawn for claims %+v within %v",
 			c.Assumptions, c.LivenessBound, want.Assumptions, want.LivenessBound)
 	}
-	s := zoo.Scenarios[1].Build(7)
+	s := zoo.Scenarios()[1].Build(7)
 	if sw := Swarm.Build(7); s.Config.Nodes != sw.Config.Nodes || s.Config.Duration != sw.Config.Duration ||
 		len(s.Plan.Events) != len(sw.Plan.Events) || s.Protocol.Name != vs[0].Name {
 		t.Errorf("zoo scenario seed 7 is not the swarm's world and plan with the variant's protocol")

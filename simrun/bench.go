@@ -14,6 +14,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/internal/cmdline"
 	"github.com/s3lease/s3lease/internal/schema"
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/sim"
@@ -42,9 +43,9 @@ flags:
 `
 
 // cmdBench measures the simulator.
-func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := newFlags("bench", stderr)
-	scenario := scenarioFlag(fs)
+func (cli *program) cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := cmdline.NewFlags("bench", stderr)
+	scenario := cli.scenarioFlag(fs)
 	seeds := fs.Int("seeds", 2000, "number of seeds to run")
 	workers := fs.Int("workers", 1, "runs at once")
 	scale := fs.Bool("scale", false, "the scaling table over nodes and simulated duration")
@@ -56,7 +57,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
 		fmt.Fprint(fs.Output(), benchUsage)
 		fs.PrintDefaults()
 	}
-	if err := parse(fs, args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}
 	if err := checkCounts(*seeds, *workers); err != nil {
@@ -72,7 +73,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	sc, err := lookup(*scenario)
+	sc, err := cli.lookup(*scenario)
 	if err != nil {
 		return 0, err
 	}

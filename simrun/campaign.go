@@ -28,7 +28,7 @@ type seedResult struct {
 // ends (the seeds already running finish). Results come back in seed
 // order, one for each seed run, with what they reached of their coverage
 // points; prog, if not nil, counts them as they come.
-func campaign(ctx context.Context, sc harness.Scenario, first uint64, count uint64, workers int, untilFailure bool, prog *runProgress, path3 s3Path) ([]seedResult, *schema.Coverage, time.Duration, error) {
+func (cli *program) campaign(ctx context.Context, sc harness.Scenario, first uint64, count uint64, workers int, untilFailure bool, prog *runProgress, path3 s3Path) ([]seedResult, *schema.Coverage, time.Duration, error) {
 	var (
 		mu      sync.Mutex
 		results []seedResult
@@ -49,9 +49,8 @@ func campaign(ctx context.Context, sc harness.Scenario, first uint64, count uint
 		if err != nil {
 			return err
 		}
-		r := summarize(o)
+		r := cli.summarize(o, path3)
 		o.Result.Release() // summarized: later seeds reuse its buffers (the coverage is not among them)
-		r.Replay += path3.flag()
 		if r.verdict != harness.Pass {
 			failed.Store(true)
 		}
@@ -71,14 +70,16 @@ func campaign(ctx context.Context, sc harness.Scenario, first uint64, count uint
 	return results, cov, time.Since(start), err
 }
 
-func summarize(o *harness.Outcome) seedResult {
+// summarize is a seed's result, with the command that replays it over
+// path3.
+func (cli *program) summarize(o *harness.Outcome, path3 s3Path) seedResult {
 	r := seedResult{
 		SeedResult: schema.SeedResult{
 			Seed:       o.Seed,
 			Verdict:    o.Verdict.String(),
 			Hash:       hashString(o.Result.Hash()),
 			Violations: o.Violations,
-			Replay:     harness.ReplayCommand(o.Scenario, o.Seed),
+			Replay:     cli.repro(harness.Repro{Scenario: o.Scenario, Seed: o.Seed, Flags: path3.flags()}),
 		},
 		verdict: o.Verdict,
 		steps:   o.Result.Steps,

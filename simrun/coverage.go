@@ -10,6 +10,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/internal/cmdline"
 	"github.com/s3lease/s3lease/internal/schema"
 )
 
@@ -61,9 +62,9 @@ flags:
 `
 
 // cmdCoverage runs `simrun coverage`.
-func cmdCoverage(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := newFlags("coverage", stderr)
-	scenario := scenarioFlag(fs)
+func (cli *program) cmdCoverage(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := cmdline.NewFlags("coverage", stderr)
+	scenario := cli.scenarioFlag(fs)
 	seeds := fs.Int("seeds", 1000, "number of seeds to run")
 	start := fs.Uint64("start", 1, "first seed of the range")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel runs")
@@ -74,32 +75,32 @@ func cmdCoverage(args []string, stdout, stderr io.Writer) (int, error) {
 		fmt.Fprint(fs.Output(), coverageUsage)
 		fs.PrintDefaults()
 	}
-	if err := parse(fs, args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}
 	if err := checkRange(*start, *seeds, *workers); err != nil {
 		return 0, err
 	}
-	if err := checkOutputDir(*docFile); err != nil {
+	if err := cmdline.CheckOutputDir(*docFile); err != nil {
 		return 0, fmt.Errorf("%w: -doc: %v", errUsage, err)
 	}
-	sc, err := lookup(*scenario)
+	sc, err := cli.lookup(*scenario)
 	if err != nil {
 		return 0, err
 	}
-	ctx, caught := stopOnSignal()
-	defer caught.release()
+	ctx, caught := cmdline.StopOnSignal()
+	defer caught.Release()
 	var out *guidedOut
 	if *guided {
 		out = &guidedOut{}
 	}
-	results, cov, g, wall, err := runRange(ctx, sc, *start, uint64(*seeds), *workers, false, nil, s3Fast, out)
+	results, cov, g, wall, err := cli.runRange(ctx, sc, *start, uint64(*seeds), *workers, false, nil, s3Fast, out)
 	if err != nil {
 		return 0, err
 	}
-	if sig := caught.signal(); sig != nil {
+	if sig := caught.Caught(); sig != nil {
 		fmt.Fprintf(stderr, "simrun: interrupted by %v after %d of %d seeds\n", sig, len(results), *seeds)
-		return signalStatus(sig), nil
+		return cmdline.SignalStatus(sig), nil
 	}
 	doc := schema.CoverageRun{Header: schema.NewHeader(schema.CommandCoverage), Scenario: sc.Name, FirstSeed: *start,
 		Seeds: uint64(len(results)), Workers: *workers, Wall: faults.Duration(wall), Coverage: *cov, Guided: g}

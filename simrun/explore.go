@@ -3,19 +3,24 @@ package simrun
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/internal/cmdline"
 	"github.com/s3lease/s3lease/internal/schema"
-	"github.com/s3lease/s3lease/scenarios"
 	"github.com/s3lease/s3lease/sim"
 )
 
 // cmdExplore enumerates a small configuration's schedules depth first.
-func cmdExplore(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := newFlags("explore", stderr)
-	scenario := fs.String("scenario", scenarios.Reference.Name, "scenario whose world and protocol to explore")
+func (cli *program) cmdExplore(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := cmdline.NewFlags("explore", stderr)
+	def := cli.def
+	if _, err := cli.catalog.Lookup("reference"); err == nil {
+		def = "reference" // the benchmark's world (package scenarios), when the program knows it
+	}
+	scenario := fs.String("scenario", def, "scenario whose world and protocol to explore")
 	seed := fs.Uint64("seed", 1, "seed of the choices not explored (plans, entropy)")
 	nodes := fs.Int("nodes", 2, "number of nodes (2 or 3 keep the search small)")
 	duration := fs.Duration("duration", 3*time.Second, "simulated length of each execution")
@@ -28,7 +33,7 @@ func cmdExplore(args []string, stdout, stderr io.Writer) (int, error) {
 	out := fs.String("o", "", "write the failing execution's reproducer to `FILE` (atomically), for 'simrun replay FILE'")
 	page := fs.String("html", "", "write the failing execution's page to `FILE` (atomically)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	if err := parse(fs, args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}
 	switch {
@@ -39,20 +44,20 @@ func cmdExplore(args []string, stdout, stderr io.Writer) (int, error) {
 	case *maxFaults < 0 || *maxDelays < 0 || *depth < 0 || *executions < 1:
 		return 0, fmt.Errorf("%w: -faults, -delays and -depth must not be negative, -executions at least 1", errUsage)
 	}
-	if err := checkOutputDir(*out); err != nil {
+	if err := cmdline.CheckOutputDir(*out); err != nil {
 		return 0, fmt.Errorf("%w: -o: %v", errUsage, err)
 	}
-	if err := checkOutputDir(*page); err != nil {
+	if err := cmdline.CheckOutputDir(*page); err != nil {
 		return 0, fmt.Errorf("%w: -html: %v", errUsage, err)
 	}
-	sc, err := lookup(*scenario)
+	sc, err := cli.lookup(*scenario)
 	if err != nil {
 		return 0, err
 	}
 	bounds := sim.ExploreBounds{MaxFaults: *maxFaults, MaxDelays: *maxDelays, MaxDepth: *depth, Full: !*por}
 	setup := harness.Small(sc.Build(*seed), *nodes, *duration)
-	ex := explored{sc: sc, seed: *seed, nodes: *nodes, duration: *duration, bounds: bounds, setup: setup}
-	if isSet(fs, "path") {
+	ex := explored{cli: cli, sc: sc, seed: *seed, nodes: *nodes, duration: *duration, bounds: bounds, setup: setup}
+	if cmdline.IsSet(fs, "path") {
 		p, err := harness.ParsePath(*path)
 		if err != nil {
 			return 0, fmt.Errorf("%w: -path: %v", errUsage, err)
@@ -104,7 +109,7 @@ func cmdExplore(args []string, stdout, stderr io.Writer) (int, error) {
 			return 0, err
 		}
 	} else {
-		printExplore(stdout, &sum)
+		cli.printExplore(stdout, &sum)
 	}
 	if r.Found != nil {
 		return r.Found.Verdict.ExitCode(), nil
@@ -113,7 +118,7 @@ func cmdExplore(args []string, stdout, stderr io.Writer) (int, error) {
 }
 
 // printExplore prints an exploration's result in words.
-func printExplore(w io.Writer, sum *schema.Explore) {
+func (cli *program) printExplore(w io.Writer, sum *schema.Explore) {
 	state := "stopped at the execution limit"
 	switch {
 	case sum.Path != "" || sum.Verdict != harness.Pass.String():
@@ -139,7 +144,7 @@ func printExplore(w io.Writer, sum *schema.Explore) {
 	}
 	fmt.Fprintf(w, "  replay: %s\n", sum.Replay)
 	if sum.Reproducer != "" {
-		fmt.Fprintf(w, "  reproducer: %s (replay: %s replay %s)\n", sum.Reproducer, harness.Command(), shellQuote(sum.Reproducer))
+		fmt.Fprintf(w, "  reproducer: %s (replay: %s)\n", sum.Reproducer, cli.repro(harness.Repro{File: sum.Reproducer}))
 	}
 	if sum.Page != "" {
 		fmt.Fprintf(w, "  page: %s\n", sum.Page)
@@ -148,6 +153,7 @@ func printExplore(w io.Writer, sum *schema.Explore) {
 
 // explored is one exploration's configuration: what a path is a path of.
 type explored struct {
+	cli      *program
 	sc       harness.Scenario
 	seed     uint64
 	nodes    int
@@ -167,8 +173,9 @@ func (e *explored) replay(p harness.Path) (*harness.Outcome, error) {
 
 // command is the explore command that replays the execution p names.
 func (e *explored) command(p harness.Path) string {
-	return fmt.Sprintf("%s explore -scenario %s -seed %d -nodes %d -duration %v -faults %d -delays %d -depth %d -path '%s'",
-		harness.Command(), e.sc.Name, e.seed, e.nodes, e.duration, e.bounds.MaxFaults, e.bounds.MaxDelays, e.bounds.MaxDepth, p)
+	return e.cli.repro(harness.Repro{Verb: "explore", Scenario: e.sc.Name, Seed: e.seed, Flags: []string{
+		"-nodes", strconv.Itoa(e.nodes), "-duration", e.duration.String(), "-faults", strconv.Itoa(e.bounds.MaxFaults),
+		"-delays", strconv.Itoa(e.bounds.MaxDelays), "-depth", strconv.Itoa(e.bounds.MaxDepth), "-path", p.String()}})
 }
 
 // write writes the execution's reproducer to out and its page to page,
@@ -183,15 +190,15 @@ func (e *explored) write(w io.Writer, o *harness.Outcome, p harness.Path, out, p
 		if err := harness.WriteFileAtomic(out, data); err != nil {
 			return fmt.Errorf("-o: %w", err)
 		}
-		fmt.Fprintf(w, "wrote the reproducer to %s ('%s replay %s')\n", out, harness.Command(), shellQuote(out))
+		fmt.Fprintf(w, "wrote the reproducer to %s ('%s')\n", out, e.cli.repro(harness.Repro{File: out}))
 	}
 	if page != "" {
 		replay := e.command(p)
 		if out != "" {
-			replay = harness.Command() + " replay " + shellQuote(out)
+			replay = e.cli.repro(harness.Repro{File: out})
 		}
 		title := fmt.Sprintf("explored %s seed %d, %d nodes, path %q: %s", o.Scenario, o.Seed, e.nodes, p.String(), o.Verdict)
-		if err := writePage(page, title, o, replay); err != nil {
+		if err := e.cli.writePage(page, title, o, replay); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "wrote the page to %s\n", page)

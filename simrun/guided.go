@@ -77,7 +77,7 @@ func (g *guidedOut) write(r *harness.GuidedRun) (string, error) {
 // written to out (guidedKeep per signature). Results come back in run
 // order, with the coverage of the runs (a point's first is the number of
 // the first run that reached it) and what the campaign did.
-func guidedCampaign(ctx context.Context, sc harness.Scenario, start, budget uint64, workers int, untilFailure bool, prog *runProgress, path3 s3Path, out *guidedOut) ([]seedResult, *schema.Coverage, *schema.Guided, time.Duration, error) {
+func (cli *program) guidedCampaign(ctx context.Context, sc harness.Scenario, start, budget uint64, workers int, untilFailure bool, prog *runProgress, path3 s3Path, out *guidedOut) ([]seedResult, *schema.Coverage, *schema.Guided, time.Duration, error) {
 	var (
 		results []seedResult
 		cov     = &schema.Coverage{}
@@ -91,7 +91,7 @@ func guidedCampaign(ctx context.Context, sc harness.Scenario, start, budget uint
 			if covErr == nil {
 				covErr = cov.Add(o.Coverage, o.Reached, r.N)
 			}
-			s := summarize(o)
+			s := cli.summarize(o, path3)
 			s.Run = r.N
 			if r.Parent != 0 {
 				s.Parent, s.Mutations = r.Parent, r.Mutations
@@ -105,14 +105,10 @@ func guidedCampaign(ctx context.Context, sc harness.Scenario, start, budget uint
 				s.Reproducer = path
 				switch {
 				case path != "":
-					s.Replay = harness.Command() + " replay " + harness.ShellQuote(path) + path3.flag()
+					s.Replay = cli.repro(harness.Repro{File: path, Flags: path3.flags()})
 				case r.Parent != 0:
 					s.Replay = "" // a derived plan: no reproducer kept, no replay by seed
-				default:
-					s.Replay += path3.flag()
 				}
-			} else {
-				s.Replay += path3.flag()
 			}
 			o.Result.Release()
 			prog.add(s.verdict != harness.Pass)

@@ -3,6 +3,8 @@ package simrun
 import (
 	"fmt"
 	"io"
+
+	"github.com/s3lease/s3lease/internal/cmdline"
 )
 
 const htmlUsage = `usage:
@@ -18,9 +20,9 @@ flags:
 `
 
 // cmdHTML writes the page of one run.
-func cmdHTML(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := newFlags("html", stderr)
-	scenario := scenarioFlag(fs)
+func (cli *program) cmdHTML(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := cmdline.NewFlags("html", stderr)
+	scenario := cli.scenarioFlag(fs)
 	seed := fs.Uint64("seed", 0, "the seed to draw")
 	out := fs.String("o", "", "write the page to `PAGE` (atomically); required")
 	s3 := s3Flag(fs)
@@ -28,7 +30,7 @@ func cmdHTML(args []string, stdout, stderr io.Writer) (int, error) {
 		fmt.Fprint(fs.Output(), htmlUsage)
 		fs.PrintDefaults()
 	}
-	files, err := parseFiles(fs, args)
+	files, err := cmdline.ParseFiles(fs, args)
 	if err != nil {
 		return 0, err
 	}
@@ -39,11 +41,11 @@ func cmdHTML(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	o, _, path, err := runNamed(fs, "html", files, *scenario, *seed, path3)
+	o, _, path, err := cli.runNamed(fs, "html", files, *scenario, *seed, path3)
 	if err != nil {
 		return 0, err
 	}
-	if err := writeReplayPage(*out, o, path); err != nil {
+	if err := cli.writeReplayPage(*out, o, path); err != nil {
 		return 0, err
 	}
 	fmt.Fprintf(stdout, "wrote the page of %s seed %d (%s) to %s\n", o.Scenario, o.Seed, o.Verdict, *out)

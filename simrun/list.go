@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/internal/cmdline"
 )
 
 // listWidth is the width `simrun list` fits its lines in.
@@ -14,14 +15,14 @@ const listWidth = 100
 
 // cmdList prints one line per scenario: its name, what it expects and the
 // start of its story, in listWidth columns; -v prints each story whole.
-func cmdList(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := newFlags("list", stderr)
+func (cli *program) cmdList(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := cmdline.NewFlags("list", stderr)
 	verbose := fs.Bool("v", false, "print each scenario's whole story")
-	if err := parse(fs, args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}
-	for _, name := range harness.Names() {
-		sc, _ := harness.Lookup(name)
+	for _, name := range cli.catalog.Names() {
+		sc, _ := cli.catalog.Lookup(name)
 		if *verbose {
 			fmt.Fprintf(stdout, "%s [%s]\n    %s\n", sc.Name, sc.Expect, sc.Doc)
 			continue

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
-
-	"github.com/s3lease/s3lease/harness"
 )
 
 // TestListFitsTheTerminal: simrun list prints one line per scenario, each at
@@ -17,8 +15,8 @@ func TestListFitsTheTerminal(t *testing.T) {
 		t.Fatalf("simrun list: exit %d, %s", code, errOut.String())
 	}
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	if len(lines) != len(harness.Names()) {
-		t.Fatalf("%d lines for %d scenarios", len(lines), len(harness.Names()))
+	if len(lines) != len(project.Names()) {
+		t.Fatalf("%d lines for %d scenarios", len(lines), len(project.Names()))
 	}
 	for _, l := range lines {
 		if n := utf8.RuneCountInString(l); n > listWidth {
@@ -29,7 +27,7 @@ func TestListFitsTheTerminal(t *testing.T) {
 	if code := run([]string{"list", "-v"}, &out, &errOut); code != exitOK {
 		t.Fatalf("simrun list -v: exit %d", code)
 	}
-	sc, _ := harness.Lookup("naive-skew")
+	sc, _ := project.Lookup("naive-skew")
 	if !strings.Contains(out.String(), sc.Doc) {
 		t.Errorf("simrun list -v does not print naive-skew's story whole")
 	}

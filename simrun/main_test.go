@@ -3,13 +3,31 @@ package simrun
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
 
+	"github.com/s3lease/s3lease/internal/catalog"
 	"github.com/s3lease/s3lease/internal/schema"
 )
+
+// project is every scenario of the project, as cmd/simrun has them.
+var project = catalog.New()
+
+// run runs simrun with every scenario of the project, as cmd/simrun does
+// (without its tools).
+func run(args []string, stdout, stderr io.Writer) int { return testCLI().run(args, stdout, stderr) }
+
+// testCLI is simrun with every scenario of the project.
+func testCLI() *program {
+	cli, err := newProgram([]Option{Scenarios(project.Scenarios()...)})
+	if err != nil {
+		panic(err)
+	}
+	return cli
+}
 
 // TestMain lets the test binary act as simrun itself, so that tests can run
 // it in fresh processes with a chosen environment.

@@ -2,20 +2,16 @@ package simrun
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
 
 	"github.com/s3lease/s3lease/harness"
 	nightly "github.com/s3lease/s3lease/internal/campaign"
+	"github.com/s3lease/s3lease/internal/cmdline"
 	"github.com/s3lease/s3lease/internal/schema"
 )
 
@@ -70,10 +66,10 @@ flags:
 `
 
 // cmdCampaign runs `simrun campaign`.
-func cmdCampaign(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := newFlags("campaign", stderr)
+func (cli *program) cmdCampaign(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := cmdline.NewFlags("campaign", stderr)
 	out := fs.String("out", "", "the campaign's `DIR` (created if need be; an existing campaign there is resumed)")
-	scenario := scenarioFlag(fs)
+	scenario := cli.scenarioFlag(fs)
 	seeds := fs.Uint64("seeds", 1000, "the number of seeds in the range (unbounded if only -duration is given)")
 	duration := fs.Duration("duration", 0, "stop after this wall time over all sessions (0: no limit)")
 	start := fs.Uint64("start", 1, "the first seed of the range")
@@ -88,13 +84,13 @@ func cmdCampaign(args []string, stdout, stderr io.Writer) (int, error) {
 		fmt.Fprint(fs.Output(), campaignUsage)
 		fs.PrintDefaults()
 	}
-	if err := parse(fs, args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}
 	switch {
 	case *out == "":
 		return 0, fmt.Errorf("%w: campaign needs -out DIR", errUsage)
-	case isSet(fs, "seeds") && *seeds == 0:
+	case cmdline.IsSet(fs, "seeds") && *seeds == 0:
 		return 0, fmt.Errorf("%w: -seeds must be at least 1", errUsage)
 	case *duration < 0:
 		return 0, fmt.Errorf("%w: -duration must not be negative, got %v", errUsage, *duration)
@@ -103,42 +99,42 @@ func cmdCampaign(args []string, stdout, stderr io.Writer) (int, error) {
 	case *keep < 0:
 		return 0, fmt.Errorf("%w: -keep must not be negative, got %d", errUsage, *keep)
 	}
-	if !isSet(fs, "seeds") && *duration > 0 {
+	if !cmdline.IsSet(fs, "seeds") && *duration > 0 {
 		*seeds = 0 // unbounded: the duration ends the campaign
 	}
 	shard, err := nightly.ParseShard(*shardFlag)
 	if err != nil {
 		return 0, fmt.Errorf("%w: -shard: %v", errUsage, err)
 	}
-	sc, err := lookup(*scenario)
+	sc, err := cli.lookup(*scenario)
 	if err != nil {
 		return 0, err
 	}
 	c, err := nightly.Open(nightly.Config{
 		Dir: *out, Scenario: sc, Start: *start, Seeds: *seeds, Duration: *duration, Shard: shard,
-		Workers: *workers, Keep: *keep, CheckDeterminism: *check,
-		WriteTrace: func(w io.Writer, o *harness.Outcome) error { return printReplay(w, w, o, nil, "", false) },
+		Workers: *workers, Keep: *keep, CheckDeterminism: *check, Program: cli.invoke,
+		WriteTrace: func(w io.Writer, o *harness.Outcome) error { return cli.printReplay(w, w, o, nil, "", false) },
 	})
 	if err != nil {
 		return 0, fmt.Errorf("%w: -out %s: %v", errUsage, *out, err)
 	}
-	if err := checkOutputDir(*junit); err != nil { // after Open: -junit may name a file in DIR
+	if err := cmdline.CheckOutputDir(*junit); err != nil { // after Open: -junit may name a file in DIR
 		return 0, fmt.Errorf("%w: -junit: %v", errUsage, err)
 	}
 
-	ctx, caught := stopOnSignal()
-	defer caught.release()
-	stopProgress := showProgress(func() string { return progressLine(c.Progress()) }, stderr, isTerminal(stdout))
+	ctx, caught := cmdline.StopOnSignal()
+	defer caught.Release()
+	stopProgress := showProgress(func() string { return progressLine(c.Progress()) }, stderr, cmdline.IsTerminal(stdout))
 	before := c.Progress()
 	rep, runErr := c.Run(ctx)
 	stopProgress()
-	sig := caught.signal()
+	sig := caught.Caught()
 	interrupted := sig != nil
 	after := c.Progress()
 
 	if *junit != "" {
 		var buf bytes.Buffer
-		if err := nightly.WriteJUnit(&buf, rep); err != nil {
+		if err := nightly.WriteJUnit(&buf, rep, cli.invoke); err != nil {
 			return 0, err
 		}
 		if err := harness.WriteFileAtomic(*junit, buf.Bytes()); err != nil {
@@ -154,7 +150,7 @@ func cmdCampaign(args []string, stdout, stderr io.Writer) (int, error) {
 			return 0, err
 		}
 	} else {
-		printReport(stdout, rep, *out, *showCoverage)
+		cli.printReport(stdout, rep, *out, *showCoverage)
 		session := after.Session
 		fmt.Fprintf(stdout, "this session: %d seeds in %.2fs with %d workers: %.0f seeds/s",
 			session, after.SessionElapsed.Seconds(), *workers, after.Rate())
@@ -169,7 +165,7 @@ func cmdCampaign(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, runErr
 	case interrupted:
 		fmt.Fprintf(stderr, "simrun: interrupted by %v; report written, state saved in %s: run the same command to resume\n", sig, filepath.Join(*out, nightly.StateFile))
-		return signalStatus(sig), nil
+		return cmdline.SignalStatus(sig), nil
 	case !rep.Complete && rep.Seeds > 0:
 		fmt.Fprintf(stderr, "simrun: the duration is spent with %d of %d seeds done; the same command with a longer -duration resumes\n",
 			after.Done, after.Total)
@@ -178,8 +174,8 @@ func cmdCampaign(args []string, stdout, stderr io.Writer) (int, error) {
 }
 
 // cmdMerge runs `simrun merge`.
-func cmdMerge(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := newFlags("merge", stderr)
+func (cli *program) cmdMerge(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := cmdline.NewFlags("merge", stderr)
 	out := fs.String("out", "", "write the merged report to `FILE`")
 	junit := fs.String("junit", "", "also write the merged report as JUnit XML to `FILE`")
 	asJSON := fs.Bool("json", false, "print the merged report as JSON")
@@ -188,7 +184,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) (int, error) {
 		fmt.Fprint(fs.Output(), mergeUsage)
 		fs.PrintDefaults()
 	}
-	files, err := parseFiles(fs, args)
+	files, err := cmdline.ParseFiles(fs, args)
 	if err != nil {
 		return 0, err
 	}
@@ -198,7 +194,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) (int, error) {
 	case len(files) == 0:
 		return 0, fmt.Errorf("%w: merge needs at least one REPORT", errUsage)
 	}
-	if err := checkOutputDir(*junit); err != nil {
+	if err := cmdline.CheckOutputDir(*junit); err != nil {
 		return 0, fmt.Errorf("%w: -junit: %v", errUsage, err)
 	}
 	outDir, err := filepath.Abs(filepath.Dir(*out))
@@ -222,7 +218,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		reports = append(reports, r)
 	}
-	merged, err := nightly.Merge(reports...)
+	merged, err := nightly.Merge(cli.invoke, reports...)
 	if err != nil {
 		return 0, fmt.Errorf("%w: %v", errUsage, err)
 	}
@@ -235,7 +231,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	if *junit != "" {
 		var buf bytes.Buffer
-		if err := nightly.WriteJUnit(&buf, merged); err != nil {
+		if err := nightly.WriteJUnit(&buf, merged, cli.invoke); err != nil {
 			return 0, err
 		}
 		if err := harness.WriteFileAtomic(*junit, buf.Bytes()); err != nil {
@@ -247,7 +243,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) (int, error) {
 			return 0, err
 		}
 	} else {
-		printReport(stdout, merged, filepath.Dir(*out), *showCoverage)
+		cli.printReport(stdout, merged, filepath.Dir(*out), *showCoverage)
 		fmt.Fprintf(stdout, "merged %d reports into %s\n", len(reports), *out)
 	}
 	code := reportCode(merged)
@@ -290,35 +286,9 @@ func rebase(p, from, to string) string {
 	return filepath.ToSlash(rel)
 }
 
-// checkOutputDir checks that the directory of an output file exists, so
-// that a campaign does not run for hours only to fail writing its JUnit.
-func checkOutputDir(file string) error {
-	if file == "" {
-		return nil
-	}
-	st, err := os.Stat(filepath.Dir(file))
-	if err != nil {
-		return err
-	}
-	if !st.IsDir() {
-		return fmt.Errorf("%s is not a directory", filepath.Dir(file))
-	}
-	return nil
-}
-
 // reportCode is the exit status of a report: its worst verdict's
 // (a nondeterministic seed counts as crashed).
 func reportCode(r *nightly.Report) int { return r.Worst().ExitCode() }
-
-// isTerminal reports whether w is a terminal (a character device).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
 
 // showProgress shows the campaign's progress on w until the returned
 // function is called: on a terminal one line redrawn in place twice a
@@ -383,7 +353,7 @@ func progressLine(p nightly.Progress) string {
 // showCoverage, the points no seed reached), then each signature group
 // with its first seeds, reproducers and replay command. dir is where the
 // report's relative reproducer paths start.
-func printReport(w io.Writer, r *nightly.Report, dir string, showCoverage bool) {
+func (cli *program) printReport(w io.Writer, r *nightly.Report, dir string, showCoverage bool) {
 	shards := make([]string, len(r.Shards))
 	for i, s := range r.Shards {
 		shards[i] = s.String()
@@ -426,7 +396,7 @@ func printReport(w io.Writer, r *nightly.Report, dir string, showCoverage bool) 
 		fmt.Fprintf(w, "    first seeds: %s\n", strings.Join(seeds, ", "))
 		if len(g.Reproducers) > 0 {
 			first := filepath.Join(dir, filepath.FromSlash(g.Reproducers[0]))
-			fmt.Fprintf(w, "    %d reproducers kept, first %s\n    replay: %s replay %s\n", len(g.Reproducers), first, harness.Command(), shellQuote(first))
+			fmt.Fprintf(w, "    %d reproducers kept, first %s\n    replay: %s\n", len(g.Reproducers), first, cli.repro(harness.Repro{File: first}))
 		} else {
 			fmt.Fprintf(w, "    replay: %s\n", g.Replay)
 		}
@@ -441,57 +411,6 @@ func printReport(w io.Writer, r *nightly.Report, dir string, showCoverage bool) 
 				100*(float64(m.LastMeanLiveHeap)/float64(max(m.FirstMeanLiveHeap, 1))-1))
 		}
 	}
-}
-
-// caughtSignal is the signal that stopped a campaign, if any.
-type caughtSignal struct {
-	ch     chan os.Signal
-	cancel context.CancelFunc
-	mu     sync.Mutex
-	got    os.Signal
-}
-
-// stopOnSignal returns a context that SIGINT or SIGTERM cancels, and what
-// caught the signal. After the first, the signals' default action comes
-// back: a second kills at once.
-func stopOnSignal() (context.Context, *caughtSignal) {
-	ctx, cancel := context.WithCancel(context.Background())
-	c := &caughtSignal{ch: make(chan os.Signal, 1), cancel: cancel}
-	signal.Notify(c.ch, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		select {
-		case s := <-c.ch:
-			signal.Stop(c.ch)
-			c.mu.Lock()
-			c.got = s
-			c.mu.Unlock()
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	return ctx, c
-}
-
-// signal returns the signal caught, or nil.
-func (c *caughtSignal) signal() os.Signal {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.got
-}
-
-// release stops listening for signals.
-func (c *caughtSignal) release() {
-	signal.Stop(c.ch)
-	c.cancel()
-}
-
-// signalStatus is the exit status shells give a process a signal ended:
-// 128 plus the signal's number (130 for SIGINT, 143 for SIGTERM).
-func signalStatus(s os.Signal) int {
-	if n, ok := s.(syscall.Signal); ok {
-		return 128 + int(n)
-	}
-	return 128 + int(syscall.SIGINT)
 }
 
 // mib is bytes in mebibytes.

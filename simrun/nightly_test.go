@@ -38,9 +38,9 @@ func nightlyRun(args []string, stdout, stderr io.Writer) int {
 	var err error
 	switch {
 	case len(args) > 0 && args[0] == "campaign":
-		code, err = cmdCampaign(args[1:], stdout, stderr)
+		code, err = testCLI().cmdCampaign(args[1:], stdout, stderr)
 	case len(args) > 0 && args[0] == "merge":
-		code, err = cmdMerge(args[1:], stdout, stderr)
+		code, err = testCLI().cmdMerge(args[1:], stdout, stderr)
 	default:
 		return run(args, stdout, stderr)
 	}

@@ -78,7 +78,7 @@ func TestPrintedCommandsRunWhenPasted(t *testing.T) {
 	file := filepath.Join(dir, "seed.json")
 	stdout, stderr = pasted(t, f.Replay+" -o "+file)
 	wantFailure(t, f.Replay+" -o "+file, stdout, stderr, f.Hash)
-	shrink := harness.Command() + " shrink " + file + " -budget 200"
+	shrink := harness.Repro{Verb: "shrink", File: file, Flags: []string{"-budget", "200"}}.Command()
 	stdout, stderr = pasted(t, shrink)
 	m := regexp.MustCompile(`(?m)^replay: (.+)$`).FindStringSubmatch(stdout)
 	if m == nil {
@@ -97,7 +97,7 @@ func TestPrintedCommandsRunWhenPasted(t *testing.T) {
 	g := rep.Groups[0]
 	stdout, stderr = pasted(t, g.Replay)
 	wantFailure(t, g.Replay, stdout, stderr, "")
-	repro := harness.Command() + " replay " + filepath.Join(dir, "c", g.Reproducers[0])
+	repro := harness.Repro{File: filepath.Join(dir, "c", g.Reproducers[0])}.Command()
 	stdout, stderr = pasted(t, repro)
 	wantFailure(t, repro, stdout, stderr, "")
 
@@ -109,7 +109,7 @@ func TestPrintedCommandsRunWhenPasted(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &ex); err != nil || ex.Verdict != "unsafe" {
 		t.Fatalf("explore found no failure of zoo/unconditional-acquire (%v)\n%s", err, out.String())
 	}
-	for _, c := range []string{ex.Replay, harness.Command() + " replay " + found} {
+	for _, c := range []string{ex.Replay, harness.Repro{File: found}.Command()} {
 		stdout, stderr = pasted(t, c)
 		wantFailure(t, c, stdout, stderr, "")
 	}

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/internal/cmdline"
 	"github.com/s3lease/s3lease/internal/htmlreport"
 	"github.com/s3lease/s3lease/internal/schema"
 	"github.com/s3lease/s3lease/linearizability"
@@ -33,9 +33,9 @@ passes. Exit status: 0 pass, 1 unsafe, 2 usage or a bad file, 3 liveness,
 flags:
 `
 
-func cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := newFlags("replay", stderr)
-	scenario := scenarioFlag(fs)
+func (cli *program) cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := cmdline.NewFlags("replay", stderr)
+	scenario := cli.scenarioFlag(fs)
 	seed := fs.Uint64("seed", 0, "the seed to replay")
 	out := fs.String("o", "", "with -seed: write the run's reproducer to `FILE` (atomically)")
 	asJSON := fs.Bool("json", false, "print the trace and verdict as one JSON document")
@@ -45,7 +45,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
 		fmt.Fprint(fs.Output(), replayUsage)
 		fs.PrintDefaults()
 	}
-	files, err := parseFiles(fs, args)
+	files, err := cmdline.ParseFiles(fs, args)
 	if err != nil {
 		return 0, err
 	}
@@ -53,12 +53,16 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	o, rep, path, err := runNamed(fs, "replay", files, *scenario, *seed, path3, "o")
+	o, rep, path, err := cli.runNamed(fs, "replay", files, *scenario, *seed, path3, "o")
 	if err != nil {
 		return 0, err
 	}
 	if rep == nil && *out != "" {
-		data, err := harness.ReproducerFor(o).Marshal()
+		sc, err := cli.lookup(o.Scenario)
+		if err != nil {
+			return 0, err
+		}
+		data, err := harness.ReproducerFor(sc, o).Marshal()
 		if err != nil {
 			return 0, err
 		}
@@ -73,12 +77,12 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
 		expect = rep.Expect
 	}
 	if *page != "" {
-		if err := writeReplayPage(*page, o, path); err != nil {
+		if err := cli.writeReplayPage(*page, o, path); err != nil {
 			return 0, err
 		}
 		fmt.Fprintf(stderr, "simrun: wrote the page of %s seed %d (%s) to %s\n", o.Scenario, o.Seed, o.Verdict, *page)
 	}
-	if err := printReplay(stdout, stderr, o, rep, path, *asJSON); err != nil {
+	if err := cli.printReplay(stdout, stderr, o, rep, path, *asJSON); err != nil {
 		return 0, err
 	}
 	code := o.Verdict.ExitCode()
@@ -94,7 +98,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
 // printReplay prints a replayed run: as one JSON document, or as its plan,
 // trace, terms, verdict and hash. rep and path are the reproducer file, if
 // the run came from one.
-func printReplay(stdout, stderr io.Writer, o *harness.Outcome, rep *harness.Reproducer, path string, asJSON bool) error {
+func (cli *program) printReplay(stdout, stderr io.Writer, o *harness.Outcome, rep *harness.Reproducer, path string, asJSON bool) error {
 	res := o.Result
 	sig := harness.SignatureOf(o)
 	if asJSON {
@@ -162,19 +166,25 @@ func printReplay(stdout, stderr io.Writer, o *harness.Outcome, rep *harness.Repr
 // writeReplayPage writes the HTML page of a replayed run to file,
 // atomically. path is the reproducer file the run came from, if any: the
 // page's replay command names it.
-func writeReplayPage(file string, o *harness.Outcome, path string) error {
+func (cli *program) writeReplayPage(file string, o *harness.Outcome, path string) error {
 	if path == "" {
-		return writePage(file, "", o, "")
+		return cli.writePage(file, "", o, "")
 	}
-	return writePage(file, fmt.Sprintf("%s (%s seed %d): %s", path, o.Scenario, o.Seed, o.Verdict), o,
-		harness.Command()+" replay "+shellQuote(path))
+	return cli.writePage(file, fmt.Sprintf("%s (%s seed %d): %s", path, o.Scenario, o.Seed, o.Verdict), o,
+		cli.repro(harness.Repro{File: path}))
 }
 
 // writePage writes the HTML page of a run to file, atomically, with its
 // title (empty: the scenario, seed and verdict) and the command that
 // replays it (empty: the scenario's seed).
-func writePage(file, title string, o *harness.Outcome, replay string) error {
+func (cli *program) writePage(file, title string, o *harness.Outcome, replay string) error {
 	opt := htmlreport.Options{Replay: replay}
+	if sc, err := cli.catalog.Lookup(o.Scenario); err == nil {
+		opt.Scenario = &sc
+	}
+	if opt.Replay == "" {
+		opt.Replay = cli.repro(harness.Repro{Scenario: o.Scenario, Seed: o.Seed})
+	}
 	if title == "" {
 		title = fmt.Sprintf("%s seed %d: %s", o.Scenario, o.Seed, o.Verdict)
 	}
@@ -186,34 +196,6 @@ func writePage(file, title string, o *harness.Outcome, replay string) error {
 		return fmt.Errorf("-html: %w", err)
 	}
 	return nil
-}
-
-// shellQuote quotes s for a POSIX shell if it needs it.
-func shellQuote(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"$`\\;&|<>()*?[]#~!{}") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// parseFiles parses args, flags and positional arguments in any order, and
-// returns the positional arguments; after "--" every argument is
-// positional.
-func parseFiles(fs *flag.FlagSet, args []string) ([]string, error) {
-	var files []string
-	for {
-		if err := parseFlags(fs, args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return files, nil
-		}
-		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
-			return append(files, rest...), nil
-		}
-		files, args = append(files, rest[0]), rest[1:]
-	}
 }
 
 // loadReproducerFile reads a reproducer file; a missing, unreadable,
@@ -235,14 +217,14 @@ func loadReproducerFile(path string) (*harness.Reproducer, error) {
 // reproducer FILE among files, or -seed of -scenario. The flags in
 // fileless may not be given with a FILE. It returns the outcome, and the
 // reproducer and its path if the run came from a file.
-func runNamed(fs *flag.FlagSet, cmd string, files []string, scenario string, seed uint64, path3 s3Path, fileless ...string) (*harness.Outcome, *harness.Reproducer, string, error) {
+func (cli *program) runNamed(fs *flag.FlagSet, cmd string, files []string, scenario string, seed uint64, path3 s3Path, fileless ...string) (*harness.Outcome, *harness.Reproducer, string, error) {
 	switch {
 	case len(files) > 1:
 		return nil, nil, "", fmt.Errorf("%w: %s takes one reproducer FILE, got %d arguments", errUsage, cmd, len(files))
 	case len(files) == 1:
 		path := files[0]
 		for _, name := range append([]string{"seed", "scenario"}, fileless...) {
-			if isSet(fs, name) {
+			if cmdline.IsSet(fs, name) {
 				return nil, nil, "", fmt.Errorf("%w: %s FILE takes no -%s: the file names the run", errUsage, cmd, name)
 			}
 		}
@@ -250,7 +232,11 @@ func runNamed(fs *flag.FlagSet, cmd string, files []string, scenario string, see
 		if err != nil {
 			return nil, nil, "", err
 		}
-		s, err := rep.Setup()
+		sc, err := cli.catalog.Resolve(rep)
+		if err != nil {
+			return nil, nil, "", fmt.Errorf("%w: %s: %v", errUsage, path, err)
+		}
+		s, err := rep.Setup(sc)
 		if err != nil {
 			return nil, nil, "", fmt.Errorf("%w: %s: %v", errUsage, path, err)
 		}
@@ -259,10 +245,10 @@ func runNamed(fs *flag.FlagSet, cmd string, files []string, scenario string, see
 			o.Scenario, o.Seed = rep.Scenario, rep.Seed
 		}
 		return o, rep, path, err
-	case !isSet(fs, "seed"):
+	case !cmdline.IsSet(fs, "seed"):
 		return nil, nil, "", fmt.Errorf("%w: %s needs -seed or a reproducer FILE", errUsage, cmd)
 	}
-	sc, err := lookup(scenario)
+	sc, err := cli.lookup(scenario)
 	if err != nil {
 		return nil, nil, "", err
 	}

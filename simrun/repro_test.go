@@ -179,7 +179,7 @@ func TestShrinkCommand(t *testing.T) {
 		t.Fatalf("replay -o: exit %d %s", code, errOut)
 	}
 	var out, errOut bytes.Buffer
-	code, err := cmdShrink([]string{file, "-budget", "300"}, &out, &errOut)
+	code, err := testCLI().cmdShrink([]string{file, "-budget", "300"}, &out, &errOut)
 	if err != nil || code != exitOK {
 		t.Fatalf("shrink: exit %d, %v, %s", code, err, errOut.String())
 	}
@@ -207,7 +207,7 @@ func TestShrinkCommand(t *testing.T) {
 	// -o names the output; shrinking a shrunk file finds it small already.
 	again := filepath.Join(dir, "again.json")
 	out.Reset()
-	if code, err := cmdShrink([]string{"-o", again, small}, &out, &errOut); err != nil || code != exitOK {
+	if code, err := testCLI().cmdShrink([]string{"-o", again, small}, &out, &errOut); err != nil || code != exitOK {
 		t.Fatalf("shrink -o: exit %d, %v", code, err)
 	}
 	if _, err := os.Stat(again); err != nil {
@@ -240,7 +240,7 @@ func TestShrinkCommandRefuses(t *testing.T) {
 		{[]string{pass, "-frobnicate"}, "frobnicate"},
 	} {
 		var out, errOut bytes.Buffer
-		_, err := cmdShrink(c.args, &out, &errOut)
+		_, err := testCLI().cmdShrink(c.args, &out, &errOut)
 		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), c.says) {
 			t.Errorf("shrink %q: %v; want a usage error saying %q", c.args, err, c.says)
 		}

@@ -12,34 +12,28 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/internal/cmdline"
 	"github.com/s3lease/s3lease/internal/schema"
 )
 
 func hashString(h uint64) string { return fmt.Sprintf("%016x", h) }
 
 // scenarioFlag registers the -scenario flag.
-func scenarioFlag(fs *flag.FlagSet) *string {
-	return fs.String("scenario", defaultScenario, "scenario to run (see 'simrun list')")
+func (cli *program) scenarioFlag(fs *flag.FlagSet) *string {
+	return fs.String("scenario", cli.def, "scenario to run (see 'simrun list')")
 }
 
-func lookup(name string) (harness.Scenario, error) {
-	sc, err := harness.Lookup(name)
+func (cli *program) lookup(name string) (harness.Scenario, error) {
+	sc, err := cli.catalog.Lookup(name)
 	if err != nil {
-		return sc, fmt.Errorf("%w: %v", errUsage, err)
+		return sc, fmt.Errorf("%w: %v ('%s' lists them all; a protocol given to simrun.Main by a program of your own is known to that program only)", errUsage, err, cli.repro(harness.Repro{Verb: "list"}))
 	}
 	return sc, nil
 }
 
-// isSet reports whether the flag called name was given.
-func isSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
-}
-
-func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := newFlags("run", stderr)
-	scenario := scenarioFlag(fs)
+func (cli *program) cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := cmdline.NewFlags("run", stderr)
+	scenario := cli.scenarioFlag(fs)
 	seeds := fs.Int("seeds", 1000, "number of seeds to run")
 	start := fs.Uint64("start", 1, "first seed of the range")
 	seed := fs.Uint64("seed", 0, "run this one seed (instead of -seeds/-start)")
@@ -51,7 +45,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	showCoverage := fs.Bool("coverage", false, "list the coverage points no run reached, by name (the summary counts them)")
 	guided := fs.Bool("guided", false, "guided: run -seeds runs, a quarter of them fresh seeds from -start (which also seeds the choices), the others derived from the plans that reached a coverage point first, by mutating their faults and knobs; a failure's reproducer is written to -out")
 	outDir := fs.String("out", "", "with -guided: the `DIR` for the reproducers of failures (default: a new directory in the system's temporary directory, made at the first failure)")
-	if err := parse(fs, args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}
 	var expect harness.Verdict
@@ -62,22 +56,22 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		expect = v
 	}
-	if isSet(fs, "out") && !*guided {
+	if cmdline.IsSet(fs, "out") && !*guided {
 		return 0, fmt.Errorf("%w: -out names where -guided writes its failures; give -guided", errUsage)
 	}
-	if isSet(fs, "seed") {
-		if isSet(fs, "seeds") || isSet(fs, "start") || *untilFailure || *guided {
+	if cmdline.IsSet(fs, "seed") {
+		if cmdline.IsSet(fs, "seeds") || cmdline.IsSet(fs, "start") || *untilFailure || *guided {
 			return 0, fmt.Errorf("%w: -seed runs one seed; do not combine it with -seeds, -start, -until-failure or -guided", errUsage)
 		}
 		*start, *seeds = *seed, 1
 	}
-	ctx, caught := stopOnSignal()
-	defer caught.release()
+	ctx, caught := cmdline.StopOnSignal()
+	defer caught.Release()
 	if *untilFailure {
-		if !isSet(fs, "seeds") {
+		if !cmdline.IsSet(fs, "seeds") {
 			*seeds = 10_000_000
 		}
-		if !isSet(fs, "start") {
+		if !cmdline.IsSet(fs, "start") {
 			*start = randomStart()
 			fmt.Fprintf(stderr, "simrun: running fresh seeds from %d until one fails (-start %d repeats this)\n", *start, *start)
 		}
@@ -89,26 +83,26 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	sc, err := lookup(*scenario)
+	sc, err := cli.lookup(*scenario)
 	if err != nil {
 		return 0, err
 	}
 	sc = path3.scenario(sc)
 	prog := &runProgress{scenario: sc.Name, total: uint64(*seeds), start: time.Now()}
 	stopProgress := func() {}
-	if isTerminal(stderr) && !*untilFailure {
+	if cmdline.IsTerminal(stderr) && !*untilFailure {
 		stopProgress = showProgress(prog.line, stderr, true)
 	}
 	var out *guidedOut
 	if *guided {
 		out = &guidedOut{dir: *outDir}
 	}
-	results, cov, g, wall, err := runRange(ctx, sc, *start, uint64(*seeds), *workers, *untilFailure, prog, path3, out)
+	results, cov, g, wall, err := cli.runRange(ctx, sc, *start, uint64(*seeds), *workers, *untilFailure, prog, path3, out)
 	stopProgress()
 	if err != nil {
 		return 0, err
 	}
-	sig := caught.signal()
+	sig := caught.Caught()
 	ran := len(results)
 	sum := schema.Run{Header: schema.NewHeader(schema.CommandRun), Scenario: sc.Name, FirstSeed: *start,
 		Seeds: uint64(ran), Workers: *workers, Wall: faults.Duration(wall),
@@ -133,11 +127,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 			return 0, err
 		}
 	} else {
-		printSummary(stdout, &sum, *showCoverage)
+		cli.printSummary(stdout, &sum, *showCoverage)
 	}
 	if sig != nil {
 		fmt.Fprintf(stderr, "simrun: interrupted by %v after %d of %d seeds\n", sig, ran, *seeds)
-		return signalStatus(sig), nil
+		return cmdline.SignalStatus(sig), nil
 	}
 	if *expectFlag != "" {
 		return expected(stderr, results, expect), nil
@@ -171,7 +165,7 @@ func expected(w io.Writer, results []seedResult, expect harness.Verdict) int {
 	return exitOK
 }
 
-func printSummary(w io.Writer, s *schema.Run, showCoverage bool) {
+func (cli *program) printSummary(w io.Writer, s *schema.Run, showCoverage bool) {
 	seeds := fmt.Sprintf("%d seeds (%d..%d)", s.Seeds, s.FirstSeed, s.FirstSeed+s.Seeds-1)
 	switch {
 	case s.Guided != nil:
@@ -236,7 +230,7 @@ func printSummary(w io.Writer, s *schema.Run, showCoverage bool) {
 		fmt.Fprintf(w, "  replay: %s\n", f.Replay)
 	}
 	if len(s.Failures) > 0 {
-		fmt.Fprintf(w, "\nadd -o FILE to a replay for a reproducer file (then '%s shrink FILE'), -html FILE for a page\n", harness.Command())
+		fmt.Fprintf(w, "\nadd -o FILE to a replay for a reproducer file (then '%s'), -html FILE for a page\n", cli.repro(harness.Repro{Verb: "shrink", Flags: []string{"FILE"}}))
 	}
 }
 

@@ -55,9 +55,9 @@ func (p s3Path) scenario(sc harness.Scenario) harness.Scenario {
 
 // flag is what a printed command adds to name the path: nothing for the
 // default.
-func (p s3Path) flag() string {
+func (p s3Path) flags() []string {
 	if p == s3SDK {
-		return " -s3 sdk"
+		return []string{"-s3", "sdk"}
 	}
-	return ""
+	return nil
 }

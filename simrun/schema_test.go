@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"testing"
-	"time"
 
 	nightly "github.com/s3lease/s3lease/internal/campaign"
 	"github.com/s3lease/s3lease/internal/schema"
@@ -85,62 +83,11 @@ func TestEveryCommandSpeaksOneSchema(t *testing.T) {
 	}
 }
 
-var camelCase = regexp.MustCompile(`^[a-z][a-zA-Z0-9]*$`)
-
-// durationKeys are the names under which documents hold durations.
-var durationKeys = map[string]bool{
-	"at": true, "local": true, "for": true, "from": true, "to": true, "end": true,
-	"wall": true, "duration": true, "healAt": true, "offset": true, "driftUntil": true,
-	"perSeed": true, "s3Check": true, "simulated": true, "slowMax": true,
-	"medianCatch": true, "maxCatch": true, "lease": true, "renewDeadline": true, "retryPeriod": true,
-	"requestTimeout": true, "work": true, "checkedAt": true,
-}
-
-// checkConventions walks a decoded document: camelCase names, durations as
-// text, violations as objects with nodes as lists.
-func checkConventions(t *testing.T, cmd, key string, v any) {
+// checkConventions reports where a decoded document breaks the schema's
+// conventions (schema.Conventions).
+func checkConventions(t *testing.T, cmd, _ string, v any) {
 	t.Helper()
-	switch v := v.(type) {
-	case map[string]any:
-		for k, e := range v {
-			if !camelCase.MatchString(k) {
-				t.Errorf("%s: field %q is not camelCase", cmd, k)
-			}
-			if durationKeys[k] {
-				s, ok := e.(string)
-				if _, err := time.ParseDuration(s); !ok || err != nil {
-					t.Errorf("%s: %q is %v, not a duration as text", cmd, k, e)
-				}
-			}
-			switch k {
-			case "violation":
-				checkViolation(t, cmd, e)
-			case "violations":
-				list, ok := e.([]any)
-				if !ok {
-					t.Errorf("%s: violations are %T, not a list", cmd, e)
-				}
-				for _, x := range list {
-					checkViolation(t, cmd, x)
-				}
-			}
-			checkConventions(t, cmd, k, e)
-		}
-	case []any:
-		for _, e := range v {
-			checkConventions(t, cmd, key, e)
-		}
-	}
-}
-
-func checkViolation(t *testing.T, cmd string, v any) {
-	t.Helper()
-	m, ok := v.(map[string]any)
-	if !ok {
-		t.Errorf("%s: a violation is %T (%v), not an object", cmd, v, v)
-		return
-	}
-	if _, ok := m["nodes"].([]any); !ok || m["checker"] == nil || m["message"] == nil {
-		t.Errorf("%s: violation %v lacks a checker, a message or a list of nodes", cmd, m)
+	for _, problem := range schema.Conventions(v) {
+		t.Errorf("%s: %s", cmd, problem)
 	}
 }

@@ -36,11 +36,11 @@ func checkRange(start uint64, seeds, workers int) error {
 // runRange runs seeds runs of sc from start: plain swarm seeds, or a
 // guided campaign when guided is non-nil (whose figures it then returns
 // too).
-func runRange(ctx context.Context, sc harness.Scenario, start, seeds uint64, workers int, untilFailure bool,
+func (cli *program) runRange(ctx context.Context, sc harness.Scenario, start, seeds uint64, workers int, untilFailure bool,
 	prog *runProgress, path s3Path, guided *guidedOut) ([]seedResult, *schema.Coverage, *schema.Guided, time.Duration, error) {
 	if guided != nil {
-		return guidedCampaign(ctx, sc, start, seeds, workers, untilFailure, prog, path, guided)
+		return cli.guidedCampaign(ctx, sc, start, seeds, workers, untilFailure, prog, path, guided)
 	}
-	results, cov, wall, err := campaign(ctx, sc, start, seeds, workers, untilFailure, prog, path)
+	results, cov, wall, err := cli.campaign(ctx, sc, start, seeds, workers, untilFailure, prog, path)
 	return results, cov, nil, wall, err
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/internal/cmdline"
 )
 
 const shrinkUsage = `usage:
@@ -26,15 +27,15 @@ flags:
 // defaultShrinkBudget is the most runs shrink spends unless told.
 const defaultShrinkBudget = 2000
 
-func cmdShrink(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := newFlags("shrink", stderr)
+func (cli *program) cmdShrink(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := cmdline.NewFlags("shrink", stderr)
 	out := fs.String("o", "", "write the shrunk reproducer to `OUT` (default: FILE with .min.json)")
 	budget := fs.Int("budget", defaultShrinkBudget, "the most runs to spend")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), shrinkUsage)
 		fs.PrintDefaults()
 	}
-	files, err := parseFiles(fs, args)
+	files, err := cmdline.ParseFiles(fs, args)
 	if err != nil {
 		return 0, err
 	}
@@ -52,18 +53,22 @@ func cmdShrink(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	small, runs, err := harness.Shrink(r, *budget)
+	sc, err := cli.catalog.Resolve(r)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %s: %v", errUsage, path, err)
+	}
+	small, runs, err := harness.Shrink(sc, r, *budget)
 	if errors.Is(err, harness.ErrNothingToShrink) {
 		return 0, fmt.Errorf("%w: %s: %v", errUsage, path, err)
 	}
 	if err != nil {
 		return 0, err
 	}
-	before, err := describe(r)
+	before, err := describe(sc, r)
 	if err != nil {
 		return 0, err
 	}
-	after, err := describe(small)
+	after, err := describe(sc, small)
 	if err != nil {
 		return 0, err
 	}
@@ -81,14 +86,14 @@ func cmdShrink(args []string, stdout, stderr io.Writer) (int, error) {
 	if runs >= *budget {
 		fmt.Fprintf(stdout, " (the whole budget: shrinking %s again may find more)", *out)
 	}
-	fmt.Fprintf(stdout, "; wrote %s\nreplay: %s replay %s\n", *out, harness.Command(), shellQuote(*out))
+	fmt.Fprintf(stdout, "; wrote %s\nreplay: %s\n", *out, cli.repro(harness.Repro{File: *out}))
 	return exitOK, nil
 }
 
 // describe sums up the run of a reproducer: its plan's events and clock
 // settings, its nodes, its duration and heal.
-func describe(r *harness.Reproducer) (string, error) {
-	s, err := r.Setup()
+func describe(sc harness.Scenario, r *harness.Reproducer) (string, error) {
+	s, err := r.Setup(sc)
 	if err != nil {
 		return "", err
 	}

@@ -4,13 +4,15 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+
+	"github.com/s3lease/s3lease/internal/cmdline"
 )
 
 // cmdVersion prints the program's module, its version, the VCS revision it
 // was built from and whether the tree was modified, and the Go version.
-func cmdVersion(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := newFlags("version", stderr)
-	if err := parse(fs, args); err != nil {
+func (cli *program) cmdVersion(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := cmdline.NewFlags("version", stderr)
+	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}
 	info, ok := debug.ReadBuildInfo()

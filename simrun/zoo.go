@@ -12,6 +12,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/internal/cmdline"
 	"github.com/s3lease/s3lease/internal/schema"
 	"github.com/s3lease/s3lease/zoo"
 )
@@ -23,8 +24,8 @@ import (
 // mistake; -swarm adds the median and the longest time to a catch. It
 // exits 0 if every variant was caught and the careful control passed its
 // whole budget, 1 otherwise.
-func cmdZoo(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := newFlags("zoo", stderr)
+func (cli *program) cmdZoo(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := cmdline.NewFlags("zoo", stderr)
 	budget := fs.Int("seeds", 2000, "the most seeds to run per scenario")
 	first := fs.Uint64("start", 1, "the first seed (with -guided, the first fresh seed, which also seeds the campaign's choices)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "scenarios run in parallel")
@@ -34,18 +35,18 @@ func cmdZoo(args []string, stdout, stderr io.Writer) (int, error) {
 	swarm := fs.Bool("swarm", false, "every variant, the masked ones included, under plain swarm seeds: the first failing seed of each and the time to it, with the median and the longest (-seeds defaults to 20000); exit 0 only if every variant is caught")
 	guided := fs.Bool("guided", false, "as -swarm, but each variant under a guided campaign of at most -seeds runs (fresh seeds from 1, which also seed its choices; see 'simrun run -guided'); a first failure's reproducer is written to -out")
 	outDir := fs.String("out", "", "with -guided: the `DIR` for the first failures' reproducers (default: a new directory in the system's temporary directory)")
-	if err := parse(fs, args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}
 	if *swarm && *guided {
 		return 0, fmt.Errorf("%w: -swarm and -guided are two ways to run the swarm: give one", errUsage)
 	}
-	if isSet(fs, "out") && !*guided {
+	if cmdline.IsSet(fs, "out") && !*guided {
 		return 0, fmt.Errorf("%w: -out names where -guided writes its reproducers; give -guided", errUsage)
 	}
 	if *swarm || *guided {
 		*masked = true
-		if !isSet(fs, "seeds") {
+		if !cmdline.IsSet(fs, "seeds") {
 			*budget = 20000
 		}
 	}
@@ -56,20 +57,28 @@ func cmdZoo(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, fmt.Errorf("%w: -shrink must not be negative, got %d", errUsage, *shrink)
 	}
 	start := time.Now()
-	scs := zoo.Scenarios
+	scs, err := cli.zooScenarios(zoo.Scenarios())
+	if err != nil {
+		return 0, err
+	}
+	unmasked := len(scs)
 	if *masked {
-		scs = append(slices.Clip(scs), zoo.MaskedScenarios...)
+		more, err := cli.zooScenarios(zoo.MaskedScenarios())
+		if err != nil {
+			return 0, err
+		}
+		scs = append(scs, more...)
 	}
 	var out *guidedOut
 	if *guided {
 		out = &guidedOut{dir: *outDir}
 	}
-	rows, err := zooRows(scs, *first, *budget, *workers, *shrink, out)
+	rows, err := cli.zooRows(scs, *first, *budget, *workers, *shrink, out)
 	if err != nil {
 		return 0, err
 	}
 	if *masked {
-		for i := len(zoo.Scenarios); i < len(rows); i++ {
+		for i := unmasked; i < len(rows); i++ {
 			rows[i].Masked = true
 		}
 	}
@@ -100,7 +109,7 @@ func cmdZoo(args []string, stdout, stderr io.Writer) (int, error) {
 		if err := writeJSON(stdout, sum); err != nil {
 			return 0, err
 		}
-	} else if err := printZoo(stdout, &sum, *shrink > 0); err != nil {
+	} else if err := cli.printZoo(stdout, &sum, *shrink > 0); err != nil {
 		return 0, err
 	}
 	if sum.Caught < sum.Variants || !sum.ControlPassed {
@@ -109,18 +118,31 @@ func cmdZoo(args []string, stdout, stderr io.Writer) (int, error) {
 	return exitOK, nil
 }
 
+// zooScenarios are the program's scenarios of scs, which it must know, so
+// that the commands the zoo prints replay in it.
+func (cli *program) zooScenarios(scs []harness.Scenario) ([]harness.Scenario, error) {
+	out := make([]harness.Scenario, len(scs))
+	for i, sc := range scs {
+		var err error
+		if out[i], err = cli.catalog.Lookup(sc.Name); err != nil {
+			return nil, fmt.Errorf("%w: this program was not given the zoo's scenarios (simrun.Scenarios(zoo.All()...)): %v", errUsage, err)
+		}
+	}
+	return out, nil
+}
+
 // zooRows runs each scenario on one of workers goroutines, seeds in order
 // within a scenario (or, with out, a guided campaign of each that writes
 // its first failure's reproducer to out), and returns the rows in the order
 // of scs.
-func zooRows(scs []harness.Scenario, first uint64, budget, workers, shrink int, out *guidedOut) ([]schema.ZooRow, error) {
+func (cli *program) zooRows(scs []harness.Scenario, first uint64, budget, workers, shrink int, out *guidedOut) ([]schema.ZooRow, error) {
 	rows := make([]schema.ZooRow, len(scs))
 	err := harness.Work(context.Background(), min(workers, len(scs)), harness.Count(uint64(len(scs))), func(i uint64) error {
 		var err error
 		if out != nil {
-			rows[i], err = zooGuided(scs[i], first, budget, shrink, out)
+			rows[i], err = cli.zooGuided(scs[i], first, budget, shrink, out)
 		} else {
-			rows[i], err = zooRun(scs[i], first, budget, shrink)
+			rows[i], err = cli.zooRun(scs[i], first, budget, shrink)
 		}
 		return err
 	})
@@ -132,7 +154,7 @@ func zooRows(scs []harness.Scenario, first uint64, budget, workers, shrink int, 
 
 // zooRun runs sc from seed first until a seed fails or budget seeds
 // passed.
-func zooRun(sc harness.Scenario, first uint64, budget, shrink int) (schema.ZooRow, error) {
+func (cli *program) zooRun(sc harness.Scenario, first uint64, budget, shrink int) (schema.ZooRow, error) {
 	row := schema.ZooRow{Scenario: sc.Name, Control: sc.Expect != harness.Caught}
 	start := time.Now()
 	for seed := first; seed < first+uint64(budget); seed++ {
@@ -146,9 +168,9 @@ func zooRun(sc harness.Scenario, first uint64, budget, shrink int) (schema.ZooRo
 		}
 		row.Wall = faults.Duration(time.Since(start))
 		row.Caught, row.Seed, row.Verdict = true, seed, o.Verdict.String()
-		row.Replay = harness.ReplayCommand(sc.Name, seed)
+		row.Replay = cli.repro(harness.Repro{Scenario: sc.Name, Seed: seed})
 		describeCatch(&row, o)
-		shrinkCatch(&row, harness.ReproducerFor(o), shrink)
+		cli.shrinkCatch(sc, &row, harness.ReproducerFor(sc, o), shrink)
 		return row, nil
 	}
 	row.Wall = faults.Duration(time.Since(start))
@@ -158,7 +180,7 @@ func zooRun(sc harness.Scenario, first uint64, budget, shrink int) (schema.ZooRo
 // zooGuided runs a guided campaign of sc (fresh seeds from first, which
 // also seeds its choices, on one goroutine) until a run fails or budget
 // runs passed, and writes the failing run's reproducer to out.
-func zooGuided(sc harness.Scenario, first uint64, budget, shrink int, out *guidedOut) (schema.ZooRow, error) {
+func (cli *program) zooGuided(sc harness.Scenario, first uint64, budget, shrink int, out *guidedOut) (schema.ZooRow, error) {
 	row := schema.ZooRow{Scenario: sc.Name, Control: sc.Expect != harness.Caught}
 	start := time.Now()
 	var failed *harness.GuidedRun
@@ -184,8 +206,8 @@ func zooGuided(sc harness.Scenario, first uint64, budget, shrink int, out *guide
 		return row, err
 	}
 	row.Reproducer = path
-	row.Replay = harness.Command() + " replay " + harness.ShellQuote(path)
-	shrinkCatch(&row, failed.Reproducer(), shrink)
+	row.Replay = cli.repro(harness.Repro{File: path})
+	cli.shrinkCatch(sc, &row, failed.Reproducer(), shrink)
 	return row, nil
 }
 
@@ -203,11 +225,11 @@ func describeCatch(row *schema.ZooRow, o *harness.Outcome) {
 
 // shrinkCatch shrinks the failing run rep with at most budget runs (none
 // if budget is 0) and records how it went.
-func shrinkCatch(row *schema.ZooRow, rep *harness.Reproducer, budget int) {
+func (cli *program) shrinkCatch(sc harness.Scenario, row *schema.ZooRow, rep *harness.Reproducer, budget int) {
 	if budget <= 0 {
 		return
 	}
-	small, runs, err := harness.Shrink(rep, budget)
+	small, runs, err := harness.Shrink(sc, rep, budget)
 	row.ShrinkRuns = runs
 	if err != nil {
 		row.ShrinkFailure = err.Error()
@@ -218,7 +240,7 @@ func shrinkCatch(row *schema.ZooRow, rep *harness.Reproducer, budget int) {
 }
 
 // printZoo prints the rows as a table, the control first.
-func printZoo(w io.Writer, s *schema.Zoo, shrunk bool) error {
+func (cli *program) printZoo(w io.Writer, s *schema.Zoo, shrunk bool) error {
 	fmt.Fprintf(w, "zoo: the careful lock and %d broken variants under the swarm campaign, seeds %d..%d each (%d workers)\n\n",
 		s.Variants, s.Start, s.Start+uint64(s.Budget)-1, s.Workers)
 	switch {
@@ -275,7 +297,8 @@ func printZoo(w io.Writer, s *schema.Zoo, shrunk bool) error {
 		fmt.Fprintf(w, "time to catch a variant: median %.2fs, longest %.2fs (GOMAXPROCS=%d, %d workers)\n",
 			s.MedianCatch.D().Seconds(), s.MaxCatch.D().Seconds(), s.GOMAXPROCS, s.Workers)
 	}
-	fmt.Fprintf(w, "each variant's mistake: %[1]s list -v; a failure's reproducer: %[1]s replay -scenario zoo/NAME -seed S -o FILE\n", harness.Command())
+	fmt.Fprintf(w, "each variant's mistake: %s; a failure's reproducer: %s\n", cli.repro(harness.Repro{Verb: "list", Flags: []string{"-v"}}),
+		cli.repro(harness.Repro{Flags: []string{"-scenario", "zoo/NAME", "-seed", "S", "-o", "FILE"}}))
 	for _, r := range s.Rows {
 		if !r.Control && !r.Caught {
 			fmt.Fprintf(w, "not caught in %d seeds: %s\n", r.Seeds, r.Scenario)

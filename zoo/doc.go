@@ -80,7 +80,8 @@
 // (docs/sources.md#quanttype-one-lock-object-with-if-match and
 // docs/sources.md#a-client-go-style-elector-in-java), with switches for
 // their classic mistakes; the stories of package scenarios run it
-// (naive-skew, unconditional-write). Scenarios registers one swarm scenario
-// per lock, "zoo/careful" and "zoo/<name>" for each of Variants (the masked
-// ones have none), which `simrun zoo` and campaigns run.
+// (naive-skew, unconditional-write). Scenarios makes one swarm scenario per
+// lock, "zoo/careful" and "zoo/<name>" for each of Variants, and
+// MaskedScenarios one for each of Masked; All lists both for a program's
+// simrun.Main, and `simrun zoo` and campaigns run them.
 package zoo

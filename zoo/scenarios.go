@@ -55,28 +55,31 @@ func Scenario(v Variant) harness.Scenario {
 	return sc
 }
 
-// Scenarios are the zoo's scenarios, registered with the harness:
-// "zoo/careful", the control, first, then "zoo/<name>" for each of
-// Variants, in that order.
-var Scenarios = func() []harness.Scenario {
-	out := []harness.Scenario{harness.MustRegister(Scenario(Careful()))}
+// Scenarios are the zoo's scenarios: "zoo/careful", the control, first,
+// then "zoo/<name>" for each of Variants, in that order.
+func Scenarios() []harness.Scenario {
+	out := []harness.Scenario{Scenario(Careful())}
 	for _, v := range Variants() {
-		out = append(out, harness.MustRegister(Scenario(v)))
+		out = append(out, Scenario(v))
 	}
 	return out
-}()
+}
 
-// MaskedScenarios are the scenarios of Masked, registered as
-// "zoo/<name>" like the others but kept out of Scenarios: the swarm catches
-// each only through its wider draws (settings, applications, faults aimed
-// at roles, foreign writes while the followers are cut off), within a few
-// hundred seeds (`simrun zoo -swarm` measures it).
-var MaskedScenarios = func() []harness.Scenario {
+// MaskedScenarios are the scenarios of Masked, named "zoo/<name>" like the
+// others but kept out of Scenarios: the swarm catches each only through its
+// wider draws (settings, applications, faults aimed at roles, foreign
+// writes while the followers are cut off), within a few hundred seeds
+// (`simrun zoo -swarm` measures it).
+func MaskedScenarios() []harness.Scenario {
 	var out []harness.Scenario
 	for _, v := range Masked() {
 		sc := Scenario(v)
 		sc.Doc = "masked: " + sc.Doc
-		out = append(out, harness.MustRegister(sc))
+		out = append(out, sc)
 	}
 	return out
-}()
+}
+
+// All is every scenario of the zoo: Scenarios, then MaskedScenarios. A
+// program built on simrun.Main that passes it runs `simrun zoo`.
+func All() []harness.Scenario { return append(Scenarios(), MaskedScenarios()...) }

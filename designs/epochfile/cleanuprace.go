@@ -25,7 +25,7 @@ var EagerCleanup = func() Config {
 // next epoch and, as its term begins, deletes the files below the epoch
 // before, while the others, coming back one by one, list the prefix a page
 // at a time.
-var CleanupRace = harness.MustRegister(harness.Scenario{
+var CleanupRace = harness.Scenario{
 	Name: "epochfile/cleanup-race",
 	Doc: "Listings two keys a page, a cleanup margin of one epoch; every 2-3 s all nodes stop (the leader releases) and " +
 		"restart within 400 ms of each other, so each new leader deletes old lock files while the others list them page " +
@@ -53,4 +53,4 @@ var CleanupRace = harness.MustRegister(harness.Scenario{
 		}
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: EagerCleanup.Safe()}
 	},
-})
+}

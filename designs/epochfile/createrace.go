@@ -19,7 +19,7 @@ const createRaceRounds = 3
 // file with expired: true) and restarted together, so that all list, read
 // the released file and create the next epoch at the same instant. Exactly
 // one create of each epoch succeeds; the others are answered 412.
-var CreateRace = harness.MustRegister(harness.Scenario{
+var CreateRace = harness.Scenario{
 	Name: "epochfile/create-race",
 	Doc: "Every S3 leg takes the same time; five nodes race to create epoch 1, then three times all stop (the leader " +
 		"releases its file with expired: true) and restart together to race for the next epoch: If-None-Match lets " +
@@ -45,4 +45,4 @@ var CreateRace = harness.MustRegister(harness.Scenario{
 		}
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: Safe()}
 	},
-})
+}

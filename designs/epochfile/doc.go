@@ -102,7 +102,7 @@
 //
 // # Scenarios
 //
-// Importing the package registers its scenarios with the harness:
+// Scenarios lists the package's scenarios for a program's simrun.Main:
 // "epochfile/naive" (caught) and "epochfile/safe" (either) run the swarm
 // campaign; "epochfile/list-race", "epochfile/create-race",
 // "epochfile/cleanup-race" and "epochfile/stale-create" are the stories of

@@ -18,7 +18,7 @@ import (
 // epoch 1 and confirms it while their listings, applied before the create,
 // are still on their way, and each of them then tries to create epoch 1
 // too and gets 412.
-var ListRace = harness.MustRegister(harness.Scenario{
+var ListRace = harness.Scenario{
 	Name: "epochfile/list-race",
 	Doc: "Five nodes start at once; the answers to four nodes' first listing are delayed 150-400 ms, so they arrive " +
 		"after the fifth node created epoch 1: each listing missed a file created after S3 applied it (no dialect lists " +
@@ -39,7 +39,7 @@ var ListRace = harness.MustRegister(harness.Scenario{
 		}
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: Safe()}
 	},
-})
+}
 
 // clocksWithin gives every node a wall-clock offset of up to ±5 minutes
 // and a drift within ±ppm: clocks the safe form's assumptions allow.

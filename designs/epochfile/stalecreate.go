@@ -21,7 +21,7 @@ const staleCreateRounds = 3
 // listing and creates epoch 1 again, successfully: If-None-Match cannot
 // tell a key never written from one deleted. Only the listing after the
 // create, which shows epoch 4, keeps it from leading with token 1.
-var StaleCreate = harness.MustRegister(harness.Scenario{
+var StaleCreate = harness.Scenario{
 	Name: "epochfile/stale-create",
 	Doc: "Node 0 pauses 1.85-1.95 s on its first listing (empty); meanwhile the others create epochs 1 to 4 through " +
 		"releases and the cleanup deletes epoch 1, which node 0 then creates again, successfully. The safe form's " +
@@ -51,4 +51,4 @@ var StaleCreate = harness.MustRegister(harness.Scenario{
 		}
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: EagerCleanup.Safe()}
 	},
-})
+}

@@ -39,7 +39,7 @@ func TestSafeSurvivesSwarm(t *testing.T) {
 		}
 		excused += len(o.Excused)
 		if o.Verdict != harness.Pass {
-			failed = append(failed, fmt.Sprintf("seed %d: %s (%s)", o.Seed, harness.Explain(o), harness.ReplayCommand(o.Scenario, o.Seed)))
+			failed = append(failed, fmt.Sprintf("seed %d: %s (%s)", o.Seed, harness.Explain(o), harness.Repro{Scenario: o.Scenario, Seed: o.Seed}.Command()))
 		}
 		return nil
 	})

@@ -20,7 +20,11 @@ func TestTrace(t *testing.T) {
 	if *traceScenario == "" {
 		t.Skip("set -trace.scenario (and -trace.seed) to print a run")
 	}
-	sc, err := harness.Lookup(*traceScenario)
+	c, err := harness.NewCatalog(Scenarios()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := c.Lookup(*traceScenario)
 	if err != nil {
 		t.Fatal(err)
 	}

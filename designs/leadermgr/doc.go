@@ -164,8 +164,8 @@
 // Everything in this package runs under the simulator: time, sleeping and
 // goroutines go through the protocol.Clock, randomness through an
 // io.Reader, S3 through protocol.ObjectStore, SQL through the node's
-// sim.RowClient, and `simrun vet ./designs/leadermgr` is clean. Importing the
-// package registers its scenarios with the harness: the swarm scenarios
+// sim.RowClient, and `simrun vet ./designs/leadermgr` is clean. Scenarios lists
+// the package's scenarios for a program's simrun.Main: the swarm scenarios
 // NaiveS3Scenario, SafeS3Scenario, NaiveSQLScenario and SafeSQLScenario,
 // and the SQL stories NaiveSQLHungRenewal, NaiveSQLSameIdentity and
 // SafeSQLSameIdentity. The row store is a simulation: one table, each

@@ -38,7 +38,7 @@ func TestNaiveS3Caught(t *testing.T) {
 		if o.Verdict != harness.Unsafe {
 			t.Fatalf("seed %d: %v, want unsafe: %v", seed, o.Verdict, o.Violations)
 		}
-		t.Logf("caught at seed %d: %v (replay: %s)", seed, o.Violations, harness.ReplayCommand(NaiveS3Scenario.Name, seed))
+		t.Logf("caught at seed %d: %v (replay: %s)", seed, o.Violations, harness.Repro{Scenario: NaiveS3Scenario.Name, Seed: seed}.Command())
 		return
 	}
 	t.Errorf("%s passed seeds 1..%d: the swarm no longer catches the document's manager", NaiveS3Scenario.Name, naiveBudget)
@@ -124,7 +124,7 @@ func TestSafeS3Swarm(t *testing.T) {
 		}
 		excused += len(o.Excused)
 		if o.Verdict != harness.Pass {
-			failures = append(failures, fmt.Sprintf("seed %d: %v %v (replay: %s)", seed, o.Verdict, o.Violations, harness.ReplayCommand(SafeS3Scenario.Name, seed)))
+			failures = append(failures, fmt.Sprintf("seed %d: %v %v (replay: %s)", seed, o.Verdict, o.Violations, harness.Repro{Scenario: SafeS3Scenario.Name, Seed: seed}.Command()))
 		}
 		return nil
 	})

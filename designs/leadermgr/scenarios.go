@@ -134,19 +134,26 @@ func safeCandidate(c SafeConfig, store func(sim.Env) LeaseStore) sim.Candidate {
 	}
 }
 
-// The scenarios of this package, registered with the harness when it is
-// imported: the document's manager, expected to be caught, and the safe
-// manager, judged as the production elector is.
+// The swarm scenarios of this package: the document's manager, expected to
+// be caught, and the safe manager, judged as the production elector is.
 var (
-	NaiveS3Scenario = harness.MustRegister(scenario(NaiveS3Protocol(), harness.Caught,
-		"the Go leader manager of docs/sources.md#a-go-leader-manager as written (term ends only when a renewal fails or returns false, no local deadline, no request timeout, renewal by identity alone) on an S3 backend, under swarm plans: two leaders at once"))
-	SafeS3Scenario = harness.MustRegister(scenario(SafeS3Protocol(), harness.Either,
-		"the leader manager made safe (local deadline from the send of the last successful write, fencing token in the entry, ambiguous writes resolved by nonce) on an S3 backend, under swarm plans"))
-	NaiveSQLScenario = harness.MustRegister(sqlScenario(NaiveSQLProtocol(), harness.Caught,
-		"the Go leader manager of docs/sources.md#a-go-leader-manager as written on the document's SQL statement (INSERT ... ON CONFLICT ... WHERE valid_until < now() OR leader_id = $2), on the simulator's SQL row store, whose clock decides validity, under swarm plans: two leaders at once"))
-	SafeSQLScenario = harness.MustRegister(sqlScenario(SafeSQLProtocol(), harness.Either,
-		"the leader manager made safe on pgbackend.Store's statements (conditional on the nonce last seen, token incremented by the acquiring statement, expiry by the server's clock), on the simulator's SQL row store, under swarm plans"))
+	NaiveS3Scenario = scenario(NaiveS3Protocol(), harness.Caught,
+		"the Go leader manager of docs/sources.md#a-go-leader-manager as written (term ends only when a renewal fails or returns false, no local deadline, no request timeout, renewal by identity alone) on an S3 backend, under swarm plans: two leaders at once")
+	SafeS3Scenario = scenario(SafeS3Protocol(), harness.Either,
+		"the leader manager made safe (local deadline from the send of the last successful write, fencing token in the entry, ambiguous writes resolved by nonce) on an S3 backend, under swarm plans")
+	NaiveSQLScenario = sqlScenario(NaiveSQLProtocol(), harness.Caught,
+		"the Go leader manager of docs/sources.md#a-go-leader-manager as written on the document's SQL statement (INSERT ... ON CONFLICT ... WHERE valid_until < now() OR leader_id = $2), on the simulator's SQL row store, whose clock decides validity, under swarm plans: two leaders at once")
+	SafeSQLScenario = sqlScenario(SafeSQLProtocol(), harness.Either,
+		"the leader manager made safe on pgbackend.Store's statements (conditional on the nonce last seen, token incremented by the acquiring statement, expiry by the server's clock), on the simulator's SQL row store, under swarm plans")
 )
+
+// Scenarios is every scenario of the design, for a program's simrun.Main:
+// the manager as written and made safe, on S3 and on SQL, then the SQL
+// stories.
+func Scenarios() []harness.Scenario {
+	return []harness.Scenario{NaiveS3Scenario, SafeS3Scenario, NaiveSQLScenario, SafeSQLScenario,
+		NaiveSQLHungRenewal, NaiveSQLSameIdentity, SafeSQLSameIdentity}
+}
 
 func scenario(p harness.Protocol, e harness.Expectation, doc string) harness.Scenario {
 	sc := harness.Swarm(p.Name, p)

@@ -53,7 +53,7 @@ func sweep(t *testing.T, sc harness.Scenario, n uint64, check func(o *harness.Ou
 			err = check(o)
 		}
 		if err != nil {
-			errs = append(errs, fmt.Sprintf("seed %d: %v (replay: %s)", o.Seed, err, harness.ReplayCommand(sc.Name, o.Seed)))
+			errs = append(errs, fmt.Sprintf("seed %d: %v (replay: %s)", o.Seed, err, harness.Repro{Scenario: sc.Name, Seed: o.Seed}.Command()))
 		}
 		o.Result.Trace = nil
 		return nil
@@ -103,7 +103,7 @@ func TestNaiveSQLCaught(t *testing.T) {
 		if o.Verdict != harness.Unsafe {
 			t.Fatalf("seed %d: %v, want unsafe: %v", seed, o.Verdict, o.Violations)
 		}
-		t.Logf("caught at seed %d: %v (replay: %s)", seed, o.Violations, harness.ReplayCommand(NaiveSQLScenario.Name, seed))
+		t.Logf("caught at seed %d: %v (replay: %s)", seed, o.Violations, harness.Repro{Scenario: NaiveSQLScenario.Name, Seed: seed}.Command())
 		return
 	}
 	t.Errorf("%s passed seeds 1..%d: the swarm no longer catches the document's manager", NaiveSQLScenario.Name, naiveBudget)

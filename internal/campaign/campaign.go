@@ -74,6 +74,9 @@ type Config struct {
 	// WriteTrace writes the readable trace of a failing seed, run again
 	// with its trace kept (nil: WriteTrace).
 	WriteTrace func(w io.Writer, o *harness.Outcome) error
+	// Program is how the replay commands the campaign writes invoke
+	// simrun (harness.Repro.Program; empty: harness.DefaultCommand).
+	Program string
 }
 
 func (cfg *Config) check() error {
@@ -504,14 +507,14 @@ func (c *Campaign) writeFailure(slug string, r *seedRun) error {
 	}
 	buf.Reset()
 	title := fmt.Sprintf("%s seed %d: %s", traced.Scenario, r.seed, traced.Verdict)
-	replay := harness.Command() + " replay " + filepath.Join(c.cfg.Dir, filepath.FromSlash(ReproducerPath(slug, r.seed)))
-	if err := htmlreport.WriteOptions(&buf, title, traced, htmlreport.Options{Replay: replay}); err != nil {
+	replay := harness.Repro{Program: c.cfg.Program, File: filepath.Join(c.cfg.Dir, filepath.FromSlash(ReproducerPath(slug, r.seed)))}
+	if err := htmlreport.WriteOptions(&buf, title, traced, htmlreport.Options{Replay: replay.Command(), Scenario: &c.cfg.Scenario}); err != nil {
 		return err
 	}
 	if err := harness.WriteFileAtomic(filepath.Join(c.cfg.Dir, filepath.FromSlash(PagePath(slug, r.seed))), buf.Bytes()); err != nil {
 		return err
 	}
-	rep := harness.ReproducerFor(r.o)
+	rep := harness.ReproducerFor(c.cfg.Scenario, r.o)
 	if r.o.Verdict == harness.Inconclusive {
 		// Inconclusive depends on the S3 check's wall-clock bound, and
 		// reproducer files expect only verdicts a run decides by itself.
@@ -597,7 +600,7 @@ func (c *Campaign) reportLocked() *Report {
 		for _, s := range slices.Sorted(maps.Keys(c.files[g.slug])) {
 			rg.Reproducers = append(rg.Reproducers, ReproducerPath(g.slug, s))
 		}
-		rg.Replay = ReplayCommand(c.cfg.Scenario.Name, rg.FirstSeeds[0])
+		rg.Replay = harness.Repro{Program: c.cfg.Program, Scenario: c.cfg.Scenario.Name, Seed: rg.FirstSeeds[0]}.Command()
 		r.Groups = append(r.Groups, rg)
 	}
 	sortGroups(r.Groups)

@@ -18,6 +18,7 @@ import (
 	_ "github.com/s3lease/s3lease/scenarios" // registers the stories and the zoo
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/internal/catalog"
 	"github.com/s3lease/s3lease/internal/schema"
 	"pgregory.net/rapid"
 )
@@ -111,7 +112,7 @@ func TestParseShard(t *testing.T) {
 
 func lookup(t *testing.T, name string) harness.Scenario {
 	t.Helper()
-	sc, err := harness.Lookup(name)
+	sc, err := catalog.New().Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,7 +341,7 @@ func TestMergeShards(t *testing.T) {
 	for i := range uint64(3) {
 		shards = append(shards, runCampaign(t, Config{Dir: t.TempDir(), Scenario: sc, Start: 5, Seeds: seeds, Shard: Shard{i, 3}, Workers: 2, Keep: 1}))
 	}
-	merged, err := Merge(shards[2], shards[0], shards[1])
+	merged, err := Merge("", shards[2], shards[0], shards[1])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,7 +353,7 @@ func TestMergeShards(t *testing.T) {
 		t.Fatalf("all three shards merged, but %v are missing", merged.Missing)
 	}
 	// Two of three shards: the report knows which one is missing.
-	part, err := Merge(shards[2], shards[0])
+	part, err := Merge("", shards[2], shards[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -370,21 +371,21 @@ func TestMergeShards(t *testing.T) {
 		"3/6 in 0/3":      {shards[0], other},
 		"merged and part": {merged, shards[1]},
 	} {
-		if _, err := Merge(rs...); !errors.Is(err, ErrIncompatible) {
+		if _, err := Merge("", rs...); !errors.Is(err, ErrIncompatible) {
 			t.Errorf("%s: Merge: %v, want ErrIncompatible", name, err)
 		}
 	}
-	if _, err := Merge(shards[0], disjoint); err != nil {
+	if _, err := Merge("", shards[0], disjoint); err != nil {
 		t.Errorf("0/3 and 4/6 share no seed: %v", err)
 	}
 	diff := *shards[1]
 	diff.Scenario = "naive-skew"
-	if _, err := Merge(shards[0], &diff); !errors.Is(err, ErrIncompatible) {
+	if _, err := Merge("", shards[0], &diff); !errors.Is(err, ErrIncompatible) {
 		t.Errorf("different scenarios: %v", err)
 	}
 	diff = *shards[1]
 	diff.Seeds++
-	if _, err := Merge(shards[0], &diff); !errors.Is(err, ErrIncompatible) {
+	if _, err := Merge("", shards[0], &diff); !errors.Is(err, ErrIncompatible) {
 		t.Errorf("different ranges: %v", err)
 	}
 	// A report survives writing and reading.
@@ -408,7 +409,7 @@ func TestJUnit(t *testing.T) {
 		t.Fatalf("want several signatures to test with, got %+v", r.Groups)
 	}
 	var buf bytes.Buffer
-	if err := WriteJUnit(&buf, r); err != nil {
+	if err := WriteJUnit(&buf, r, ""); err != nil {
 		t.Fatal(err)
 	}
 	var suite struct {

@@ -50,8 +50,9 @@ type junitText struct {
 // signature; the message gives the count and the replay command, the body
 // the first seeds and the reproducer files, relative to the report's
 // directory) and a passing testcase "pass"
-// that sums up the passes.
-func WriteJUnit(w io.Writer, r *Report) error {
+// that sums up the passes. The replay commands invoke program
+// (harness.Repro.Program).
+func WriteJUnit(w io.Writer, r *Report, program string) error {
 	shards := make([]string, len(r.Shards))
 	for i, s := range r.Shards {
 		shards[i] = s.String()
@@ -78,7 +79,7 @@ func WriteJUnit(w io.Writer, r *Report) error {
 		fmt.Fprintf(&body, "replay: %s\n", g.Replay)
 		msg := fmt.Sprintf("%d of %d seeds fail with %s; replay: %s", g.Count, r.SeedsRun, g.Signature, g.Replay)
 		if len(g.Reproducers) > 0 {
-			msg += " (or: " + harness.Command() + " replay " + g.Reproducers[0] + ")"
+			msg += " (or: " + harness.Repro{Program: program, File: g.Reproducers[0]}.Command() + ")"
 		}
 		s.Cases = append(s.Cases, junitCase{Name: g.Signature, Classname: class, Time: "0",
 			Failure: &junitFailure{Message: msg, Type: g.Verdict, Text: body.String()}})

@@ -186,8 +186,9 @@ func ReadReportFile(path string) (*Report, error) {
 // Counts and groups are summed, first seeds merged. Reproducer paths are
 // kept as they are: make them relative to one place first (the caller
 // knows where each report lives). Anything else is an error wrapping
-// ErrIncompatible.
-func Merge(reports ...*Report) (*Report, error) {
+// ErrIncompatible. The groups' replay commands invoke program
+// (harness.Repro.Program).
+func Merge(program string, reports ...*Report) (*Report, error) {
 	if len(reports) == 0 {
 		return nil, fmt.Errorf("%w: no reports to merge", ErrIncompatible)
 	}
@@ -249,7 +250,7 @@ func Merge(reports ...*Report) (*Report, error) {
 			return strings.Compare(x, y)
 		})
 		if len(g.FirstSeeds) > 0 {
-			g.Replay = ReplayCommand(m.Scenario, g.FirstSeeds[0])
+			g.Replay = harness.Repro{Program: program, Scenario: m.Scenario, Seed: g.FirstSeeds[0]}.Command()
 		}
 		m.Groups = append(m.Groups, *g)
 	}
@@ -339,11 +340,6 @@ func rangeString(start, n uint64) string {
 		return fmt.Sprintf("seeds %d.. (unbounded)", start)
 	}
 	return fmt.Sprintf("seeds %d..%d", start, start+n-1)
-}
-
-// ReplayCommand is the command that replays a seed of a scenario.
-func ReplayCommand(scenario string, seed uint64) string {
-	return harness.ReplayCommand(scenario, seed)
 }
 
 // verdicts are the verdicts a signature may have, for the readable slug.

@@ -25,7 +25,7 @@ func TestExpectationStatement(t *testing.T) {
 		{"unregistered", &unknown, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if sc, err := harness.Lookup(c.o.Scenario); c.want != "" && (err != nil || sc.Expect != harness.Caught) {
+			if sc, err := project.Lookup(c.o.Scenario); c.want != "" && (err != nil || sc.Expect != harness.Caught) {
 				t.Fatalf("%s is not a scenario expected to be caught", c.o.Scenario)
 			}
 			doc := parsePage(t, render(t, "", c.o))

@@ -10,10 +10,13 @@ import (
 // Options adjust a page.
 type Options struct {
 	// Replay is the command that reproduces the run, shown in the header.
-	// Empty: harness.ReplayCommand(NAME, SEED), which
+	// Empty: harness.Repro{Scenario: NAME, Seed: SEED}.Command(), which
 	// reproduces a run of a scenario's own plan (not one read from a
 	// reproducer file, which has a plan of its own).
 	Replay string
+	// Scenario, if set, is the scenario the run is of: the page tells its
+	// story and judges the run against its expectation.
+	Scenario *harness.Scenario
 }
 
 // Write renders one run as a self-contained HTML page (no external

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s3lease/s3lease/internal/catalog"
 	_ "github.com/s3lease/s3lease/scenarios" // registers the stories and the zoo
 
 	"github.com/s3lease/s3lease/harness"
@@ -122,7 +123,7 @@ func parsePage(t *testing.T, page []byte) *elem {
 // satisfies want.
 func findRun(t *testing.T, scenario string, first, budget uint64, keep bool, want func(*harness.Outcome) bool) *harness.Outcome {
 	t.Helper()
-	sc, err := harness.Lookup(scenario)
+	sc, err := project.Lookup(scenario)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,11 +143,18 @@ func findRun(t *testing.T, scenario string, first, budget uint64, keep bool, wan
 func render(t *testing.T, title string, o *harness.Outcome) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := Write(&buf, title, o); err != nil {
+	var opt Options
+	if sc, err := project.Lookup(o.Scenario); err == nil {
+		opt.Scenario = &sc
+	}
+	if err := WriteOptions(&buf, title, o, opt); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
 }
+
+// project is every scenario of the project.
+var project = catalog.New()
 
 func refusedWrites(o *harness.Outcome) int {
 	n := 0

@@ -60,7 +60,7 @@ func newPage(title string, o *harness.Outcome, opt Options) (*page, error) {
 		Title: title, Scenario: o.Scenario, Seed: o.Seed, Verdict: o.Verdict.String(),
 		VerdictClass: o.Verdict.String(), Signature: sig.String(), Replay: opt.Replay, Outside: o.Outside,
 	}
-	if sc, err := harness.Lookup(o.Scenario); err == nil {
+	if sc := opt.Scenario; sc != nil {
 		p.Story, p.Expect = sc.Doc, string(sc.Expect)
 		p.Expectation = expectationOf(sc.Expect, o)
 	}
@@ -68,7 +68,7 @@ func newPage(title string, o *harness.Outcome, opt Options) (*page, error) {
 		p.Title = fmt.Sprintf("%s seed %d: %s", o.Scenario, o.Seed, o.Verdict)
 	}
 	if p.Replay == "" {
-		p.Replay = harness.ReplayCommand(o.Scenario, o.Seed)
+		p.Replay = harness.Repro{Scenario: o.Scenario, Seed: o.Seed}.Command()
 	}
 	if res.Failure != nil {
 		p.Failure = res.Failure.Error()

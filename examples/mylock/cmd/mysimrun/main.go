@@ -1,6 +1,6 @@
 // Command mysimrun is simrun for mylock: every simrun subcommand (run,
-// replay, shrink, explore, campaign, vet, ...) with mylock registered as
-// the scenario "mylock". The commands it prints run it the way this
+// replay, shrink, explore, campaign, ...) with mylock as the scenario
+// "mylock", and no other scenario. The commands it prints run it the way this
 // README does, from the module's root.
 package main
 

@@ -1,10 +1,11 @@
-package simrun
+package main
 
 import (
 	"context"
 	"fmt"
-	"io"
 
+	"github.com/s3lease/s3lease/internal/cmdline"
+	"github.com/s3lease/s3lease/simrun"
 	"github.com/s3lease/s3lease/simvet"
 )
 
@@ -24,11 +25,15 @@ Exit status: 0 no findings, 1 findings, 2 bad input or packages that do
 not load.
 `
 
-// cmdVet runs the simvet analyzer over the packages named.
-func cmdVet(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := newFlags("vet", stderr)
+// vetTool is `simrun vet`.
+var vetTool = simrun.Tool{Name: "vet", Usage: "simrun vet    [PACKAGE...]", Run: runVet}
+
+// runVet runs the simvet analyzer over the packages named.
+func runVet(env simrun.Env, args []string) (int, error) {
+	stdout, stderr := env.Stdout, env.Stderr
+	fs := cmdline.NewFlags("vet", stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, vetUsage) }
-	pkgs, err := parseFiles(fs, args)
+	pkgs, err := cmdline.ParseFiles(fs, args)
 	if err != nil {
 		return 0, err
 	}
@@ -37,11 +42,11 @@ func cmdVet(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	n, err := simvet.Main(context.Background(), pkgs, ".", stdout)
 	if err != nil {
-		return 0, fmt.Errorf("%w: vet: %v", errUsage, err)
+		return 0, fmt.Errorf("%w: vet: %v", simrun.ErrUsage, err)
 	}
 	if n > 0 {
 		fmt.Fprintf(stderr, "simrun vet: %d finding(s): code under simulation must wait, sleep, read time and start goroutines through its protocol.Clock\n", n)
 		return 1, nil
 	}
-	return exitOK, nil
+	return 0, nil
 }

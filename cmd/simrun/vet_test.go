@@ -1,4 +1,4 @@
-package simrun
+package main
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 // elector's package (exit 0).
 func TestVetFlagsFixtureAndPassesProtocol(t *testing.T) {
 	var out, errOut bytes.Buffer
-	code := run([]string{"vet", "../simvet/testdata/src/flagged"}, &out, &errOut)
+	code := run([]string{"vet", "../../simvet/testdata/src/flagged"}, &out, &errOut)
 	if code != 1 {
 		t.Fatalf("simrun vet on the fixture: exit %d, want 1\n%s%s", code, out.String(), errOut.String())
 	}
@@ -23,8 +23,8 @@ func TestVetFlagsFixtureAndPassesProtocol(t *testing.T) {
 	}
 	out.Reset()
 	errOut.Reset()
-	if code := run([]string{"vet", "../protocol"}, &out, &errOut); code != exitOK {
-		t.Errorf("simrun vet ../protocol: exit %d, want 0\n%s%s", code, out.String(), errOut.String())
+	if code := run([]string{"vet", "../../protocol"}, &out, &errOut); code != exitOK {
+		t.Errorf("simrun vet ../../protocol: exit %d, want 0\n%s%s", code, out.String(), errOut.String())
 	}
 	if code := run([]string{"vet", "./no-such-package"}, &out, &errOut); code != exitUsage {
 		t.Errorf("simrun vet on a missing package: exit %d, want %d", code, exitUsage)

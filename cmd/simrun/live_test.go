@@ -1,4 +1,4 @@
-package simrun
+package main
 
 import (
 	"bytes"
@@ -30,7 +30,9 @@ func TestLiveAgainstTheEmbeddedServer(t *testing.T) {
 	if doc["verdict"] != "pass" {
 		t.Fatalf("verdict %v, want pass\n%s", doc["verdict"], out.String())
 	}
-	checkConventions(t, "live", "", doc)
+	for _, problem := range schema.Conventions(doc) {
+		t.Errorf("live: %s", problem)
+	}
 	if code := run([]string{"live", "-nodes", "0"}, &out, &errOut); code != exitUsage {
 		t.Errorf("-nodes 0: exit %d, want %d", code, exitUsage)
 	}

@@ -1,4 +1,4 @@
-package simrun
+package main
 
 import (
 	"bytes"
@@ -6,13 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/internal/cmdline"
 	"github.com/s3lease/s3lease/internal/htmlreport"
 	"github.com/s3lease/s3lease/internal/live"
 	"github.com/s3lease/s3lease/internal/schema"
+	"github.com/s3lease/s3lease/simrun"
 )
 
 const liveUsage = `usage:
@@ -37,9 +38,14 @@ Exit status: the verdict's (0 pass, 1 unsafe, 3 liveness), 2 for bad usage.
 flags:
 `
 
-// cmdLive runs `simrun live`.
-func cmdLive(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := newFlags("live", stderr)
+// liveTool is `simrun live`.
+var liveTool = simrun.Tool{Name: "live", Run: runLive,
+	Usage: "simrun live   [-duration D] [-nodes N] [-faults=false] [-endpoint URL -bucket B] [-json] [-html FILE]"}
+
+// runLive runs `simrun live`.
+func runLive(env simrun.Env, args []string) (int, error) {
+	stdout := env.Stdout
+	fs := cmdline.NewFlags("live", env.Stderr)
 	duration := fs.Duration("duration", 10*time.Second, "how long the electors run")
 	nodes := fs.Int("nodes", 3, "number of electors")
 	withFaults := fs.Bool("faults", true, "inject the proxy's default fault mix")
@@ -54,38 +60,38 @@ func cmdLive(args []string, stdout, stderr io.Writer) (int, error) {
 		fmt.Fprint(fs.Output(), liveUsage)
 		fs.PrintDefaults()
 	}
-	if err := parse(fs, args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}
 	switch {
 	case *nodes < 1:
-		return 0, fmt.Errorf("%w: -nodes must be at least 1, got %d", errUsage, *nodes)
+		return 0, fmt.Errorf("%w: -nodes must be at least 1, got %d", simrun.ErrUsage, *nodes)
 	case *duration <= 0:
-		return 0, fmt.Errorf("%w: -duration must be positive, got %v", errUsage, *duration)
+		return 0, fmt.Errorf("%w: -duration must be positive, got %v", simrun.ErrUsage, *duration)
 	case *restart < 0:
-		return 0, fmt.Errorf("%w: -restart-every must not be negative, got %v", errUsage, *restart)
+		return 0, fmt.Errorf("%w: -restart-every must not be negative, got %v", simrun.ErrUsage, *restart)
 	case *endpoint != "" && *bucket == "":
-		return 0, fmt.Errorf("%w: -endpoint needs -bucket", errUsage)
+		return 0, fmt.Errorf("%w: -endpoint needs -bucket", simrun.ErrUsage)
 	}
-	if err := checkOutputDir(*page); err != nil {
-		return 0, fmt.Errorf("%w: -html: %v", errUsage, err)
+	if err := cmdline.CheckOutputDir(*page); err != nil {
+		return 0, fmt.Errorf("%w: -html: %v", simrun.ErrUsage, err)
 	}
 	cfg := live.Config{Nodes: *nodes, Duration: *duration, Seed: *seed, Endpoint: *endpoint, Bucket: *bucket,
 		CreateBucket: *createBucket, RestartLeaderEvery: *restart}
 	if *withFaults {
 		cfg.Faults = live.DefaultFaults()
 	}
-	ctx, caught := stopOnSignal()
-	defer caught.release()
+	ctx, caught := cmdline.StopOnSignal()
+	defer caught.Release()
 	res, err := live.Run(ctx, cfg)
 	if errors.Is(err, live.ErrInvalidConfig) {
-		return 0, fmt.Errorf("%w: %v", errUsage, err)
+		return 0, fmt.Errorf("%w: %v", simrun.ErrUsage, err)
 	}
 	if res == nil {
 		return 0, err
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "simrun: live: %v\n", err)
+		fmt.Fprintf(env.Stderr, "simrun: live: %v\n", err)
 	}
 	if *asJSON {
 		if err := writeLiveJSON(stdout, res); err != nil {
@@ -97,7 +103,7 @@ func cmdLive(args []string, stdout, stderr io.Writer) (int, error) {
 	if *page != "" {
 		var buf bytes.Buffer
 		o := res.Outcome()
-		replay := harness.Command() + " live " + strings.Join(args, " ")
+		replay := harness.Repro{Program: env.Program, Verb: "live", Flags: args}.Command()
 		if err := htmlreport.WriteOptions(&buf, fmt.Sprintf("live run against %s: %s", res.Target, res.Verdict), o, htmlreport.Options{Replay: replay}); err != nil {
 			return 0, err
 		}
@@ -105,8 +111,8 @@ func cmdLive(args []string, stdout, stderr io.Writer) (int, error) {
 			return 0, fmt.Errorf("-html: %w", err)
 		}
 	}
-	if sig := caught.signal(); sig != nil {
-		return signalStatus(sig), nil
+	if sig := caught.Caught(); sig != nil {
+		return cmdline.SignalStatus(sig), nil
 	}
 	return res.Verdict.ExitCode(), nil
 }
