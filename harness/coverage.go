@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/s3lease/s3lease/linearizability"
@@ -13,12 +14,10 @@ import (
 // declares its sets in Protocol.Coverage and its candidate marks each
 // point it reaches with Env.Coverage.Hit(i), where i counts the points of
 // every set before it (set 0's points are 0..len-1, set 1's follow). The
-// production elector declares its transitions and the S3 answers it sees
-// in each phase (ElectorCoverage); the harness adds a set of its own to
-// every run, read from the run's history whatever the protocol
-// (RunShapes).
+// harness adds a set of its own to every run, read from the run's history
+// whatever the protocol (RunShapes).
 type CoverageSet struct {
-	// Name says what the points are, in the plural ("elector
+	// Name says what the points are, in the plural ("lock
 	// transitions"); it names the set in reports, which merge sets by
 	// name.
 	Name string
@@ -32,12 +31,27 @@ func coverageOf(p Protocol) (sets []CoverageSet, own int) {
 	for _, s := range p.Coverage {
 		own += len(s.Points)
 	}
-	if len(p.Coverage) == len(electorCoverage) && &p.Coverage[0] == &electorCoverage[0] {
-		return electorSets, own // the elector's, without allocating for every run
+	if len(p.Coverage) == 0 {
+		return []CoverageSet{runShapes}, 0
+	}
+	if c := lastSets.Load(); c != nil && c.first == &p.Coverage[0] && len(c.sets) == len(p.Coverage)+1 {
+		return c.sets, own // the same protocol's as the last run's, without allocating for every run
 	}
 	sets = make([]CoverageSet, 0, len(p.Coverage)+1)
 	sets = append(sets, p.Coverage...)
-	return append(sets, runShapes), own
+	sets = append(sets, runShapes)
+	lastSets.Store(&protocolSets{first: &p.Coverage[0], sets: sets})
+	return sets, own
+}
+
+// lastSets are the sets coverageOf made last, for the protocol whose
+// Coverage begins at first: runs of one protocol share them. (Every
+// Outcome of that protocol holds them: no one writes to them.)
+var lastSets atomic.Pointer[protocolSets]
+
+type protocolSets struct {
+	first *CoverageSet
+	sets  []CoverageSet
 }
 
 // CoverageOf returns the coverage sets of every run of protocol p, as an

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -27,7 +28,7 @@ func TestRequestStormIsJudged(t *testing.T) {
 		every   time.Duration
 		storm   bool
 	}{{4, 0, true}, {1, 200 * time.Millisecond, false}} {
-		p := harness.Elector(harness.DefaultElectorSettings)
+		p := elector.Protocol(elector.DefaultSettings)
 		p.Configure = nil // one candidate for every node: the wrapper below
 		elector := p.Candidate
 		p.Candidate = func(ctx context.Context, env sim.Env) error {

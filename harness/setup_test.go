@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 )
 
 // TestSetupHasOneCandidate: the candidate a run's nodes execute is its
 // protocol's; a Setup that names another in its world is refused rather
 // than run with one and judged as the other.
 func TestSetupHasOneCandidate(t *testing.T) {
-	elector := harness.Elector(harness.DefaultElectorSettings)
+	elector := elector.Protocol(elector.DefaultSettings)
 	broken := variant(t, "unconditional-acquire")
 	cfg := harness.World(1)
 	cfg.Candidate = broken.Candidate

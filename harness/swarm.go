@@ -64,8 +64,8 @@ func SwarmPlan(seed uint64, nodes int, p Protocol) *faults.Plan {
 	}
 	a := pc.Assumptions
 	var bounds []time.Duration
-	if len(pc.pauses) > 0 {
-		bounds = pc.pauses
+	for i := range pc.Nodes {
+		bounds = append(bounds, pc.PauseBound(i))
 	}
 	plan := faults.Swarm(seed, faults.SwarmSpace{
 		Nodes: nodes, HealAt: SwarmHealAt,

@@ -1,4 +1,4 @@
-package harness_test
+package elector_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/protocol"
 )
 
@@ -58,32 +59,32 @@ func TestRecordAuditCatchesBrokenRecords(t *testing.T) {
 		rule    string
 	}{
 		{"as written", func(_ *protocol.Record, b []byte) []byte { return b }, ""},
-		{"a space after the object", func(_ *protocol.Record, b []byte) []byte { return append(b, ' ') }, harness.RuleRecordCanonical},
+		{"a space after the object", func(_ *protocol.Record, b []byte) []byte { return append(b, ' ') }, elector.RuleRecordCanonical},
 		{"keys in another order", func(r *protocol.Record, b []byte) []byte {
 			return bytes.Replace(b, []byte(`{"holder":`+string(mustJSON(t, r.Holder))+`,"token":`+string(mustJSON(t, r.Token))),
 				[]byte(`{"token":`+string(mustJSON(t, r.Token))+`,"holder":`+string(mustJSON(t, r.Holder))), 1)
-		}, harness.RuleRecordCanonical},
-		{"a lease a millisecond short", remarshal(func(r *protocol.Record) bool { r.LeaseDurationMS--; return true }), harness.RuleRecordLease},
-		{"another holder", remarshal(func(r *protocol.Record) bool { r.Holder += "-x"; return true }), harness.RuleRecordHolder},
+		}, elector.RuleRecordCanonical},
+		{"a lease a millisecond short", remarshal(func(r *protocol.Record) bool { r.LeaseDurationMS--; return true }), elector.RuleRecordLease},
+		{"another holder", remarshal(func(r *protocol.Record) bool { r.Holder += "-x"; return true }), elector.RuleRecordHolder},
 		{"a takeover that forgets its link", remarshal(func(r *protocol.Record) bool {
 			forget := r.Previous != nil && r.AcquireTime.Equal(r.RenewTime)
 			r.Previous = nil
 			return forget
-		}), harness.RuleRecordLink},
+		}), elector.RuleRecordLink},
 		{"a link ended the other way", remarshal(func(r *protocol.Record) bool {
 			if r.Previous == nil {
 				return false
 			}
 			r.Previous.Ended = map[protocol.Ending]protocol.Ending{protocol.EndedExpired: protocol.EndedReleased, protocol.EndedReleased: protocol.EndedExpired}[r.Previous.Ended]
 			return true
-		}), harness.RuleRecordLink},
+		}), elector.RuleRecordLink},
 		{"a renewal that drops the link", remarshal(func(r *protocol.Record) bool {
 			drop := r.Previous != nil && !r.AcquireTime.Equal(r.RenewTime)
 			r.Previous = nil
 			return drop
-		}), harness.RuleRecordLink},
+		}), elector.RuleRecordLink},
 	} {
-		sc := harness.Swarm("records-test", harness.Elector(harness.DefaultElectorSettings))
+		sc := harness.Swarm("records-test", elector.Protocol(elector.DefaultSettings))
 		build := sc.Build
 		sc.Build = func(seed uint64) harness.Setup {
 			s := build(seed)
@@ -101,7 +102,7 @@ func TestRecordAuditCatchesBrokenRecords(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, v := range o.Violations {
-				if v.Checker == harness.RecordAuditCheck {
+				if v.Checker == elector.RecordAuditCheck {
 					if o.Verdict != harness.Unsafe {
 						t.Errorf("%s: seed %d judged %s with %v", c.name, seed, o.Verdict, v)
 					}
@@ -182,7 +183,7 @@ func firstWins(body []byte) []byte {
 // misreading is excused nowhere: the record before the run is a foreign
 // write, but what a node wrote after reading it is its own.
 func TestRecordAuditSeesMisreadRecords(t *testing.T) {
-	sc := harness.Swarm("misread-test", harness.Elector(harness.DefaultElectorSettings))
+	sc := harness.Swarm("misread-test", elector.Protocol(elector.DefaultSettings))
 	build := sc.Build
 	sc.Build = func(seed uint64) harness.Setup {
 		s := build(seed)
@@ -195,7 +196,7 @@ func TestRecordAuditSeesMisreadRecords(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, v := range o.Violations {
-			if v.Checker == harness.RecordAuditCheck && v.Rule == harness.RuleRecordLink && o.Verdict == harness.Unsafe {
+			if v.Checker == elector.RecordAuditCheck && v.Rule == elector.RuleRecordLink && o.Verdict == harness.Unsafe {
 				t.Logf("seed %d: %v", seed, v)
 				return
 			}

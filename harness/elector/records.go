@@ -1,4 +1,4 @@
-package harness
+package elector
 
 import (
 	"encoding/json"
@@ -8,12 +8,13 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
 
-// RecordAuditCheck names the violations of AuditElectorRecords: a lock
+// RecordAuditCheck names the violations of AuditRecords: a lock
 // record a node wrote that does not say what its writer knew. Every reader
 // of the lock object relies on it (the next holder's hand-over, an operator
 // reading the audit link), and a node always knows what it writes and what
@@ -42,28 +43,37 @@ const (
 	// RuleRecordLease: the record states a lease (leaseDurationMillis)
 	// other than its writer's configured lease rounded up to whole
 	// milliseconds: a record never understates the lease its writer keeps
-	// to, and states no more than it (judged by ElectorSettings.AuditRecords,
+	// to, and states no more than it (judged by Settings.AuditRecords,
 	// which knows the node's settings).
 	RuleRecordLease = "lease"
 )
 
-// AuditElectorRecords judges every body a node wrote to the lock object
+// AuditRecords judges every body a node wrote to the lock object
 // that S3 applied (sim.S3Op.Body) against the documented record format and
 // against the body its If-Match names: every rule of RecordAuditCheck but
-// the lease, which needs the writer's settings (ElectorSettings.AuditRecords,
-// the production elector's Protocol.AuditWrites, judges them all). Bodies
+// the lease, which needs the writer's settings (Settings.AuditRecords and
+// the AuditWrites of Protocol judge them all). Bodies
 // are read with encoding/json and the record rules are written out here,
 // not taken from the elector's codec: the judge of what the records say
 // must not share the code it judges.
-func AuditElectorRecords(h *sim.History) []linearizability.Violation {
+func AuditRecords(h *sim.History) []linearizability.Violation {
 	return auditRecords(h, nil)
 }
 
-// AuditRecords is the production elector's Protocol.AuditWrites for nodes
-// that run settings s: AuditElectorRecords, and every record states
-// s.LeaseDuration rounded up to whole milliseconds (RuleRecordLease).
-func (s ElectorSettings) AuditRecords(h *sim.History) []linearizability.Violation {
+// AuditRecords is AuditRecords (the function) for nodes that run settings
+// s, with the lease rule: every record states s.LeaseDuration rounded up
+// to whole milliseconds (RuleRecordLease).
+func (s Settings) AuditRecords(h *sim.History) []linearizability.Violation {
 	return auditRecords(h, func(int) time.Duration { return s.LeaseDuration })
+}
+
+// auditWrites is the AuditWrites of Protocol: Settings.AuditRecords, each
+// node's records held to the lease of its own protocol (node), the
+// LeaseDuration of its settings, which Protocol states as
+// Assumptions.Lease: under a plan that gives nodes settings of their own,
+// each node's own.
+func auditWrites(h *sim.History, node func(int) harness.Protocol) []linearizability.Violation {
+	return auditRecords(h, func(i int) time.Duration { return node(i).Assumptions.Lease })
 }
 
 // auditRecords judges the records of h; lease, if set, is the lease each

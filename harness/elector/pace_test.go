@@ -1,4 +1,4 @@
-package harness_test
+package elector_test
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -66,7 +67,7 @@ func (s ownNonceHider) GetObject(ctx context.Context, in *s3.GetObjectInput, opt
 // checker judged an applied acquisition whose answer was lost on at least
 // ten.
 func TestPaceCatchesSlowElectors(t *testing.T) {
-	s := harness.DefaultElectorSettings
+	s := elector.DefaultSettings
 	for _, c := range []struct {
 		name string
 		wrap func(env sim.Env) protocol.ObjectStore
@@ -75,15 +76,15 @@ func TestPaceCatchesSlowElectors(t *testing.T) {
 		{"as it is", func(env sim.Env) protocol.ObjectStore { return env.Store }, ""},
 		{"a poll for a back-off", func(env sim.Env) protocol.ObjectStore {
 			return sluggishStore{env.Store, env.Clock, func() { _ = env.Clock.Sleep(context.Background(), s.RetryPeriod) }}
-		}, harness.RulePaceRetry},
-		{"its own acquisition not recognised", func(env sim.Env) protocol.ObjectStore { return ownNonceHider{env.Store} }, harness.RulePaceResume},
+		}, elector.RulePaceRetry},
+		{"its own acquisition not recognised", func(env sim.Env) protocol.ObjectStore { return ownNonceHider{env.Store} }, elector.RulePaceResume},
 	} {
-		p := harness.Elector(s)
+		p := elector.Protocol(s)
 		p.Configure = nil   // every node with the settings above
 		p.AuditWrites = nil // the hider's links are wrong too; judge the pace alone
 		p.Candidate = func(ctx context.Context, env sim.Env) error {
 			env.Store = c.wrap(env)
-			return harness.ProductionElector(s)(ctx, env)
+			return elector.Candidate(s)(ctx, env)
 		}
 		sc := harness.Swarm("pace-test", p)
 		seeds := uint64(40)
@@ -102,7 +103,7 @@ func TestPaceCatchesSlowElectors(t *testing.T) {
 			for _, v := range o.Violations {
 				// The rules of a term's end are TestPaceCatchesStepDownsAndReleases's
 				// (the nonce hider breaks RulePaceStepDown too).
-				if v.Checker == harness.PaceCheck && v.Rule != harness.RulePaceStepDown && v.Rule != harness.RulePaceRelease {
+				if v.Checker == elector.PaceCheck && v.Rule != elector.RulePaceStepDown && v.Rule != elector.RulePaceRelease {
 					if o.Verdict != harness.Liveness {
 						t.Errorf("%s: seed %d judged %s with %v", c.name, seed, o.Verdict, v)
 					}
@@ -137,7 +138,7 @@ func lostAcquisition(h *sim.History) bool {
 // runs fast too; one a RetryPeriod later, a release, and a takeover with a
 // new token do not.
 func TestPaceRenewalRule(t *testing.T) {
-	s := harness.DefaultElectorSettings // RetryPeriod 1 s
+	s := elector.DefaultSettings // RetryPeriod 1 s
 	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
 	put := func(ifMatch, etag, body string, call int) sim.S3Op {
 		op := sim.S3Op{Node: 0, Identity: "n0", Op: "PutObject", IfMatch: ifMatch, BodyETag: etag, Body: body, Call: ms(call), Return: ms(call + 20), Status: 200, ETag: etag}
@@ -168,7 +169,7 @@ func TestPaceRenewalRule(t *testing.T) {
 	} {
 		h := &sim.History{Nodes: 1, End: 60 * time.Second, S3: []sim.S3Op{put("", `"e1"`, rec(5, false), 0), c.second}}
 		vs := s.Pace(h, 0, sim.ClockModel{DriftPPM: c.drift})
-		if got := len(vs) > 0 && vs[0].Rule == harness.RulePaceRenewal; got != c.broken {
+		if got := len(vs) > 0 && vs[0].Rule == elector.RulePaceRenewal; got != c.broken {
 			t.Errorf("%s: violations %v; want a renewal violation: %v", c.name, vs, c.broken)
 		}
 	}

@@ -1,4 +1,4 @@
-package harness
+package elector
 
 import (
 	"fmt"
@@ -44,7 +44,7 @@ const (
 // or after the elector ended it, except for an application that polls the
 // lease check, whose term as recorded ends at its last act: such terms
 // are not judged.
-func (s ElectorSettings) stepDowns(h *sim.History, node int, clock sim.ClockModel, ops []*sim.S3Op) []linearizability.Violation {
+func (s Settings) stepDowns(h *sim.History, node int, clock sim.ClockModel, ops []*sim.S3Op) []linearizability.Violation {
 	var out []linearizability.Violation
 	term := time.Duration(-1)
 	for ti := range h.Terms {

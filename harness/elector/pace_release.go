@@ -1,4 +1,4 @@
-package harness
+package elector
 
 import (
 	"fmt"
@@ -28,7 +28,7 @@ const paceReleaseAttempts = 3
 // the last attempt or the local deadline (bounded from below as for
 // RulePaceStepDown) passed. Pauses of the node over the instants judged
 // excuse them.
-func (s ElectorSettings) releases(h *sim.History, node int, clock sim.ClockModel, ops []*sim.S3Op) []linearizability.Violation {
+func (s Settings) releases(h *sim.History, node int, clock sim.ClockModel, ops []*sim.S3Op) []linearizability.Violation {
 	var out []linearizability.Violation
 	term := time.Duration(-1)
 	for ti := range h.Terms {

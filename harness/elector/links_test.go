@@ -1,4 +1,4 @@
-package harness_test
+package elector_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/protocol"
 )
 
@@ -94,7 +95,7 @@ var (
 // misreadingSwarm is the elector's swarm with every body it reads
 // misread.
 func misreadingSwarm(name string, misread func([]byte) []byte) harness.Scenario {
-	sc := harness.Swarm(name, harness.Elector(harness.DefaultElectorSettings))
+	sc := harness.Swarm(name, elector.Protocol(elector.DefaultSettings))
 	build := sc.Build
 	sc.Build = func(seed uint64) harness.Setup {
 		s := build(seed)
@@ -116,7 +117,7 @@ var lenientLinks = harness.MustRegister(misreadingSwarm("test-lenient-links", ig
 // to nothing where it requires one. The correct elector passes those
 // seeds.
 func TestRecordAuditCatchesLinksToInvalidRecords(t *testing.T) {
-	plain := harness.Swarm("links-control", harness.Elector(harness.DefaultElectorSettings))
+	plain := harness.Swarm("links-control", elector.Protocol(elector.DefaultSettings))
 	for _, c := range []struct {
 		name    string
 		sc      harness.Scenario
@@ -136,7 +137,7 @@ func TestRecordAuditCatchesLinksToInvalidRecords(t *testing.T) {
 	} {
 		tried, caught := 0, uint64(0)
 		for seed := uint64(1); seed <= 6000 && tried < 15 && caught == 0; seed++ {
-			o := harness.SwarmPlan(seed, 5, harness.Elector(harness.DefaultElectorSettings)).Initial
+			o := harness.SwarmPlan(seed, 5, elector.Protocol(elector.DefaultSettings)).Initial
 			if o == nil || o.Record == nil || o.Edit != 0 || !c.applies(o) {
 				continue
 			}
@@ -149,7 +150,7 @@ func TestRecordAuditCatchesLinksToInvalidRecords(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, v := range out.Violations {
-				if v.Checker == harness.RecordAuditCheck && v.Rule == harness.RuleRecordLink && out.Verdict == harness.Unsafe {
+				if v.Checker == elector.RecordAuditCheck && v.Rule == elector.RuleRecordLink && out.Verdict == harness.Unsafe {
 					t.Logf("%s: seed %d: %v", c.name, seed, v)
 					caught = seed
 					break
@@ -167,7 +168,7 @@ func TestRecordAuditCatchesLinksToInvalidRecords(t *testing.T) {
 // it publishes) and keeps what it does (the link the elector misreads).
 func TestShrinkSimplifiesTheRecordBeforeTheRun(t *testing.T) {
 	for seed := uint64(1); seed <= 6000; seed++ {
-		plan := harness.SwarmPlan(seed, 5, harness.Elector(harness.DefaultElectorSettings))
+		plan := harness.SwarmPlan(seed, 5, elector.Protocol(elector.DefaultSettings))
 		o := plan.Initial
 		if o == nil || o.Record == nil || o.Edit != 0 || o.Size != 0 || o.Record.Previous == nil || o.Record.Native() ||
 			o.Record.Token > faults.MaxNativeToken || len(o.Record.Holder) > faults.MaxIdentityLen || len(o.Record.Updates) > faults.MaxUpdatesLen {
