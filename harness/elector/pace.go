@@ -177,7 +177,7 @@ func (s Settings) earlyRenewals(h *sim.History, node int, clock sim.ClockModel) 
 		sent           time.Duration
 		token          uint64
 	}
-	least := time.Duration(float64(s.RetryPeriod)*1e6/(1e6+float64(max(clock.DriftPPM, 0)))) - paceSlack
+	least := trueFor(s.RetryPeriod, max(clock.DriftPPM, 0)) - paceSlack
 	chain, sent := "", time.Duration(0) // the call that the current attempt is of
 	for i := range h.S3 {
 		op := &h.S3[i]
@@ -345,30 +345,7 @@ func disturbed(h *sim.History, clock sim.ClockModel, node int, from, to time.Dur
 			}
 		}
 	}
-	for _, st := range clock.Stalls {
-		if st.At <= to && st.At+st.For >= from {
-			return true
-		}
-	}
-	return false
-}
-
-// trueTime is the longest true time a node's clock takes to advance by d:
-// at its drifting rate or at the true rate, whichever is slower.
-func trueTime(clock sim.ClockModel, d time.Duration) time.Duration {
-	if clock.DriftPPM >= 0 {
-		return d
-	}
-	return time.Duration(float64(d)*1e6/float64(1e6+clock.DriftPPM)) + paceSlack
-}
-
-// localTime is the most a node's clock advances in true time d: at its
-// drifting rate or at the true rate, whichever is faster.
-func localTime(clock sim.ClockModel, d time.Duration) time.Duration {
-	if clock.DriftPPM <= 0 {
-		return d
-	}
-	return time.Duration(float64(d)*(1e6+float64(clock.DriftPPM))/1e6) + paceSlack
+	return stalledWithin(clock, from, to)
 }
 
 // answerOf describes the answer of op for a message.

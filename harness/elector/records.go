@@ -3,6 +3,7 @@ package elector
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
 	"math"
 	"strings"
 	"time"
@@ -46,6 +47,27 @@ const (
 	// to, and states no more than it (judged by Settings.AuditRecords,
 	// which knows the node's settings).
 	RuleRecordLease = "lease"
+	// RuleRecordFloor: a node acquired a term with a token not above a token
+	// it had already seen since it last started: one of a valid record it read
+	// (the largest token excepted, which no token can follow) or of a term it
+	// acquired itself; or with the largest token, which only a token seen,
+	// plus one, can be (the largest token's own successor stays the largest).
+	// The elector promises every acquisition the highest token it has seen
+	// plus one, or more (protocol's package documentation); a node that
+	// forgets one hands out a token that fenced resources may already have
+	// passed, and the tokens of successive terms then fall wherever a foreign
+	// delete or overwrite lets them, which the fencing checkers excuse. This
+	// rule is the node's own, so no fault excuses it.
+	RuleRecordFloor = "floor"
+	// RuleRecordDecode: protocol.DecodeRecord, with which the elector reads
+	// the lock object (and operators' tools read it too), read a body that a
+	// node read otherwise than the record format says: it took a body that is
+	// no valid record, refused a valid one, read other values, or named
+	// another rule than the first one the body breaks
+	// (protocol.RecordError.Field). The reference is readRecord's, with
+	// encoding/json; each body is judged once, at the first read that returned
+	// it.
+	RuleRecordDecode = "decode"
 )
 
 // AuditRecords judges every body a node wrote to the lock object
@@ -98,6 +120,24 @@ func auditRecords(h *sim.History, lease func(node int) time.Duration) []lineariz
 	}
 	out = append(out, a.floorViolations(h)...)
 	return append(out, a.decodeViolations(h)...)
+}
+
+// answered are the requests of the nodes that S3 answered with a success,
+// in the order of the history: what the nodes learned from.
+func answered(h *sim.History) iter.Seq[*sim.S3Op] {
+	return func(yield func(*sim.S3Op) bool) {
+		for i := range h.S3 {
+			if op := &h.S3[i]; op.Node >= 0 && op.Return >= 0 && op.Status == 200 && !yield(op) {
+				return
+			}
+		}
+	}
+}
+
+// auditViolation is a violation of rule (RecordAuditCheck) by op's node
+// at at, about the record with token.
+func auditViolation(rule string, op *sim.S3Op, at time.Duration, token uint64, message string) linearizability.Violation {
+	return linearizability.Violation{Checker: RecordAuditCheck, Rule: rule, At: at, Nodes: []int{op.Node}, Token: token, Message: message}
 }
 
 // recordAudit holds the bodies of a history's applied writes by ETag, and
