@@ -2,7 +2,6 @@ package harness
 
 import (
 	"fmt"
-	"sync/atomic"
 	"time"
 
 	"github.com/s3lease/s3lease/linearizability"
@@ -31,27 +30,9 @@ func coverageOf(p Protocol) (sets []CoverageSet, own int) {
 	for _, s := range p.Coverage {
 		own += len(s.Points)
 	}
-	if len(p.Coverage) == 0 {
-		return []CoverageSet{runShapes}, 0
-	}
-	if c := lastSets.Load(); c != nil && c.first == &p.Coverage[0] && len(c.sets) == len(p.Coverage)+1 {
-		return c.sets, own // the same protocol's as the last run's, without allocating for every run
-	}
 	sets = make([]CoverageSet, 0, len(p.Coverage)+1)
 	sets = append(sets, p.Coverage...)
-	sets = append(sets, runShapes)
-	lastSets.Store(&protocolSets{first: &p.Coverage[0], sets: sets})
-	return sets, own
-}
-
-// lastSets are the sets coverageOf made last, for the protocol whose
-// Coverage begins at first: runs of one protocol share them. (Every
-// Outcome of that protocol holds them: no one writes to them.)
-var lastSets atomic.Pointer[protocolSets]
-
-type protocolSets struct {
-	first *CoverageSet
-	sets  []CoverageSet
+	return append(sets, runShapes), own
 }
 
 // CoverageOf returns the coverage sets of every run of protocol p, as an
