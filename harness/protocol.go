@@ -82,23 +82,26 @@ type Protocol struct {
 	// Its violations (Outcome.Violations, verdict Liveness) say that a
 	// node waited longer than its design allows: it is slow, not unsafe.
 	Pace func(h *sim.History, node int, clock sim.ClockModel) []linearizability.Violation
-	// Nodes, if set, is the protocol each node runs, by node: Configured
-	// sets it for a plan that gives nodes settings of their own (node i
-	// runs Configure of its settings, or the protocol as given if the plan
-	// gives it none). Every bound the harness holds one node to is then
-	// that node's own: its pause bound (PauseBound), its request rate
-	// (RequestRateOf), its pace (Configured's Pace calls each node's) and
-	// what AuditWrites is told of it; a plan's record that states no
-	// lease states the longest of theirs (StatedLease). Nil: every node
-	// runs this protocol.
+	// Nodes, if set, is the protocol each node runs where they differ:
+	// node i runs Nodes[i%len(Nodes)] (Node). Configured sets one per node
+	// for a plan that gives nodes settings of their own (node i runs
+	// Configure of its settings, or what it runs without the plan); a
+	// protocol whose nodes run different settings sets it itself. The
+	// harness then holds each node to its own protocol's pause bound
+	// (PauseBound) and request rate (RequestRateOf), tells AuditWrites
+	// each node's protocol, and writes a plan's record that states no
+	// lease with the longest of their leases (StatedLease). Candidate and
+	// Pace stay the protocol's own: one that sets Nodes dispatches them by
+	// node itself, as Configured does. Nil: every node runs this protocol.
 	Nodes []Protocol
 	_     struct{}
 }
 
-// Node is the protocol node runs: Nodes[node] if Nodes holds it, else p.
+// Node is the protocol node runs: Nodes[node%len(Nodes)], or p if Nodes
+// is nil.
 func (p Protocol) Node(node int) Protocol {
-	if node >= 0 && node < len(p.Nodes) {
-		return p.Nodes[node]
+	if len(p.Nodes) == 0 || node < 0 {
+		return p
 	}
-	return p
+	return p.Nodes[node%len(p.Nodes)]
 }

@@ -17,8 +17,8 @@ import (
 type Configure func(faults.Settings) (Protocol, error)
 
 // withSettings is p with the plan's settings: node i runs the protocol
-// that p.Configure makes of its settings, or p if it has none. The
-// assumptions follow each node's:
+// that p.Configure makes of its settings, or p.Node(i) if it has none.
+// The assumptions follow each node's:
 //
 //   - The drift bound is the smallest of the nodes': any node may lead,
 //     and a leader's margin holds only if every clock, the followers'
@@ -47,7 +47,7 @@ func (p Protocol) withSettings(settings []faults.Settings, nodes int) (Protocol,
 	}
 	per := make([]Protocol, nodes)
 	for i := range per {
-		per[i] = p
+		per[i] = p.Node(i)
 	}
 	for _, s := range settings {
 		if s.Node < 0 || s.Node >= nodes {
@@ -133,14 +133,14 @@ func (p Protocol) RequestRateOf(node int) linearizability.RequestRate {
 // with (faults.Record.Lease 0): the longest lease of the nodes' own
 // protocols when they differ (Nodes), else Assumptions.Lease.
 func (p Protocol) StatedLease() time.Duration {
-	if len(p.Nodes) == 0 {
-		return p.Assumptions.Lease
-	}
 	var lease time.Duration
 	for _, q := range p.Nodes {
 		lease = max(lease, q.Assumptions.Lease)
 	}
-	return lease
+	if lease > 0 {
+		return lease
+	}
+	return p.Assumptions.Lease
 }
 
 // Configured returns the protocol a plan runs: p with the plan's settings

@@ -2,7 +2,6 @@ package elector
 
 import (
 	"context"
-	"time"
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
@@ -35,19 +34,13 @@ func Protocol(s Settings) harness.Protocol {
 }
 
 // Nodes is the production elector with different settings per node:
-// node i runs settings[i%len(settings)]. Its assumptions are the strictest
-// of the settings', its liveness bound the loosest.
+// node i runs settings[i%len(settings)] (harness.Protocol.Nodes), its pace
+// judged and its records audited by its own settings. Its assumptions are
+// the strictest of the settings', its liveness bound the loosest, and
+// every node is held to that pause bound and to the first settings'
+// request rate.
 func Nodes(settings ...Settings) harness.Protocol {
 	p := Protocol(settings[0])
-	p.Candidate = func(ctx context.Context, env sim.Env) error {
-		return Candidate(settings[env.Node%len(settings)])(ctx, env)
-	}
-	p.Pace = func(h *sim.History, node int, clock sim.ClockModel) []linearizability.Violation {
-		return settings[node%len(settings)].Pace(h, node, clock)
-	}
-	p.AuditWrites = func(h *sim.History, _ func(int) harness.Protocol) []linearizability.Violation {
-		return auditRecords(h, func(node int) time.Duration { return settings[node%len(settings)].LeaseDuration })
-	}
 	for _, s := range settings[1:] {
 		a := s.Assumptions()
 		p.Assumptions.MaxDriftPPM = min(p.Assumptions.MaxDriftPPM, a.MaxDriftPPM)
@@ -55,6 +48,17 @@ func Nodes(settings ...Settings) harness.Protocol {
 		p.Assumptions.Lease = max(p.Assumptions.Lease, a.Lease)
 		p.Assumptions.Term = max(p.Assumptions.Term, a.Term)
 		p.LivenessBound = max(p.LivenessBound, s.LivenessBound())
+	}
+	for _, s := range settings {
+		q := Protocol(s)
+		q.Assumptions.MaxPause, q.RequestRate = p.Assumptions.MaxPause, p.RequestRate
+		p.Nodes = append(p.Nodes, q)
+	}
+	p.Candidate = func(ctx context.Context, env sim.Env) error {
+		return Candidate(settings[env.Node%len(settings)])(ctx, env)
+	}
+	p.Pace = func(h *sim.History, node int, clock sim.ClockModel) []linearizability.Violation {
+		return settings[node%len(settings)].Pace(h, node, clock)
 	}
 	return p
 }

@@ -91,7 +91,7 @@ func TestRecordAuditHoldsEachNodeToItsLease(t *testing.T) {
 		t.Errorf("Nodes: %d lease violations of the correct elector, the first %s", n, first)
 	}
 	swapped := p
-	swapped.AuditWrites = elector.Nodes(subMillis[1], subMillis[2], subMillis[0]).AuditWrites
+	swapped.Nodes = elector.Nodes(subMillis[1], subMillis[2], subMillis[0]).Nodes
 	if n, _ := leaseViolations(leaseRun(t, swapped, nil)); n == 0 {
 		t.Error("Nodes judged by the other nodes' leases: no lease violation")
 	}
