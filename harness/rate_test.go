@@ -30,7 +30,7 @@ func TestRequestStormIsJudged(t *testing.T) {
 	}{{4, 0, true}, {1, 200 * time.Millisecond, false}} {
 		p := elector.Protocol(elector.DefaultSettings)
 		p.Configure = nil // one candidate for every node: the wrapper below
-		elector := p.Candidate
+		candidate := p.Candidate
 		p.Candidate = func(ctx context.Context, env sim.Env) error {
 			pollers := 0
 			if env.Node == 1 {
@@ -43,7 +43,7 @@ func TestRequestStormIsJudged(t *testing.T) {
 					}
 				})
 			}
-			return elector(ctx, env)
+			return candidate(ctx, env)
 		}
 		sc := harness.Swarm("rate-test", p)
 		o, err := harness.RunSeed(sc, 1, false)
