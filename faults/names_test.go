@@ -11,7 +11,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/s3lease/s3lease/faults"
-	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -38,7 +38,7 @@ func TestSwarmNamesAreWhatTheElectorAccepts(t *testing.T) {
 			t.Fatalf("seed %d: names %q, then %q", seed, names, again)
 		}
 		for i, n := range names {
-			cfg := harness.DefaultElectorSettings.Config(sim.Env{Store: (*s3.Client)(nil), Identity: n, Bucket: "b", Key: "k"})
+			cfg := elector.DefaultSettings.Config(sim.Env{Store: (*s3.Client)(nil), Identity: n, Bucket: "b", Key: "k"})
 			if _, err := protocol.NewElector(cfg); err != nil {
 				t.Fatalf("seed %d: node %d's name %q: %v", seed, i, n, err)
 			}

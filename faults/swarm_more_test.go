@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
-	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -35,7 +35,7 @@ func TestSwarmSettingsCoverWhatTheElectorAccepts(t *testing.T) {
 			mixed++
 		}
 		for _, s := range ss {
-			es := harness.SettingsOf(s)
+			es := elector.SettingsOf(s)
 			if err := es.Validate(); err != nil {
 				t.Fatalf("seed %d: the elector refuses drawn settings %+v: %v", seed, s, err)
 			}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
-	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 )
 
 // TestSwarmDrawsSubMillisecondLeases: on about one settings draw in eight
@@ -35,7 +35,7 @@ func TestSwarmDrawsSubMillisecondLeases(t *testing.T) {
 			}
 			sub++
 			carries = true
-			if err := harness.SettingsOf(s).Validate(); err != nil {
+			if err := elector.SettingsOf(s).Validate(); err != nil {
 				t.Fatalf("seed %d: the elector refuses drawn settings %+v: %v", seed, s, err)
 			}
 		}

@@ -1,4 +1,4 @@
-package harness
+package harness_test
 
 import (
 	"math"
@@ -8,16 +8,18 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
 // run runs the production elector with default settings on 5 nodes for d
 // under plan, keeping the trace.
-func runElector(t *testing.T, plan *faults.Plan, d time.Duration) *Outcome {
+func runElector(t *testing.T, plan *faults.Plan, d time.Duration) *harness.Outcome {
 	t.Helper()
-	cfg := World(7)
+	cfg := harness.World(7)
 	cfg.Duration = d
-	o, err := RunSetup(Setup{Config: cfg, Plan: plan, Protocol: Elector(DefaultElectorSettings)}, true)
+	o, err := harness.RunSetup(harness.Setup{Config: cfg, Plan: plan, Protocol: elector.Protocol(elector.DefaultSettings)}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,13 +35,13 @@ func runElector(t *testing.T, plan *faults.Plan, d time.Duration) *Outcome {
 // bound of the longest lease plus the largest of each node's bound beyond
 // its lease; each node runs its own settings.
 func TestConfiguredFollowsEachNodesSettings(t *testing.T) {
-	base := DefaultElectorSettings
-	fast := ElectorSettings{LeaseDuration: 2 * time.Second, RenewDeadline: 1500 * time.Millisecond, RetryPeriod: 300 * time.Millisecond,
+	base := elector.DefaultSettings
+	fast := elector.Settings{LeaseDuration: 2 * time.Second, RenewDeadline: 1500 * time.Millisecond, RetryPeriod: 300 * time.Millisecond,
 		RequestTimeout: 700 * time.Millisecond, ClockDriftPPM: 5000}
-	slow := ElectorSettings{LeaseDuration: 12 * time.Second, RenewDeadline: 6 * time.Second, RetryPeriod: 4 * time.Second,
+	slow := elector.Settings{LeaseDuration: 12 * time.Second, RenewDeadline: 6 * time.Second, RetryPeriod: 4 * time.Second,
 		RequestTimeout: 3 * time.Second, ClockDriftPPM: 100, ReleaseOnCancel: true}
 	plan := &faults.Plan{Settings: []faults.Settings{fast.Plan(1), slow.Plan(3)}}
-	p, err := Configured(Elector(base), plan, 5)
+	p, err := harness.Configured(elector.Protocol(base), plan, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +57,7 @@ func TestConfiguredFollowsEachNodesSettings(t *testing.T) {
 	if want := 12*time.Second + 3*4*time.Second + 3*3*time.Second; p.LivenessBound != want {
 		t.Errorf("liveness bound %v, want %v", p.LivenessBound, want)
 	}
-	if _, err := Configured(Elector(base), &faults.Plan{Settings: []faults.Settings{{Node: 0, Lease: faults.Duration(time.Second),
+	if _, err := harness.Configured(elector.Protocol(base), &faults.Plan{Settings: []faults.Settings{{Node: 0, Lease: faults.Duration(time.Second),
 		RenewDeadline: faults.Duration(time.Second), RetryPeriod: faults.Duration(time.Second)}}}, 5); err == nil {
 		t.Error("settings the elector refuses were accepted")
 	}
@@ -64,7 +66,7 @@ func TestConfiguredFollowsEachNodesSettings(t *testing.T) {
 	plan.HealAt = faults.Duration(time.Second)
 	plan.Events = []faults.Event{{Kind: faults.Pause, Node: 0, At: 0, For: faults.Duration(500 * time.Millisecond)}}
 	o := runElector(t, plan, 30*time.Second)
-	if o.Verdict != Pass {
+	if o.Verdict != harness.Pass {
 		t.Fatalf("verdict %v %v", o.Verdict, o.Violations)
 	}
 }
@@ -86,11 +88,11 @@ func TestInitialContentIsTheFirstWrite(t *testing.T) {
 		foreign bool
 	}{
 		{"released", faults.Object{Record: &faults.Record{Holder: "gone", Token: 41, Released: true}}, 42, 0, false},
-		{"live", faults.Object{Record: &faults.Record{Holder: "n3", Token: 7}}, 8, DefaultElectorSettings.LeaseDuration, false},
+		{"live", faults.Object{Record: &faults.Record{Holder: "n3", Token: 7}}, 8, elector.DefaultSettings.LeaseDuration, false},
 		{"2^40", faults.Object{Record: &faults.Record{Holder: "gone", Token: 1 << 40, Released: true}}, 1<<40 + 1, 0, false},
-		{"largest", faults.Object{Record: &faults.Record{Holder: "x", Token: math.MaxUint64}}, 1, DefaultElectorSettings.LeaseDuration, true},
+		{"largest", faults.Object{Record: &faults.Record{Holder: "x", Token: math.MaxUint64}}, 1, elector.DefaultSettings.LeaseDuration, true},
 		{"largest less one", faults.Object{Record: &faults.Record{Holder: "x", Token: math.MaxUint64 - 1, Released: true}}, math.MaxUint64, 0, true},
-		{"bytes", faults.Object{Body: "junk"}, 1, DefaultElectorSettings.LeaseDuration, true},
+		{"bytes", faults.Object{Body: "junk"}, 1, elector.DefaultSettings.LeaseDuration, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			obj := c.obj
@@ -106,7 +108,7 @@ func TestInitialContentIsTheFirstWrite(t *testing.T) {
 			if len(h.Terms) == 0 || h.Terms[0].Token < lo || h.Terms[0].Token > hi || h.Terms[0].Start < c.after {
 				t.Fatalf("terms %+v; want the first with a token in [%d, %d], not before %v", h.Terms, lo, hi, c.after)
 			}
-			if o.Verdict != Pass {
+			if o.Verdict != harness.Pass {
 				t.Fatalf("verdict %v: %v", o.Verdict, o.Violations)
 			}
 			if got := len(o.Outside) > 0; got != c.foreign {
@@ -171,7 +173,7 @@ func TestRoleEventsHitTheNodeInTheRole(t *testing.T) {
 	if renewal < 0 || h.S3[renewal].Status != 404 {
 		t.Fatalf("the renewal in flight at the delete: %+v; want a 404", h.S3[max(renewal, 0)])
 	}
-	if o.Verdict != Pass {
+	if o.Verdict != harness.Pass {
 		t.Fatalf("verdict %v: %v", o.Verdict, o.Violations)
 	}
 }
@@ -194,10 +196,10 @@ func TestWritesThatLandAfterTheHealMoveIt(t *testing.T) {
 	if landed == nil || landed.From >= 20*time.Second || landed.To < 22*time.Second {
 		t.Fatalf("landed-after-heal span %v; want one sent before 20s that landed after 22s", landed)
 	}
-	if got := healedAt(plan, o.Result.History); got < landed.To {
+	if got := harness.HealedAt(plan, o.Result.History); got < landed.To {
 		t.Fatalf("healed at %v, before the write landed at %v", got, landed.To)
 	}
-	if o.Verdict != Pass {
+	if o.Verdict != harness.Pass {
 		t.Fatalf("verdict %v: %v", o.Verdict, o.Violations)
 	}
 }
@@ -206,7 +208,7 @@ func TestWritesThatLandAfterTheHealMoveIt(t *testing.T) {
 // violations from it on, as other foreign writes do; slow work counts
 // with a node's pauses against its pause bound.
 func TestNewFaultsAreExcusedAsTheyHappened(t *testing.T) {
-	p := Elector(DefaultElectorSettings)
+	p := elector.Protocol(elector.DefaultSettings)
 	bound := p.Assumptions.MaxPause
 	h := &sim.History{End: time.Minute, Faults: []sim.FaultSpan{
 		{Kind: "restore", Node: -1, From: 5 * time.Second, To: 5 * time.Second},
@@ -214,7 +216,7 @@ func TestNewFaultsAreExcusedAsTheyHappened(t *testing.T) {
 		{Kind: "pause", Node: 2, From: 10*time.Second + bound/3, To: 10*time.Second + bound + time.Millisecond},
 		{Kind: "slow-work", Node: 3, From: 10 * time.Second, To: 10*time.Second + bound/2},
 	}}
-	xs := excuses(p, &faults.Plan{}, h)
+	xs := harness.Excuses(p, &faults.Plan{}, h)
 	var tokens, node2, node3 bool
 	for _, x := range xs {
 		tokens = tokens || x.Tokens && x.From == 5*time.Second

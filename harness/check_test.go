@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/zoo"
 )
 
@@ -100,13 +101,13 @@ func TestCheckCatchesBrokenProtocol(t *testing.T) {
 
 // TestCheckPassesElector: the production elector passes Check.
 func TestCheckPassesElector(t *testing.T) {
-	harness.Check(t, harness.Elector(harness.DefaultElectorSettings))
+	harness.Check(t, elector.Protocol(elector.DefaultSettings))
 }
 
 // TestCheckRefusesIncompleteProtocol: a protocol without a candidate or a
 // lease is refused before anything runs.
 func TestCheckRefusesIncompleteProtocol(t *testing.T) {
-	p := harness.Elector(harness.DefaultElectorSettings)
+	p := elector.Protocol(elector.DefaultSettings)
 	for name, q := range map[string]harness.Protocol{
 		"no name":      {Candidate: p.Candidate, Assumptions: p.Assumptions},
 		"no candidate": {Name: "x", Assumptions: p.Assumptions},
@@ -124,5 +125,5 @@ func TestCheckRefusesIncompleteProtocol(t *testing.T) {
 // FuzzHarnessElector: harness.Fuzz on the production elector; plain go
 // test runs its seed corpus, go test -fuzz explores.
 func FuzzHarnessElector(f *testing.F) {
-	harness.Fuzz(f, harness.Elector(harness.DefaultElectorSettings))
+	harness.Fuzz(f, elector.Protocol(elector.DefaultSettings))
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"pgregory.net/rapid"
 )
 
@@ -51,7 +52,7 @@ func TestReproCommands(t *testing.T) {
 // TestCatalog: names are unique, lookups of unknown names suggest the
 // close ones, and a reproducer resolves only to the scenario it names.
 func TestCatalog(t *testing.T) {
-	sc := harness.Swarm("mylock", harness.Elector(harness.DefaultElectorSettings))
+	sc := harness.Swarm("mylock", elector.Protocol(elector.DefaultSettings))
 	c, err := harness.NewCatalog(sc)
 	if err != nil {
 		t.Fatal(err)

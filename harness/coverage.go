@@ -13,12 +13,10 @@ import (
 // declares its sets in Protocol.Coverage and its candidate marks each
 // point it reaches with Env.Coverage.Hit(i), where i counts the points of
 // every set before it (set 0's points are 0..len-1, set 1's follow). The
-// production elector declares its transitions and the S3 answers it sees
-// in each phase (ElectorCoverage); the harness adds a set of its own to
-// every run, read from the run's history whatever the protocol
-// (RunShapes).
+// harness adds a set of its own to every run, read from the run's history
+// whatever the protocol (RunShapes).
 type CoverageSet struct {
-	// Name says what the points are, in the plural ("elector
+	// Name says what the points are, in the plural ("lock
 	// transitions"); it names the set in reports, which merge sets by
 	// name.
 	Name string
@@ -31,9 +29,6 @@ type CoverageSet struct {
 func coverageOf(p Protocol) (sets []CoverageSet, own int) {
 	for _, s := range p.Coverage {
 		own += len(s.Points)
-	}
-	if len(p.Coverage) == len(electorCoverage) && &p.Coverage[0] == &electorCoverage[0] {
-		return electorSets, own // the elector's, without allocating for every run
 	}
 	sets = make([]CoverageSet, 0, len(p.Coverage)+1)
 	sets = append(sets, p.Coverage...)

@@ -5,9 +5,10 @@
 // and judges every run: at most one leader at any true instant, fencing
 // tokens that strictly increase and are never shared, no stale write
 // accepted by a fenced resource, an S3 history that is linearizable, a
-// leader again once faults heal, and, of the production elector, lock
-// records that say what their writers knew and only the transitions its
-// state machine declares.
+// leader again once faults heal, and whatever a protocol's own judges
+// hold it to (what its nodes wrote, how soon they acted, rules its code
+// reports broken). The production elector's description and its own
+// judges are package harness/elector's; this package knows no protocol.
 //
 // # What a protocol provides
 //
@@ -46,18 +47,17 @@
 //     each write, so that what they were told is judged too (the
 //     lease-check checker); AuditWrites, which judges what the nodes wrote
 //     to the lock object in the protocol's own format (the history holds
-//     every body S3 applied): the elector's, ElectorSettings.AuditRecords,
-//     reads each record with encoding/json and holds it to the documented
-//     format, to the body its If-Match replaced and to its writer's lease
-//     (record-audit); and Pace,
-//     which judges how soon each node acted on what S3 answered it, by the
-//     protocol's own waits: the elector's, ElectorSettings.Pace, holds an
-//     acquisition that was not answered with a success to the elector's
-//     design (it reads again at once after a 412 or a 404, within its
-//     back-off after anything else, and leads as soon as that read shows
-//     its own record), and its renewals to one per RetryPeriod: places
-//     where a mistake only slows or busies a node under faults, which the
-//     liveness bound after the heal cannot see (pace, judged Liveness).
+//     every body S3 applied; violations judged Unsafe, never excused); and
+//     Pace, which judges how soon each node acted on what S3 answered it,
+//     by the protocol's own waits: places where a mistake only slows or
+//     busies a node under faults, which the liveness bound after the heal
+//     cannot see (judged Liveness).
+//
+// A plan may give nodes settings of their own (faults.Plan.Settings, which
+// the swarm draws for a protocol with Configure): Configured then makes
+// each node's protocol (Protocol.Nodes, Protocol.Node) and judges each node
+// by its own bounds (PauseBound, RequestRateOf, its Pace, what AuditWrites
+// is told of it) and the whole by the strictest assumptions of the mix.
 //
 // Code under simulation must wait only through the Clock, the S3 calls and
 // the application. A protocol that blocks on anything else (a bare channel,
@@ -121,7 +121,7 @@
 // term ran excuses that term's overlaps with any node until it can have
 // ended; a
 // write of the lock object by someone else (a delete, an overwrite, a
-// restore, or content before the run that no elector wrote) excuses reused
+// restore, or content before the run that no node wrote) excuses reused
 // and decreasing tokens from that write on, and overlaps of any nodes for a
 // lease and a term. Nothing excuses a stale write the fence accepted by its own
 // rule, or an overlap once faults and the time they can affect are over.
@@ -131,13 +131,8 @@
 // Some rules only the protocol's own code can observe. A node reports one
 // it broke through sim.Env.Report, and each report (sim.Result.Reports) is
 // a violation of the checker it names, at the true time of the report,
-// which nothing excuses: the run is Unsafe. The production elector
-// declares its state machine (protocol.Transitions()), and the Metrics
-// hook that ElectorSettings.Config installs reports the first transition
-// of each incarnation that it does not declare (transitions,
-// TransitionsCheck): its phases are its own code's whatever the faults. A
-// candidate that adds Metrics hooks of its own to that configuration
-// chains them to the configuration's.
+// which nothing excuses: the run is Unsafe (the production elector
+// reports so each transition its state machine does not declare).
 //
 // Faults end by the plan's heal (aimed pauses are cut there, lingering
 // stops there), and liveness is judged from the instant the last fault
@@ -148,10 +143,7 @@
 // A protocol may declare its coverage points (Protocol.Coverage: named
 // sets of points, CoverageSet), and its candidate marks each one it
 // reaches with Env.Coverage.Hit, which draws nothing and writes nothing to
-// the trace. The production elector declares its transitions, in the order
-// of protocol.Transitions(), and the kinds of S3 answer it gets in each
-// phase that sends a request (ElectorCoverage), both marked from its
-// Metrics hooks. The harness adds a set of its own to every run, read from
+// the trace. The harness adds a set of its own to every run, read from
 // its history whatever the protocol (RunShapes): terms, hand-overs, tokens,
 // fenced writes, excused violations, S3 answers. An Outcome carries the
 // sets and what the run reached (Outcome.Coverage, Outcome.Reached); simrun

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/zoo"
 )
 
@@ -11,10 +12,10 @@ import (
 // this with rapid's random runs and shrinking:
 //
 //	func TestElector(t *testing.T) {
-//		harness.Check(t, harness.Elector(harness.DefaultElectorSettings))
+//		harness.Check(t, elector.Protocol(elector.DefaultSettings))
 //	}
 func Example() {
-	p := harness.Elector(harness.DefaultElectorSettings)
+	p := elector.Protocol(elector.DefaultSettings)
 	sc := harness.Swarm("example-elector", p)
 	for seed := uint64(1); seed <= 3; seed++ {
 		o, err := harness.RunSeed(sc, seed, false)

@@ -81,7 +81,7 @@ type Draw struct {
 	// Protocol is the protocol the run uses.
 	Protocol Protocol `json:"-"`
 	// Varied describes the protocol the generator drew in place of the
-	// one given (for the elector, its settings); nil if the run uses the
+	// one given (its settings, say); nil if the run uses the
 	// protocol as given. Only a run of the protocol as given can be
 	// written as a reproducer file.
 	Varied any          `json:"varied,omitempty"`
@@ -92,13 +92,6 @@ type Draw struct {
 // and returns it with a description of what was drawn, for failure
 // messages.
 type Vary func(Source) (Protocol, any)
-
-// VaryElector draws the production elector's settings: a Vary for
-// DrawRun.
-func VaryElector(src Source) (Protocol, any) {
-	s := DrawSettings(src)
-	return Elector(s), s
-}
 
 // maxFaultGroups bounds the fault groups of a drawn plan; a crash or stop
 // and its restart are one group of two events.
@@ -124,30 +117,6 @@ func DrawRun(src Source, seed uint64, p Protocol, vary Vary) Draw {
 }
 
 func ms(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
-
-// DrawSettings draws elector settings that protocol.NewElector accepts:
-// a lease of 2 to 20 s; a drift bound of 1 to 5000 ppm; a renew deadline
-// between a third of the lease and the lease less the drift margin; a retry
-// period whose 1.2 times fits in the renew deadline; a request timeout of
-// at most half the renew deadline.
-func DrawSettings(src Source) ElectorSettings {
-	lease := src.Int(2_000, 20_000, "lease ms")
-	ppm := src.Int(1, 5_000, "drift bound ppm")
-	// The drift margin of protocol.driftMargin, rounded up to a millisecond.
-	marginNs := (lease*int64(time.Millisecond)*2*ppm + 1_000_000 + ppm - 1) / (1_000_000 + ppm)
-	marginMs := (marginNs + int64(time.Millisecond) - 1) / int64(time.Millisecond)
-	renew := src.Int(lease/3, lease-marginMs, "renew deadline ms")
-	retry := src.Int(100, renew*5/6-1, "retry period ms")
-	timeout := src.Int(100, renew/2, "request timeout ms")
-	return ElectorSettings{
-		LeaseDuration:   ms(lease),
-		RenewDeadline:   ms(renew),
-		RetryPeriod:     ms(retry),
-		RequestTimeout:  ms(timeout),
-		ClockDriftPPM:   ppm,
-		ReleaseOnCancel: src.Bool("release on cancel"),
-	}
-}
 
 // overwriteBodies are what someone else writes over the lock object: empty,
 // not JSON, JSON that is no record, and a record-shaped object naming an

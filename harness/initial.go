@@ -9,7 +9,7 @@ import (
 )
 
 // InitialRecordCheck names the violations of the record the lock object
-// held before the run, when electors could have written it (a native
+// held before the run, when the nodes could have written it (a native
 // faults.Record, in the protocol's own format: Protocol.EncodeRecord; the
 // live record of a node that is gone, say): it is a term like any other,
 // whatever its spelling. No node may be handed a

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -14,7 +15,7 @@ import (
 // swept until one has violations, excuses and requests never answered, so
 // every custom encoding is exercised.
 func TestRunJSONRoundTrip(t *testing.T) {
-	sc := harness.Swarm("json-roundtrip", harness.Elector(harness.DefaultElectorSettings))
+	sc := harness.Swarm("json-roundtrip", elector.Protocol(elector.DefaultSettings))
 	type doc struct {
 		H *sim.History
 		E []sim.Event

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 )
 
 // TestSwarmRunsTheNamesItDraws: on the swarm seeds that draw identities,
@@ -13,7 +14,7 @@ import (
 // identity of its own keeps the node's name; one with a suffix appends
 // it), and the runs pass.
 func TestSwarmRunsTheNamesItDraws(t *testing.T) {
-	sc := harness.Swarm("names-test", harness.Elector(harness.DefaultElectorSettings))
+	sc := harness.Swarm("names-test", elector.Protocol(elector.DefaultSettings))
 	runs, named := 0, 0
 	for seed := uint64(1); seed <= 200 && runs < 8; seed++ {
 		plan := sc.Build(seed).Plan

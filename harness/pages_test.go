@@ -4,10 +4,11 @@ import (
 	"testing"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
-var pagesSwarm = harness.Swarm("test-html-pages", harness.Elector(harness.DefaultElectorSettings))
+var pagesSwarm = harness.Swarm("test-html-pages", elector.Protocol(elector.DefaultSettings))
 
 // TestElectorCreatesObjectBehindHTMLPages: behind a proxy whose error
 // pages the SDK cannot read, a missing lock object reads as a 404 without
@@ -18,7 +19,7 @@ func TestElectorCreatesObjectBehindHTMLPages(t *testing.T) {
 	led := 0
 	const seeds = 40
 	for seed := uint64(1); seed <= seeds; seed++ {
-		plan := harness.SwarmPlan(seed, 5, harness.Elector(harness.DefaultElectorSettings))
+		plan := harness.SwarmPlan(seed, 5, elector.Protocol(elector.DefaultSettings))
 		plan.Initial = nil
 		plan.ErrorPages = sim.ErrorPagesHTML.String()
 		r := &harness.Reproducer{Version: harness.ReproVersion, Scenario: pagesSwarm.Name, Seed: seed, Plan: plan}

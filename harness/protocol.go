@@ -1,12 +1,10 @@
 package harness
 
 import (
-	"context"
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/linearizability"
-	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -71,73 +69,39 @@ type Protocol struct {
 	// AuditWrites, if set, judges what the nodes wrote to the lock object
 	// in the protocol's own format: it reads the history's bodies (every
 	// PutObject S3 applied has its sim.S3Op.Body) and returns a violation
-	// for each write that does not say what its writer knew (the elector's
-	// is ElectorSettings.AuditRecords). Its violations make a run Unsafe and are
-	// never excused: a node knows what it writes whatever the faults.
-	AuditWrites func(h *sim.History) []linearizability.Violation
+	// for each write that does not say what its writer knew. node is the
+	// protocol each node runs (Node: under a plan that gives nodes settings
+	// of their own, its own settings'), for an audit that holds each
+	// node's writes to its own settings (the lease a record states, say).
+	// Its violations make a run Unsafe and are never excused: a node knows
+	// what it writes whatever the faults.
+	AuditWrites func(h *sim.History, node func(int) Protocol) []linearizability.Violation
 	// Pace, if set, judges how soon node acted on what S3 answered it, by
-	// the protocol's own design (the elector's is ElectorSettings.Pace):
-	// clock is the node's clock model, which turns the waits the protocol
-	// makes on its own clock into true time. Its violations (PaceCheck)
-	// make a run Liveness: a node that waits longer than its design says
-	// is slow, not unsafe.
+	// the protocol's own design: clock is the node's clock model, which
+	// turns the waits the protocol makes on its own clock into true time.
+	// Its violations (Outcome.Violations, verdict Liveness) say that a
+	// node waited longer than its design allows: it is slow, not unsafe.
 	Pace func(h *sim.History, node int, clock sim.ClockModel) []linearizability.Violation
-
-	// pauses and rates are per-node pause bounds and request rates, set
-	// by Configured for a plan that gives nodes settings of their own.
-	pauses []time.Duration
-	rates  []linearizability.RequestRate
-	// statedLease is the longest lease of the nodes' own settings, which
-	// a plan's record that states none is written with.
-	statedLease time.Duration
-	// recordLease is the lease the production elector's records state
-	// (its settings' LeaseDuration), 0 for another protocol: nodes that
-	// all run the elector have their records audited in one pass, each
-	// by its own lease (withSettings).
-	recordLease time.Duration
-	_           struct{}
+	// Nodes, if set, is the protocol each node runs where they differ:
+	// node i runs Nodes[i%len(Nodes)] (Node). Configured sets one per node
+	// for a plan that gives nodes settings of their own (node i runs
+	// Configure of its settings, or what it runs without the plan); a
+	// protocol whose nodes run different settings sets it itself. The
+	// harness then holds each node to its own protocol's pause bound
+	// (PauseBound) and request rate (RequestRateOf), tells AuditWrites
+	// each node's protocol, and writes a plan's record that states no
+	// lease with the longest of their leases (StatedLease). Candidate and
+	// Pace stay the protocol's own: one that sets Nodes dispatches them by
+	// node itself, as Configured does. Nil: every node runs this protocol.
+	Nodes []Protocol
+	_     struct{}
 }
 
-// Elector is the production elector with settings s, with the assumptions
-// its own configuration states (protocol.Config.Assumptions).
-func Elector(s ElectorSettings) Protocol {
-	return Protocol{
-		Name:           "elector",
-		Candidate:      ProductionElector(s),
-		Assumptions:    s.Assumptions(),
-		LivenessBound:  s.LivenessBound(),
-		Configure:      configureElector,
-		EncodeRecord:   s.EncodeRecord,
-		Coverage:       electorCoverage,
-		RequestRate:    s.RequestRate(),
-		MaxIdentityLen: protocol.MaxIdentityLen,
-		AuditWrites:    s.AuditRecords,
-		Pace:           s.Pace,
-		recordLease:    s.LeaseDuration,
+// Node is the protocol node runs: Nodes[node%len(Nodes)], or p if Nodes
+// is nil.
+func (p Protocol) Node(node int) Protocol {
+	if len(p.Nodes) == 0 || node < 0 {
+		return p
 	}
-}
-
-// ElectorNodes is the production elector with different settings per node:
-// node i runs settings[i%len(settings)]. Its assumptions are the strictest
-// of the settings', its liveness bound the loosest.
-func ElectorNodes(settings ...ElectorSettings) Protocol {
-	p := Elector(settings[0])
-	p.Candidate = func(ctx context.Context, env sim.Env) error {
-		return ProductionElector(settings[env.Node%len(settings)])(ctx, env)
-	}
-	p.Pace = func(h *sim.History, node int, clock sim.ClockModel) []linearizability.Violation {
-		return settings[node%len(settings)].Pace(h, node, clock)
-	}
-	p.AuditWrites = func(h *sim.History) []linearizability.Violation {
-		return auditRecords(h, func(node int) time.Duration { return settings[node%len(settings)].LeaseDuration })
-	}
-	for _, s := range settings[1:] {
-		a := s.Assumptions()
-		p.Assumptions.MaxDriftPPM = min(p.Assumptions.MaxDriftPPM, a.MaxDriftPPM)
-		p.Assumptions.MaxPause = min(p.Assumptions.MaxPause, a.MaxPause)
-		p.Assumptions.Lease = max(p.Assumptions.Lease, a.Lease)
-		p.Assumptions.Term = max(p.Assumptions.Term, a.Term)
-		p.LivenessBound = max(p.LivenessBound, s.LivenessBound())
-	}
-	return p
+	return p.Nodes[node%len(p.Nodes)]
 }

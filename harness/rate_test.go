@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -27,9 +28,9 @@ func TestRequestStormIsJudged(t *testing.T) {
 		every   time.Duration
 		storm   bool
 	}{{4, 0, true}, {1, 200 * time.Millisecond, false}} {
-		p := harness.Elector(harness.DefaultElectorSettings)
+		p := elector.Protocol(elector.DefaultSettings)
 		p.Configure = nil // one candidate for every node: the wrapper below
-		elector := p.Candidate
+		candidate := p.Candidate
 		p.Candidate = func(ctx context.Context, env sim.Env) error {
 			pollers := 0
 			if env.Node == 1 {
@@ -42,7 +43,7 @@ func TestRequestStormIsJudged(t *testing.T) {
 					}
 				})
 			}
-			return elector(ctx, env)
+			return candidate(ctx, env)
 		}
 		sc := harness.Swarm("rate-test", p)
 		o, err := harness.RunSeed(sc, 1, false)

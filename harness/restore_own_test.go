@@ -7,6 +7,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -94,7 +95,7 @@ func restoresOwn(h *sim.History) []sim.FaultSpan {
 // the elector, which remembers its last 16 writes, keeps leading on it,
 // once it has sent more than that (so that its memory has forgotten some).
 func TestRestoreOwnSixteenBack(t *testing.T) {
-	p := harness.Elector(harness.DefaultElectorSettings)
+	p := elector.Protocol(elector.DefaultSettings)
 	cfg := harness.World(7)
 	plan := &faults.Plan{HealAt: faults.Duration(45 * time.Second),
 		Events: []faults.Event{{Kind: faults.RestoreOwn, Role: faults.RoleRenewer, Back: 16, At: faults.Duration(30 * time.Second)}}}
@@ -149,7 +150,7 @@ func leadsAt(h *sim.History, node int, at time.Duration) bool {
 }
 
 // restoreOwnSwarm is the elector's swarm.
-var restoreOwnSwarm = harness.Swarm("test-restore-own", harness.Elector(harness.DefaultElectorSettings))
+var restoreOwnSwarm = harness.Swarm("test-restore-own", elector.Protocol(elector.DefaultSettings))
 
 // TestSwarmRestoreOwnFires: the swarm draws restores of the leader's own
 // writes on some seeds, and each that fires writes back the renewer's

@@ -150,7 +150,7 @@ func judge(o *Outcome, p Protocol, plan *faults.Plan, clocks []sim.ClockModel, a
 	}
 	found = append(found, initialRecord(p, plan, h)...)
 	if p.AuditWrites != nil {
-		found = append(found, p.AuditWrites(h)...)
+		found = append(found, p.AuditWrites(h, p.Node)...)
 	}
 	if audit != nil {
 		found = append(found, audit(o.Result)...)
@@ -175,8 +175,8 @@ func judge(o *Outcome, p Protocol, plan *faults.Plan, clocks []sim.ClockModel, a
 	for i, v := range linearizability.OverlapViolations(o.Overlaps) {
 		classify(v, &o.Overlaps[i])
 	}
-	// What the nodes' own code reported broken (TransitionsCheck): a
-	// rule of the code itself, which no fault excuses.
+	// What the nodes' own code reported broken (sim.Env.Report): a rule
+	// of the code itself, which no fault excuses.
 	o.Violations = append(o.Violations, reportedViolations(o.Result.Reports)...)
 	if o.S3.Result == porcupine.Illegal {
 		// The S3 the protocol talked to did not behave as one object store
@@ -218,4 +218,19 @@ func judge(o *Outcome, p Protocol, plan *faults.Plan, clocks []sim.ClockModel, a
 	if o.S3.Result == porcupine.Unknown {
 		o.Verdict = Inconclusive
 	}
+}
+
+// reportedViolations are the violations the nodes' own code reported
+// (sim.Result.Reports): each of the checker it names, at the instant it
+// was reported, which nothing excuses.
+func reportedViolations(rs []sim.Report) []linearizability.Violation {
+	if len(rs) == 0 {
+		return nil
+	}
+	out := make([]linearizability.Violation, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, linearizability.Violation{Checker: r.Checker, At: r.At, Nodes: []int{r.Node},
+			Message: fmt.Sprintf("node %d, incarnation %d, at %v: %s", r.Node, r.Incarnation, r.At, r.Message)})
+	}
+	return out
 }

@@ -3,7 +3,6 @@ package harness
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
@@ -18,8 +17,8 @@ import (
 type Configure func(faults.Settings) (Protocol, error)
 
 // withSettings is p with the plan's settings: node i runs the protocol
-// that p.Configure makes of its settings, or p if it has none. The
-// assumptions follow each node's:
+// that p.Configure makes of its settings, or p.Node(i) if it has none.
+// The assumptions follow each node's:
 //
 //   - The drift bound is the smallest of the nodes': any node may lead,
 //     and a leader's margin holds only if every clock, the followers'
@@ -37,10 +36,8 @@ type Configure func(faults.Settings) (Protocol, error)
 //     the longest lease a leader wrote, then read and write at its own
 //     pace.
 //   - Offsets, steps, stalls, foreign writes and lingering: the strictest.
-//   - What a node writes is judged by its own settings' AuditWrites
-//     (auditEach), if p judges writes at all; for nodes that all run the
-//     production elector, in one pass of its audit, each node's records
-//     by its own lease.
+//   - Each node's pace is judged, and what it writes audited, by its own
+//     protocol (Nodes, Node).
 func (p Protocol) withSettings(settings []faults.Settings, nodes int) (Protocol, error) {
 	if len(settings) == 0 {
 		return p, nil
@@ -50,7 +47,7 @@ func (p Protocol) withSettings(settings []faults.Settings, nodes int) (Protocol,
 	}
 	per := make([]Protocol, nodes)
 	for i := range per {
-		per[i] = p
+		per[i] = p.Node(i)
 	}
 	for _, s := range settings {
 		if s.Node < 0 || s.Node >= nodes {
@@ -72,22 +69,11 @@ func (p Protocol) withSettings(settings []faults.Settings, nodes int) (Protocol,
 		}
 		return nil
 	}
-	if p.AuditWrites != nil {
-		out.AuditWrites = func(h *sim.History) []linearizability.Violation { return auditEach(h, per) }
-		if !slices.ContainsFunc(per, func(q Protocol) bool { return q.recordLease <= 0 }) {
-			out.AuditWrites = func(h *sim.History) []linearizability.Violation {
-				return auditRecords(h, func(node int) time.Duration { return per[node].recordLease })
-			}
-		}
-	}
 	a := p.Assumptions
-	out.pauses = make([]time.Duration, nodes)
-	out.rates = make([]linearizability.RequestRate, nodes)
+	out.Nodes = per
 	maxLease, beyond := time.Duration(0), time.Duration(0)
-	for i, q := range per {
+	for _, q := range per {
 		qa := q.Assumptions
-		out.pauses[i] = qa.MaxPause
-		out.rates[i] = q.RequestRate
 		a.MaxPause = min(a.MaxPause, qa.MaxPause)
 		a.MaxDriftPPM = min(a.MaxDriftPPM, qa.MaxDriftPPM)
 		a.Lease = max(a.Lease, qa.Lease)
@@ -103,7 +89,6 @@ func (p Protocol) withSettings(settings []faults.Settings, nodes int) (Protocol,
 		}
 	}
 	out.Assumptions = a
-	out.statedLease = maxLease
 	if enc := p.EncodeRecord; enc != nil {
 		// A record that states no lease of its own states the longest
 		// the nodes use, which the liveness bound allows for.
@@ -120,24 +105,6 @@ func (p Protocol) withSettings(settings []faults.Settings, nodes int) (Protocol,
 	return out, nil
 }
 
-// auditEach judges the writes of each node i by per[i].AuditWrites: a
-// violation belongs to the first node it names, and one that names none
-// is taken from node 0's audit.
-func auditEach(h *sim.History, per []Protocol) []linearizability.Violation {
-	var out []linearizability.Violation
-	for i, q := range per {
-		if q.AuditWrites == nil {
-			continue
-		}
-		for _, v := range q.AuditWrites(h) {
-			if (len(v.Nodes) == 0 && i == 0) || (len(v.Nodes) > 0 && v.Nodes[0] == i) {
-				out = append(out, v)
-			}
-		}
-	}
-	return out
-}
-
 func minPositive(a, b time.Duration) time.Duration {
 	switch {
 	case a <= 0:
@@ -149,30 +116,29 @@ func minPositive(a, b time.Duration) time.Duration {
 }
 
 // PauseBound is the longest pause node may take inside the protocol's
-// assumptions: its own settings' bound when a plan gives nodes settings of
-// their own, else Assumptions.MaxPause.
+// assumptions: its own protocol's bound (Node), which is the node's own
+// settings' under a plan that gives nodes settings of their own, else
+// Assumptions.MaxPause.
 func (p Protocol) PauseBound(node int) time.Duration {
-	if node >= 0 && node < len(p.pauses) {
-		return p.pauses[node]
-	}
-	return p.Assumptions.MaxPause
+	return p.Node(node).Assumptions.MaxPause
 }
 
-// RequestRateOf is node's bound on its S3 request rate: its own settings'
-// when a plan gives nodes settings of their own, else RequestRate.
+// RequestRateOf is node's bound on its S3 request rate: its own
+// protocol's RequestRate (Node).
 func (p Protocol) RequestRateOf(node int) linearizability.RequestRate {
-	if node >= 0 && node < len(p.rates) {
-		return p.rates[node]
-	}
-	return p.RequestRate
+	return p.Node(node).RequestRate
 }
 
 // StatedLease is the lease a plan's record that states none is written
-// with (faults.Record.Lease 0): the longest lease of the nodes' settings
-// when a plan gives them, else Assumptions.Lease.
+// with (faults.Record.Lease 0): the longest lease of the nodes' own
+// protocols when they differ (Nodes), else Assumptions.Lease.
 func (p Protocol) StatedLease() time.Duration {
-	if p.statedLease > 0 {
-		return p.statedLease
+	var lease time.Duration
+	for _, q := range p.Nodes {
+		lease = max(lease, q.Assumptions.Lease)
+	}
+	if lease > 0 {
+		return lease
 	}
 	return p.Assumptions.Lease
 }

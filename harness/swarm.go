@@ -64,8 +64,11 @@ func SwarmPlan(seed uint64, nodes int, p Protocol) *faults.Plan {
 	}
 	a := pc.Assumptions
 	var bounds []time.Duration
-	if len(pc.pauses) > 0 {
-		bounds = pc.pauses
+	if len(pc.Nodes) > 0 {
+		bounds = make([]time.Duration, nodes)
+		for i := range bounds {
+			bounds[i] = pc.PauseBound(i)
+		}
 	}
 	plan := faults.Swarm(seed, faults.SwarmSpace{
 		Nodes: nodes, HealAt: SwarmHealAt,

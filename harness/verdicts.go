@@ -17,8 +17,8 @@ const (
 	// any checker or an overlap of leaders; outside them, a stale write
 	// accepted or a current one refused by the fenced resource; under any
 	// faults, a rule that nothing excuses (the records a node wrote,
-	// record-audit; a rule its own code reported broken, such as the
-	// production elector's undeclared transitions, transitions).
+	// Protocol.AuditWrites; a rule its own code reported broken,
+	// sim.Env.Report).
 	Unsafe
 	// Liveness: the protocol did not make progress as it promised: no
 	// leader, or no stable leader, once faults healed; or a node sent S3

@@ -11,6 +11,7 @@ import (
 
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/internal/catalog"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/scenarios"
 	"github.com/s3lease/s3lease/sim"
@@ -31,7 +32,7 @@ type electorLog struct {
 // instrumented runs the production elector with settings s, recording each
 // incarnation's hooks in a new electorLog appended to *logs; watch, if set,
 // is called with the elector before Run (on the candidate's goroutine).
-func instrumented(s harness.ElectorSettings, logs *[]*electorLog, watch func(ctx context.Context, env sim.Env, e *protocol.Elector)) sim.Candidate {
+func instrumented(s elector.Settings, logs *[]*electorLog, watch func(ctx context.Context, env sim.Env, e *protocol.Elector)) sim.Candidate {
 	return func(ctx context.Context, env sim.Env) error {
 		l := &electorLog{node: env.Node, incarnation: env.Incarnation}
 		*logs = append(*logs, l)
@@ -132,7 +133,7 @@ func TestTransitionsAreDeclared(t *testing.T) {
 				break
 			}
 			var logs []*electorLog
-			setup.Protocol.Candidate = instrumented(harness.DefaultElectorSettings, &logs, nil)
+			setup.Protocol.Candidate = instrumented(elector.DefaultSettings, &logs, nil)
 			if setup.Plan != nil && len(setup.Plan.Settings) > 0 {
 				// The default settings: a plan's own would run the
 				// elector they configure in place of this candidate.
@@ -156,7 +157,7 @@ func TestTransitionsAreDeclared(t *testing.T) {
 					taken[tr]++
 				}
 			}
-			if o.Coverage[0].Name != harness.ElectorTransitionsSet {
+			if o.Coverage[0].Name != elector.TransitionsSet {
 				t.Fatalf("%s seed %d: coverage sets %v", name, seed, o.Coverage)
 			}
 			for i, tr := range declared {
@@ -220,7 +221,7 @@ type sample struct {
 // it names the holder, and its age grows while a node cannot reach S3.
 func TestHealthAndLeaderUnderZombieApp(t *testing.T) {
 	const tolerance = time.Second
-	s := harness.DefaultElectorSettings
+	s := elector.DefaultSettings
 	unhealthySeeds, staleSeeds := 0, 0
 	for seed := uint64(1); seed <= 20; seed++ {
 		setup := scenarios.ZombieApp.Build(seed)

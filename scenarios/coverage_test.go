@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/protocol"
 )
 
@@ -39,7 +40,7 @@ func TestGuidedReproducerReachesLastReleaseCheck(t *testing.T) {
 		if i < 0 {
 			t.Fatalf("%v is not declared", want)
 		}
-		if o.Coverage[0].Name != harness.ElectorTransitionsSet || !o.Reached.Has(i) {
+		if o.Coverage[0].Name != elector.TransitionsSet || !o.Reached.Has(i) {
 			t.Errorf("%s no longer reaches %v", file, want)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/zoo"
 )
 
@@ -12,8 +13,8 @@ import (
 // of "swarm"), or with settings of its own. A drawn setting the elector
 // refuses is a generator bug and panics, which fails the test loudly.
 func drawElector(src harness.Source, seed uint64) harness.Draw {
-	r := harness.DrawRun(src, seed, harness.Elector(harness.DefaultElectorSettings), harness.VaryElector)
-	if s, ok := r.Varied.(harness.ElectorSettings); ok {
+	r := harness.DrawRun(src, seed, elector.Protocol(elector.DefaultSettings), elector.Vary)
+	if s, ok := r.Varied.(elector.Settings); ok {
 		if err := s.Validate(); err != nil {
 			panic(fmt.Sprintf("generator drew invalid settings %+v: %v", s, err))
 		}
@@ -24,7 +25,7 @@ func drawElector(src harness.Source, seed uint64) harness.Draw {
 // asElector is run r with the production elector, default settings, in
 // place of its protocol.
 func asElector(r harness.Draw) harness.Draw {
-	r.Protocol, r.Varied = harness.Elector(harness.DefaultElectorSettings), nil
+	r.Protocol, r.Varied = elector.Protocol(elector.DefaultSettings), nil
 	return r
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 	"github.com/s3lease/s3lease/zoo"
 )
@@ -39,7 +40,7 @@ func TestExploreFindsUnconditionalWriteBug(t *testing.T) {
 // equivalent schedules, under partial-order reduction), and the
 // exploration really covers many distinct executions.
 func TestExploreElectorSmall(t *testing.T) {
-	p := harness.Elector(harness.DefaultElectorSettings)
+	p := elector.Protocol(elector.DefaultSettings)
 	s := harness.Small(harness.Setup{Config: harness.World(1), Protocol: p}, 2, 3*time.Second)
 	r, err := harness.Explore(s, 1, smallBounds, 3_000)
 	if err != nil {

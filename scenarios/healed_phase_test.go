@@ -6,6 +6,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 )
 
 // TestHealedPhaseIsFaultFree: pauses aimed at protocol instants (an
@@ -14,7 +15,7 @@ import (
 // happens that the assumptions forbid. Every node's every answer and write
 // is aimed at, with pauses longer than the safety phase has left.
 func TestHealedPhaseIsFaultFree(t *testing.T) {
-	p := harness.Elector(harness.DefaultElectorSettings)
+	p := elector.Protocol(elector.DefaultSettings)
 	heal := 8 * time.Second
 	for seed := uint64(1); seed <= 20; seed++ {
 		cfg := harness.World(seed)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -26,7 +27,7 @@ var LateWrite = harness.Scenario{
 		"A slow write is no process fault: the run stays inside the assumptions, no two terms overlap, and the fence alone judges the late write.",
 	Expect: harness.Survives,
 	Build: func(seed uint64) harness.Setup {
-		p := harness.Elector(harness.DefaultElectorSettings)
+		p := elector.Protocol(elector.DefaultSettings)
 		cfg := harness.World(seed)
 		c := sim.NewRandomChooser(seed ^ 0x6d6f646530325f77)
 		plan := &faults.Plan{HealAt: faults.Duration(40 * time.Second)}

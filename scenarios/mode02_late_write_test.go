@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/s3lease/s3lease/faults"
-	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -15,7 +15,7 @@ import (
 func TestLateWrite(t *testing.T) {
 	outs := runSeeds(t, LateWrite, 30)
 	checkSurvives(t, outs...)
-	lease := harness.DefaultElectorSettings.LeaseDuration
+	lease := elector.DefaultSettings.LeaseDuration
 	for _, o := range outs {
 		var sent sim.Event
 		for _, e := range events(o, sim.EvFenceSend, anyNode) {

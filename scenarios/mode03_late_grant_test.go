@@ -3,7 +3,7 @@ package scenarios
 import (
 	"testing"
 
-	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -18,7 +18,7 @@ import (
 func TestLateGrant(t *testing.T) {
 	outs := runSeeds(t, LateGrant, 40)
 	checkSurvives(t, outs...)
-	s := harness.DefaultElectorSettings
+	s := elector.DefaultSettings
 	late, takeBack := 0, 0
 	for _, o := range outs {
 		var win sim.Event // the winning create's send

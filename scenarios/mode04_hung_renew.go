@@ -5,6 +5,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -18,7 +19,7 @@ var HungRenew = harness.Scenario{
 		"deadline, 4 s after its last successful renewal was sent, instead of waiting for an answer.",
 	Expect: harness.Survives,
 	Build: func(seed uint64) harness.Setup {
-		p := harness.Elector(harness.DefaultElectorSettings)
+		p := elector.Protocol(elector.DefaultSettings)
 		cfg := harness.World(seed)
 		c := sim.NewRandomChooser(seed ^ 0x6d6f646530345f72)
 		plan := &faults.Plan{HealAt: faults.Duration(40 * time.Second)}

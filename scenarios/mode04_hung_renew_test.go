@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/s3lease/s3lease/faults"
-	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -17,7 +17,7 @@ import (
 func TestHungRenew(t *testing.T) {
 	outs := runSeeds(t, HungRenew, 40)
 	checkSurvives(t, outs...)
-	s := harness.DefaultElectorSettings
+	s := elector.DefaultSettings
 	for _, o := range outs {
 		var slow faults.Event
 		for _, e := range o.Plan.Events {

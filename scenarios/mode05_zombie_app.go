@@ -5,6 +5,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -18,7 +19,7 @@ var ZombieApp = harness.Scenario{
 		"is still writing under its old token; the resource refuses those writes once the new token has arrived.",
 	Expect: harness.Fenced,
 	Build: func(seed uint64) harness.Setup {
-		p := harness.Elector(harness.DefaultElectorSettings)
+		p := elector.Protocol(elector.DefaultSettings)
 		cfg := harness.World(seed)
 		c := sim.NewRandomChooser(seed ^ 0x6d6f646530355f7a)
 		plan := &faults.Plan{HealAt: faults.Duration(40 * time.Second)}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -19,7 +20,7 @@ var WallClockJump = harness.Scenario{
 		"clocks step again: one takes over a lease later, neither at once nor hours late. The elector ignores wall time.",
 	Expect: harness.Survives,
 	Build: func(seed uint64) harness.Setup {
-		p := harness.Elector(harness.DefaultElectorSettings)
+		p := elector.Protocol(elector.DefaultSettings)
 		cfg := harness.World(seed)
 		c := sim.NewRandomChooser(seed ^ 0x6d6f646530365f6a)
 		plan := &faults.Plan{HealAt: faults.Duration(40 * time.Second)}

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
-	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -18,7 +18,7 @@ import (
 func TestWallClockJump(t *testing.T) {
 	outs := runSeeds(t, WallClockJump, 30)
 	checkSurvives(t, outs...)
-	s := harness.DefaultElectorSettings
+	s := elector.DefaultSettings
 	timedAcross := 0
 	for _, o := range outs {
 		var crash faults.Event

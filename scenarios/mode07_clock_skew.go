@@ -5,6 +5,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -19,7 +20,7 @@ var ClockSkew = harness.Scenario{
 		"lease soonest. The leader is cut off from S3; its term still ends before anyone takes over.",
 	Expect: harness.Survives,
 	Build: func(seed uint64) harness.Setup {
-		return modeASkewedHandover(seed^0x6d6f646530375f73, harness.DefaultElectorSettings.ClockDriftPPM, harness.DefaultElectorSettings.ClockDriftPPM)
+		return modeASkewedHandover(seed^0x6d6f646530375f73, elector.DefaultSettings.ClockDriftPPM, elector.DefaultSettings.ClockDriftPPM)
 	},
 }
 
@@ -30,7 +31,7 @@ var ClockSkew = harness.Scenario{
 // 10-12 s, so a follower takes over its abandoned lease. The drift is drawn
 // from [minDrift, maxDrift].
 func modeASkewedHandover(seed uint64, minDrift, maxDrift int64) harness.Setup {
-	p := harness.Elector(harness.DefaultElectorSettings)
+	p := elector.Protocol(elector.DefaultSettings)
 	cfg := harness.World(seed)
 	c := sim.NewRandomChooser(seed)
 	plan := &faults.Plan{HealAt: faults.Duration(40 * time.Second)}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -61,7 +62,7 @@ func findSkewHandover(t *testing.T, o *harness.Outcome) (skewHandover, bool) {
 func TestClockSkew(t *testing.T) {
 	outs := runSeeds(t, ClockSkew, 30)
 	checkSurvives(t, outs...)
-	s := harness.DefaultElectorSettings
+	s := elector.DefaultSettings
 	spread := time.Duration(0)
 	for _, o := range outs {
 		h, ok := findSkewHandover(t, o)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 	"github.com/s3lease/s3lease/zoo"
 )
@@ -35,7 +36,7 @@ var ElectorSkew = harness.Scenario{
 		"run by the production elector, which never compares a stored time with its own clock: no two leaders overlap.",
 	Expect: harness.Survives,
 	Build: func(seed uint64) harness.Setup {
-		p := harness.Elector(harness.DefaultElectorSettings)
+		p := elector.Protocol(elector.DefaultSettings)
 		cfg := harness.World(seed)
 		return harness.Setup{Config: cfg, Plan: modeBSkewPlan(seed, cfg.Nodes), Protocol: p}
 	},

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -65,7 +66,7 @@ func TestNaiveSkewVsElectorSkew(t *testing.T) {
 				break
 			}
 		}
-		if next == nil || next.Start < crash+harness.DefaultElectorSettings.LeaseDuration {
+		if next == nil || next.Start < crash+elector.DefaultSettings.LeaseDuration {
 			t.Errorf("seed %d: after every node crashed at %v, next term %+v; want one a full lease later", o.Seed, crash, next)
 		}
 	}

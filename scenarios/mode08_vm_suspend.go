@@ -5,6 +5,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -21,7 +22,7 @@ var VMSuspend = harness.Scenario{
 		"next renewal fails, and the resource refuses the writes it sends meanwhile under its old token.",
 	Expect: harness.Fenced,
 	Build: func(seed uint64) harness.Setup {
-		p := harness.Elector(harness.DefaultElectorSettings)
+		p := elector.Protocol(elector.DefaultSettings)
 		cfg := harness.World(seed)
 		c := sim.NewRandomChooser(seed ^ 0x6d6f646530385f76)
 		plan := &faults.Plan{}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -14,18 +15,18 @@ import (
 // protocol.NewElector (RenewDeadline > 1.2 RetryPeriod, RequestTimeout <=
 // RenewDeadline/2, RenewDeadline <= LeaseDuration less the drift margin).
 var (
-	modeAShortLease = harness.ElectorSettings{
+	modeAShortLease = elector.Settings{
 		LeaseDuration: 4 * time.Second, RenewDeadline: 2500 * time.Millisecond,
 		RetryPeriod: 500 * time.Millisecond, RequestTimeout: time.Second,
 		ClockDriftPPM: 1000, ReleaseOnCancel: true,
 	}
-	modeALongLease = harness.ElectorSettings{
+	modeALongLease = elector.Settings{
 		LeaseDuration: 12 * time.Second, RenewDeadline: 8 * time.Second,
 		RetryPeriod: 2 * time.Second, RequestTimeout: 3 * time.Second,
 		ClockDriftPPM: 1000, ReleaseOnCancel: true,
 	}
 	// modeAMixedSettings: node i runs modeAMixedSettings[i%3].
-	modeAMixedSettings = []harness.ElectorSettings{modeAShortLease, modeALongLease, harness.DefaultElectorSettings}
+	modeAMixedSettings = []elector.Settings{modeAShortLease, modeALongLease, elector.DefaultSettings}
 )
 
 // MixedLeases is mixed lease durations
@@ -39,7 +40,7 @@ var MixedLeases = harness.Scenario{
 		"longer of its own lease and the one written in the record.",
 	Expect: harness.Survives,
 	Build: func(seed uint64) harness.Setup {
-		p := harness.ElectorNodes(modeAMixedSettings...)
+		p := elector.Nodes(modeAMixedSettings...)
 		cfg := harness.World(seed)
 		cfg.Duration = 75 * time.Second
 		c := sim.NewRandomChooser(seed ^ 0x6d6f646530395f6d)

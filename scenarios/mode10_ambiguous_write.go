@@ -5,6 +5,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -20,7 +21,7 @@ var AmbiguousWrite = harness.Scenario{
 		"The winner re-reads, recognises its nonce and leads with the token of the write it thought it lost.",
 	Expect: harness.Survives,
 	Build: func(seed uint64) harness.Setup {
-		p := harness.Elector(harness.DefaultElectorSettings)
+		p := elector.Protocol(elector.DefaultSettings)
 		cfg := harness.World(seed)
 		cfg.Duration = 30 * time.Second
 		c := sim.NewRandomChooser(seed ^ 0x616d626967)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -21,7 +22,7 @@ var WriteConflict = harness.Scenario{
 		"so the candidates re-read, back off and try again, and one of them leads.",
 	Expect: harness.Survives,
 	Build: func(seed uint64) harness.Setup {
-		p := harness.Elector(harness.DefaultElectorSettings)
+		p := elector.Protocol(elector.DefaultSettings)
 		cfg := harness.World(seed)
 		cfg.Duration = 35 * time.Second
 		c := sim.NewRandomChooser(seed ^ 0x636f6e666c)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -22,7 +23,7 @@ var ReleaseInFlight = harness.Scenario{
 		"The restarted nodes take the released lease at once.",
 	Expect: harness.Survives,
 	Build: func(seed uint64) harness.Setup {
-		p := harness.Elector(harness.DefaultElectorSettings) // ReleaseOnCancel
+		p := elector.Protocol(elector.DefaultSettings) // ReleaseOnCancel
 		cfg := harness.World(seed)
 		cfg.Duration = 42 * time.Second
 		c := sim.NewRandomChooser(seed ^ 0x72656c65617365)
@@ -37,7 +38,7 @@ var ReleaseInFlight = harness.Scenario{
 			// make it and the restarted nodes waited out a lease.
 			lead := 3 * time.Second
 			if round > 0 {
-				lead = harness.DefaultElectorSettings.LeaseDuration + 3*harness.DefaultElectorSettings.RetryPeriod
+				lead = elector.DefaultSettings.LeaseDuration + 3*elector.DefaultSettings.RetryPeriod
 			}
 			at += lead + time.Duration(c.Choose(sim.ChooseSetup, uint64(3*time.Second)))
 			slow := 250*time.Millisecond + time.Duration(c.Choose(sim.ChooseSetup, uint64(200*time.Millisecond)))

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -69,7 +69,7 @@ func TestReleaseInFlight(t *testing.T) {
 			// The release writes stop at the term's local deadline: 4 s after
 			// the send of its last write answered 200.
 			granted, _ := lastGrantSend(calls, n, stop.At)
-			deadline := granted + harness.DefaultElectorSettings.RenewDeadline
+			deadline := granted + elector.DefaultSettings.RenewDeadline
 			released := release[len(release)-1].applied200()
 			for _, c := range release {
 				if c.Send.At >= deadline {
@@ -111,7 +111,7 @@ func TestReleaseInFlight(t *testing.T) {
 				t.Errorf("seed %d: after n%d's stop, next lead %v; want one after the restart at %v", o.Seed, n, next, restart)
 			case released && next.At > restart+2*time.Second:
 				t.Errorf("seed %d: n%d released, but the next lead %v came more than 2 s after the restart at %v", o.Seed, n, next, restart)
-			case !released && next.At < restart+harness.DefaultElectorSettings.LeaseDuration:
+			case !released && next.At < restart+elector.DefaultSettings.LeaseDuration:
 				t.Errorf("seed %d: n%d did not release, yet the next lead %v came less than a lease after the restart at %v", o.Seed, n, next, restart)
 			}
 		}

@@ -3,7 +3,7 @@ package scenarios
 import (
 	"testing"
 
-	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 )
 
 // TestRenewConflict: the leader's renewals are answered 409; its term
@@ -13,7 +13,7 @@ import (
 func TestRenewConflict(t *testing.T) {
 	outs := runSeeds(t, RenewConflict, 30)
 	conflicts, continued, expired := 0, 0, 0
-	renew := harness.DefaultElectorSettings.RenewDeadline
+	renew := elector.DefaultSettings.RenewDeadline
 	for _, o := range outs {
 		checkSurvives(t, o)
 		h := o.Result.History

@@ -6,6 +6,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -21,7 +22,7 @@ var LeaderCrash = harness.Scenario{
 		"16-18 s later one random node crashes and restarts as a stranger again (on some seeds the leader).",
 	Expect: harness.Survives,
 	Build: func(seed uint64) harness.Setup {
-		p := harness.Elector(harness.DefaultElectorSettings)
+		p := elector.Protocol(elector.DefaultSettings)
 		cfg := harness.World(seed)
 		cfg.Duration = 45 * time.Second
 		c := sim.NewRandomChooser(seed ^ 0x6372617368)

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -15,7 +15,7 @@ import (
 // record was written), and no later than LivenessBound after the last
 // crashed node is back.
 func TestLeaderCrash(t *testing.T) {
-	s := harness.DefaultElectorSettings
+	s := elector.DefaultSettings
 	outs := runSeeds(t, LeaderCrash, 30)
 	crashes, strangers := 0, 0
 	for _, o := range outs {
@@ -80,7 +80,7 @@ func TestLeaderCrash(t *testing.T) {
 			if next.At < firstSeen+s.LeaseDuration || next.At < last.Apply.At+s.LeaseDuration {
 				t.Errorf("seed %d: n%d took over at %v, less than a lease after it first saw the record (%v) or after it was written (%v)", o.Seed, next.Node, next.At, firstSeen, last.Apply.At)
 			}
-			if limit := crash.At + 3*time.Second + harness.Elector(s).LivenessBound; next.At > limit {
+			if limit := crash.At + 3*time.Second + elector.Protocol(s).LivenessBound; next.At > limit {
 				t.Errorf("seed %d: n%d took over at %v, after %v (crash at %v + 3 s of restarts + the liveness bound)", o.Seed, next.Node, next.At, limit, crash.At)
 			}
 		}

@@ -6,13 +6,14 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
 // modeBManyCandidatesSettings are the elector's settings in ManyCandidates: the
 // defaults with a short retry period, so that fifteen candidates poll and
 // race often.
-var modeBManyCandidatesSettings = harness.ElectorSettings{
+var modeBManyCandidatesSettings = elector.Settings{
 	LeaseDuration:   6 * time.Second,
 	RenewDeadline:   4 * time.Second,
 	RetryPeriod:     300 * time.Millisecond,
@@ -31,7 +32,7 @@ var ManyCandidates = harness.Scenario{
 		"to race for the released lease. Every race has one winner and terms never overlap.",
 	Expect: harness.Survives,
 	Build: func(seed uint64) harness.Setup {
-		p := harness.Elector(modeBManyCandidatesSettings)
+		p := elector.Protocol(modeBManyCandidatesSettings)
 		cfg := harness.World(seed)
 		cfg.Nodes = 15
 		cfg.Duration = 30 * time.Second

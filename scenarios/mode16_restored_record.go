@@ -5,6 +5,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -27,7 +28,7 @@ var RestoredRecord = harness.Scenario{
 		"Foreign writes leave the elector's assumptions; no stale write may be accepted.",
 	Expect: harness.Fenced,
 	Build: func(seed uint64) harness.Setup {
-		p := harness.Elector(harness.DefaultElectorSettings)
+		p := elector.Protocol(elector.DefaultSettings)
 		cfg := harness.World(seed)
 		cfg.Duration = 40 * time.Second
 		c := sim.NewRandomChooser(seed ^ 0x616261)

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/s3lease/s3lease/faults"
-	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -34,7 +34,7 @@ func TestRestoredRecord(t *testing.T) {
 		}
 	}
 
-	lease := harness.DefaultElectorSettings.LeaseDuration
+	lease := elector.DefaultSettings.LeaseDuration
 	sum := md5.Sum([]byte(modeBRestoredRecord))
 	restored := `"` + hex.EncodeToString(sum[:]) + `"`
 	outs := runSeeds(t, RestoredRecord, 30)

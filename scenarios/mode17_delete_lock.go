@@ -6,6 +6,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -22,7 +23,7 @@ var DeleteLock = harness.Scenario{
 		"each acquisition's token is at least the acquirer's wall clock in Unix milliseconds, so the fence accepts the new leader's writes.",
 	Expect: harness.Fenced,
 	Build: func(seed uint64) harness.Setup {
-		p := harness.Elector(harness.DefaultElectorSettings)
+		p := elector.Protocol(elector.DefaultSettings)
 		cfg := harness.World(seed)
 		cfg.Duration = 29 * time.Second
 		c := sim.NewRandomChooser(seed ^ 0x64656c657465)

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
-	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -21,7 +21,7 @@ import (
 // the writes of every term begun after the delete until a higher token
 // follows. Every run passes.
 func TestDeleteLock(t *testing.T) {
-	s := harness.DefaultElectorSettings
+	s := elector.DefaultSettings
 	outs := runSeeds(t, DeleteLock, 30)
 	overlaps, refused, newcomers := 0, 0, 0
 	for _, o := range outs {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -25,7 +26,7 @@ var OverwriteLock = harness.Scenario{
 		"its token is still above them (at least its wall clock in Unix milliseconds), and the fence accepts its writes.",
 	Expect: harness.Fenced,
 	Build: func(seed uint64) harness.Setup {
-		p := harness.Elector(harness.DefaultElectorSettings)
+		p := elector.Protocol(elector.DefaultSettings)
 		cfg := harness.World(seed)
 		cfg.Duration = 29 * time.Second
 		c := sim.NewRandomChooser(seed ^ 0x6f7665727772)

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/s3lease/s3lease/faults"
-	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 )
 
 // TestOverwriteLock: the overwrite is in the trace; the leader of the
@@ -14,7 +14,7 @@ import (
 // tokens, takes over with a token above every earlier term's all the same
 // (its wall clock in Unix milliseconds), and the fence accepts its writes.
 func TestOverwriteLock(t *testing.T) {
-	s := harness.DefaultElectorSettings
+	s := elector.DefaultSettings
 	outs := runSeeds(t, OverwriteLock, 30)
 	refused, newcomers := 0, 0
 	for _, o := range outs {

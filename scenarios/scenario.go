@@ -6,6 +6,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -14,7 +15,7 @@ import (
 // one seed in eight its applications also hand watermarks over
 // (withWatermarkApps), judged by the watermark checker and the watermark
 // API's contract.
-var Swarm = withWatermarkApps(harness.Swarm("swarm", harness.Elector(harness.DefaultElectorSettings)), harness.DefaultElectorSettings)
+var Swarm = withWatermarkApps(harness.Swarm("swarm", elector.Protocol(elector.DefaultSettings)), elector.DefaultSettings)
 
 // Reference is the scenario of the benchmark: five nodes, one simulated
 // minute, clocks with offsets and drift within the elector's bound, and
@@ -25,7 +26,7 @@ var Reference = harness.Scenario{
 	Doc:    "5 nodes, 60 s, clock offsets and drift within bounds, rolling restarts with release",
 	Expect: harness.Survives,
 	Build: func(seed uint64) harness.Setup {
-		p := harness.Elector(harness.DefaultElectorSettings)
+		p := elector.Protocol(elector.DefaultSettings)
 		return harness.Setup{Config: harness.World(seed), Plan: rollingRestarts(seed, 5), Protocol: p}
 	},
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/zoo"
 )
 
@@ -119,9 +120,9 @@ func TestShrinkBrokenScenarios(t *testing.T) {
 // same seed with no faults passes) are kept, and the shrunk plan must keep
 // the event that does it.
 func TestShrinkSwarmPlanOnNaiveLock(t *testing.T) {
-	p := harness.Elector(harness.DefaultElectorSettings)
-	space := faults.SwarmSpace{Nodes: 5, HealAt: 45 * time.Second, DriftPPM: harness.DefaultElectorSettings.ClockDriftPPM,
-		MaxPause: p.Assumptions.MaxPause, Lease: harness.DefaultElectorSettings.LeaseDuration}
+	p := elector.Protocol(elector.DefaultSettings)
+	space := faults.SwarmSpace{Nodes: 5, HealAt: 45 * time.Second, DriftPPM: elector.DefaultSettings.ClockDriftPPM,
+		MaxPause: p.Assumptions.MaxPause, Lease: elector.DefaultSettings.LeaseDuration}
 	for _, skewed := range []bool{true, false} {
 		shrunk := 0
 		for seed := uint64(1); seed <= 2000 && shrunk < 3; seed++ {

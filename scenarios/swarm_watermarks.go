@@ -9,6 +9,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
@@ -82,14 +83,14 @@ func drawWatermarks(seed uint64) *swarmWatermarks {
 // that draw it (drawWatermarks); the other seeds run sc's Setup as it is.
 // Every node runs the production elector with the settings the plan gives
 // it (or p's), and the application of sc's plan besides.
-func withWatermarkApps(sc harness.Scenario, s harness.ElectorSettings) harness.Scenario {
+func withWatermarkApps(sc harness.Scenario, s elector.Settings) harness.Scenario {
 	return withWatermarkApplication(sc, s, false)
 }
 
 // withWatermarkApplication is withWatermarkApps; ignore breaks the
 // application: it stamps its entries with its clock, ignoring the
 // watermark it is handed (as WatermarkIgnored's).
-func withWatermarkApplication(sc harness.Scenario, s harness.ElectorSettings, ignore bool) harness.Scenario {
+func withWatermarkApplication(sc harness.Scenario, s elector.Settings, ignore bool) harness.Scenario {
 	build := sc.Build
 	sc.Build = func(seed uint64) harness.Setup {
 		st := build(seed)
@@ -104,7 +105,7 @@ func withWatermarkApplication(sc harness.Scenario, s harness.ElectorSettings, ig
 			p.Configure = func(fs faults.Settings) (harness.Protocol, error) {
 				q, err := configure(fs)
 				if err == nil {
-					q.Candidate = run.candidate(harness.SettingsOf(fs))
+					q.Candidate = run.candidate(elector.SettingsOf(fs))
 				}
 				return q, err
 			}
@@ -149,7 +150,7 @@ func (r *swarmWatermarkRun) audit(res *sim.Result) []linearizability.Violation {
 
 // candidate runs the production elector with settings s, its application
 // the simulator's with the watermark application beside it for every term.
-func (r *swarmWatermarkRun) candidate(s harness.ElectorSettings) sim.Candidate {
+func (r *swarmWatermarkRun) candidate(s elector.Settings) sim.Candidate {
 	return electorBeside(s, r.term)
 }
 

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/protocol"
 )
@@ -34,7 +35,7 @@ func watermarkSeeds(n int) []uint64 {
 // with an application that ignores the watermark it is handed are caught
 // by the watermark checker's below-predecessor rule.
 func TestSwarmWatermarkApplication(t *testing.T) {
-	broken := withWatermarkApplication(harness.Swarm("swarm-watermarks-ignored", harness.Elector(harness.DefaultElectorSettings)), harness.DefaultElectorSettings, true)
+	broken := withWatermarkApplication(harness.Swarm("swarm-watermarks-ignored", elector.Protocol(elector.DefaultSettings)), elector.DefaultSettings, true)
 	caught := 0
 	for _, seed := range watermarkSeeds(40) {
 		st := Swarm.Build(seed)

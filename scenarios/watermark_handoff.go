@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
@@ -71,8 +72,8 @@ func watermarkSetup(seed uint64, ignore bool) harness.Setup {
 
 // watermarkSetupRun is watermarkSetup with the state its runs fill in.
 func watermarkSetupRun(seed uint64, ignore bool) (harness.Setup, *watermarkRun) {
-	s := harness.DefaultElectorSettings
-	p := harness.Elector(s)
+	s := elector.DefaultSettings
+	p := elector.Protocol(s)
 	run := &watermarkRun{}
 	p.Candidate = watermarkCandidate(s, run, ignore)
 	cfg := harness.World(seed)
@@ -145,7 +146,7 @@ func (s *recordingStore) PutObject(ctx context.Context, in *s3.PutObjectInput, o
 
 // watermarkCandidate runs the production elector with settings s and the
 // watermark application.
-func watermarkCandidate(s harness.ElectorSettings, run *watermarkRun, ignore bool) sim.Candidate {
+func watermarkCandidate(s elector.Settings, run *watermarkRun, ignore bool) sim.Candidate {
 	return electorBeside(s, func(ctx context.Context, env sim.Env, e *protocol.Elector, lease protocol.Lease) {
 		run.write(ctx, env, e, lease, ignore)
 	})
@@ -155,7 +156,7 @@ func watermarkCandidate(s harness.ElectorSettings, run *watermarkRun, ignore boo
 // the simulator's application (Env.Lead) for every term, with the term's
 // context; OnStartedLeading returns once both are done (app within a lease
 // of the term's end).
-func electorBeside(s harness.ElectorSettings, app func(ctx context.Context, env sim.Env, e *protocol.Elector, lease protocol.Lease)) sim.Candidate {
+func electorBeside(s elector.Settings, app func(ctx context.Context, env sim.Env, e *protocol.Elector, lease protocol.Lease)) sim.Candidate {
 	return func(ctx context.Context, env sim.Env) error {
 		cfg := s.Config(env)
 		var e *protocol.Elector
@@ -172,7 +173,7 @@ func electorBeside(s harness.ElectorSettings, app func(ctx context.Context, env 
 		if e, err = protocol.NewElector(cfg); err != nil {
 			return err
 		}
-		harness.ReportLease(env, e)
+		elector.ReportLease(env, e)
 		return e.Run(ctx)
 	}
 }

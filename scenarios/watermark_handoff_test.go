@@ -6,6 +6,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -84,7 +85,7 @@ func entriesOf(run *watermarkRun, token uint64) []watermarkEntry {
 // watermark it was handed, and its entries are stamped above the
 // watermark all the same.
 func TestWatermarkHandoff(t *testing.T) {
-	s := harness.DefaultElectorSettings
+	s := elector.DefaultSettings
 	outs, runs := runWatermark(t, false, 30)
 	for i, o := range outs {
 		run := runs[i]

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/zoo"
 )
 
@@ -138,7 +139,7 @@ func TestZooRegistry(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	want := harness.Elector(harness.DefaultElectorSettings)
+	want := elector.Protocol(elector.DefaultSettings)
 	c := zoo.Careful()
 	if c.Assumptions != want.Assumptions || c.LivenessBound != want.LivenessBound {
 		t.Errorf("careful lock claims %+v within %v; the elector the swarm plans are drawn for claims %+v within %v",

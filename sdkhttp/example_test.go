@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sdkhttp"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -42,13 +43,13 @@ func newS3Client(httpClient aws.HTTPClient, endpoint string) *s3.Client {
 // simulated S3. Here the production elector runs on such a client, and the
 // runs are the same, trace for trace, as on the simulated store directly.
 func Example_ownClient() {
-	p := harness.Elector(harness.DefaultElectorSettings)
-	elector := p.Candidate
+	p := elector.Protocol(elector.DefaultSettings)
+	candidate := p.Candidate
 	p.Candidate = func(ctx context.Context, env sim.Env) error {
 		env.Store = newS3Client(sdkhttp.HTTPClient(env.Store), sdkhttp.Endpoint)
-		return elector(ctx, env)
+		return candidate(ctx, env)
 	}
-	fast := harness.Swarm("example-fast", harness.Elector(harness.DefaultElectorSettings))
+	fast := harness.Swarm("example-fast", elector.Protocol(elector.DefaultSettings))
 	sdk := harness.Swarm("example-own-client", p)
 	for seed := uint64(1); seed <= 3; seed++ {
 		f, err := harness.RunSeed(fast, seed, false)

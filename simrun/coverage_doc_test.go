@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/protocol"
 )
 
@@ -48,7 +48,7 @@ func docTable(t *testing.T, doc, title string) []docRow {
 // TestCoverageDoc checks docs/coverage.md cheaply, without the runs that
 // made it (coverageDocCommand regenerates it): it lists exactly the
 // transitions protocol.Transitions() declares, in order, and the answers
-// by phase harness.ElectorAnswers() lists, and gives a reason for every
+// by phase elector.Answers() lists, and gives a reason for every
 // transition it says no run reached; every reason the code keeps
 // (electorNotes) names a point of those sets.
 func TestCoverageDoc(t *testing.T) {
@@ -64,7 +64,7 @@ func TestCoverageDoc(t *testing.T) {
 	for _, tr := range protocol.Transitions() {
 		transitions = append(transitions, tr.String())
 	}
-	for _, a := range harness.ElectorAnswers() {
+	for _, a := range elector.Answers() {
 		answers = append(answers, a.String())
 	}
 	for _, sec := range []struct {

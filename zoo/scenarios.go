@@ -5,6 +5,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/protocol"
 )
 
@@ -23,7 +24,7 @@ func (v Variant) configure(fs faults.Settings) (harness.Protocol, error) {
 	if v.Candidate == nil {
 		return harness.Protocol{}, fmt.Errorf("zoo: variant %q was not made by this package", v.Name)
 	}
-	if err := harness.SettingsOf(fs).Validate(); err != nil {
+	if err := elector.SettingsOf(fs).Validate(); err != nil {
 		return harness.Protocol{}, err
 	}
 	s := settings{lease: fs.Lease.D(), renewDeadline: fs.RenewDeadline.D(), retry: fs.RetryPeriod.D(),

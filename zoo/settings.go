@@ -8,7 +8,7 @@ import (
 
 // settings are the careful lock's knobs. The zoo runs every lock with
 // defaults, the settings of the swarm campaign's elector
-// (harness.DefaultElectorSettings), so that a variant's failure is measured
+// (elector.DefaultSettings), so that a variant's failure is measured
 // under exactly the plans the production elector passes.
 type settings struct {
 	lease         time.Duration // how long followers wait on their own clocks

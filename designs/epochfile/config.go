@@ -51,7 +51,7 @@ type weakening struct {
 }
 
 // Default is a 6 s validity touched every second: the timings of the swarm
-// campaign's elector (harness.DefaultElectorSettings), so that the epoch
+// campaign's elector (elector.DefaultSettings), so that the epoch
 // files face the same fault plans.
 var Default = Config{
 	Validity:       6 * time.Second,

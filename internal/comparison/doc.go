@@ -6,7 +6,7 @@
 //
 // Both sides run the reference scenario's world without its faults
 // (Reference): five production electors (protocol.NewElector with
-// harness.DefaultElectorSettings: 6 s lease, 4 s renew deadline, 1 s retry
+// elector.DefaultSettings: 6 s lease, 4 s renew deadline, 1 s retry
 // period, 1.5 s request timeout, release on cancel) sharing one S3 for 60
 // seconds of virtual time, each S3 request leg taking 2 to 40 ms and each
 // fenced-write leg 1 to 10 ms (uniform), and the leader's application

@@ -6,6 +6,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/scenarios"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -30,13 +31,13 @@ type Workload struct {
 	WriteInterval time.Duration
 	// Elector holds the settings every elector's protocol.Config is built
 	// with.
-	Elector harness.ElectorSettings
+	Elector elector.Settings
 }
 
 // Reference returns the workload of the reference scenario
 // (scenarios.Reference) without its faults: its world (nodes, duration,
 // latencies, write interval) as harness.World builds it, and the settings
-// of its candidate, harness.DefaultElectorSettings.
+// of its candidate, elector.DefaultSettings.
 func Reference() Workload {
 	c := scenarios.Reference.Build(1).Config
 	return Workload{
@@ -49,7 +50,7 @@ func Reference() Workload {
 		FenceRequest:  c.FenceRequest,
 		FenceResponse: c.FenceResponse,
 		WriteInterval: c.WriteInterval,
-		Elector:       harness.DefaultElectorSettings,
+		Elector:       elector.DefaultSettings,
 	}
 }
 
@@ -71,15 +72,15 @@ func (w Workload) SimSetup(seed uint64) (harness.Setup, error) {
 			c.Nodes, c.Duration, c.WriteInterval, w.Nodes, w.Duration, w.WriteInterval)
 	case c.Clocks != nil, c.S3ClientTimeout != 0, c.S3Attempts > 1, c.S3ClockOffset != 0, c.Dialect != sim.DialectAWS, c.NewFence != nil:
 		return s, fmt.Errorf("comparison: the reference scenario's world has clocks, client timeouts, retries, an S3 clock offset, a dialect or a fence the synctest side does not model")
-	case w.Elector != harness.DefaultElectorSettings,
+	case w.Elector != elector.DefaultSettings,
 		s.Protocol.Assumptions != w.electorProtocol().Assumptions,
 		s.Protocol.LivenessBound != w.electorProtocol().LivenessBound:
-		return s, fmt.Errorf("comparison: the workload's elector settings %+v are not the reference scenario's candidate's (harness.DefaultElectorSettings %+v)",
-			w.Elector, harness.DefaultElectorSettings)
+		return s, fmt.Errorf("comparison: the workload's elector settings %+v are not the reference scenario's candidate's (elector.DefaultSettings %+v)",
+			w.Elector, elector.DefaultSettings)
 	}
 	return s, nil
 }
 
 // electorProtocol is the elector with w's settings as the harness
 // describes it: its assumptions, liveness bound and fencing tokens.
-func (w Workload) electorProtocol() harness.Protocol { return harness.Elector(w.Elector) }
+func (w Workload) electorProtocol() harness.Protocol { return elector.Protocol(w.Elector) }

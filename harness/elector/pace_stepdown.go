@@ -1,4 +1,4 @@
-package harness
+package elector
 
 import (
 	"fmt"
@@ -44,9 +44,9 @@ const (
 // or after the elector ended it, except for an application that polls the
 // lease check, whose term as recorded ends at its last act: such terms
 // are not judged.
-func (s ElectorSettings) stepDowns(h *sim.History, node int, clock sim.ClockModel, ops []*sim.S3Op) []linearizability.Violation {
+func (s Settings) stepDowns(h *sim.History, node int, clock sim.ClockModel, ops []*sim.S3Op) []linearizability.Violation {
 	var out []linearizability.Violation
-	term := time.Duration(-1)
+	term := s.termLength()
 	for ti := range h.Terms {
 		t := &h.Terms[ti]
 		if t.Node != node || t.Open || ended(h, node, t.Start, t.End+paceSlack) {
@@ -62,15 +62,10 @@ func (s ElectorSettings) stepDowns(h *sim.History, node int, clock sim.ClockMode
 		if why == "" {
 			continue
 		}
-		runStart := runStartOf(h, node, t.Start)
-		sent, ok := acquisitionSent(ops, runStart, t)
+		_, _, sent, ok := locate(h, ops, t, x0)
 		if !ok {
 			continue
 		}
-		if term < 0 {
-			term = s.termLength()
-		}
-		sent = max(sent, actedOn(ops, runStart, x0, t))
 		deadline := sent + leastTrue(clock, term)
 		if t.End+paceSlack >= deadline || polled(h, t) {
 			continue
@@ -165,6 +160,18 @@ func ownWrite(ops []*sim.S3Op, runStart time.Duration, before int, etag string) 
 	return 0, 0, false, false
 }
 
+// locate finds term t among the node's requests ops: the start of the Run
+// that led it (runStartOf), the send of its acquisition (acquisitionSent)
+// and the send of the latest write of the term that the node certainly
+// acted on before it sent ops[before] (that acquisition, or a later one:
+// actedOn), from which the term's local deadline runs at the earliest. ok
+// is false if the Run holds no acquisition of t.
+func locate(h *sim.History, ops []*sim.S3Op, t *sim.Term, before int) (runStart, acquired, acted time.Duration, ok bool) {
+	runStart = runStartOf(h, t.Node, t.Start)
+	acquired, ok = acquisitionSent(ops, runStart, t)
+	return runStart, acquired, max(acquired, actedOn(ops, runStart, before, t)), ok
+}
+
 // acquisitionSent is the send of the earliest write of the node's Run
 // (from runStart) that stored a record with t's token, sent before t
 // began: the term's deadline runs from it or from a later write.
@@ -206,16 +213,6 @@ func actedOn(ops []*sim.S3Op, runStart time.Duration, before int, t *sim.Term) t
 		}
 	}
 	return sent
-}
-
-// leastTrue is the least true time in which a node's monotonic clock
-// advances by d: at its drifting rate if that is fast (a stall only
-// lengthens it).
-func leastTrue(clock sim.ClockModel, d time.Duration) time.Duration {
-	if clock.DriftPPM <= 0 {
-		return d
-	}
-	return time.Duration(float64(d)*1e6/(1e6+float64(clock.DriftPPM))) - paceSlack
 }
 
 // runStartOf is when the node's process that was running at instant at

@@ -1,4 +1,4 @@
-package harness
+package elector
 
 import (
 	"context"
@@ -12,16 +12,16 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-// ElectorSettings are the production elector's knobs that a scenario sets.
-type ElectorSettings struct {
+// Settings are the production elector's knobs that a scenario sets.
+type Settings struct {
 	LeaseDuration, RenewDeadline, RetryPeriod, RequestTimeout time.Duration
 	ClockDriftPPM                                             int64
 	ReleaseOnCancel                                           bool
 }
 
-// DefaultElectorSettings are the settings of the reference scenario: a
+// DefaultSettings are the settings of the reference scenario: a
 // lease short enough that a minute of simulated time sees several terms.
-var DefaultElectorSettings = ElectorSettings{
+var DefaultSettings = Settings{
 	LeaseDuration:   6 * time.Second,
 	RenewDeadline:   4 * time.Second,
 	RetryPeriod:     1 * time.Second,
@@ -32,18 +32,18 @@ var DefaultElectorSettings = ElectorSettings{
 
 // Config is the elector's configuration with these settings, for a node
 // whose simulated parts are env (zero for a configuration that is only
-// asked for its assumptions): the configuration ProductionElector runs,
+// asked for its assumptions): the configuration Candidate runs,
 // for a candidate of one's own that adds hooks (Metrics, callbacks) to it.
 // In a run (env from the simulator), its Metrics.Transition hook reports
 // the first transition of the incarnation that protocol.Transitions()
 // does not declare (through env.Report: the TransitionsCheck violation);
-// in a run whose protocol declares coverage (env.Coverage set: Elector
-// declares ElectorCoverage), its Metrics hooks also mark the elector's
+// in a run whose protocol declares coverage (env.Coverage set: Protocol
+// declares Coverage), its Metrics hooks also mark the elector's
 // transitions and answers there. A candidate that adds Metrics hooks of
 // its own must call these from them (chain them); one that replaces them
 // is neither checked nor covered, and one that declares other coverage
 // sets must not use this configuration's hooks.
-func (s ElectorSettings) Config(env sim.Env) protocol.Config {
+func (s Settings) Config(env sim.Env) protocol.Config {
 	cfg := s.config(env)
 	if env.Coverage != nil || env.Report != nil {
 		withHooks(&cfg, env)
@@ -51,7 +51,7 @@ func (s ElectorSettings) Config(env sim.Env) protocol.Config {
 	return cfg
 }
 
-func (s ElectorSettings) config(env sim.Env) protocol.Config {
+func (s Settings) config(env sim.Env) protocol.Config {
 	return protocol.Config{
 		Store:           env.Store,
 		Clock:           env.Clock,
@@ -77,14 +77,14 @@ func (s ElectorSettings) config(env sim.Env) protocol.Config {
 // rates within ClockDriftPPM, pauses no longer than its pause bound, and no
 // stalled monotonic clocks, foreign writes of the lock object or lingering
 // applications.
-func (s ElectorSettings) Assumptions() faults.Assumptions {
+func (s Settings) Assumptions() faults.Assumptions {
 	a := s.Config(sim.Env{}).Assumptions()
 	return faults.Assumptions{Lease: a.LeaseDuration, Term: a.Term, MaxDriftPPM: a.ClockDriftPPM, MaxPause: a.MaxPause}
 }
 
 // LivenessBound is the elector's own (protocol.Config.Assumptions): how
 // long after faults heal a leader must be in place.
-func (s ElectorSettings) LivenessBound() time.Duration {
+func (s Settings) LivenessBound() time.Duration {
 	return s.Config(sim.Env{}).Assumptions().LivenessBound
 }
 
@@ -100,40 +100,13 @@ const electorBurst = 3
 // window of one RetryPeriod holds at most eleven bursts. Swarm runs of the
 // production elector stay far below it (15 at most over seeds 1..30,000);
 // a loop that forgets a wait goes far beyond it.
-func (s ElectorSettings) RequestRate() linearizability.RequestRate {
+func (s Settings) RequestRate() linearizability.RequestRate {
 	return linearizability.RequestRate{Window: s.RetryPeriod, Max: 11 * electorBurst}
 }
 
-// ProductionElector is the candidate that runs protocol.Elector, the code
-// users ship, with the node's simulated clock, S3 client and entropy. The
-// application it leads is the simulator's (Env.Lead), which may ask the
-// elector's Lease before each guarded write (Env.ReportLease).
-func ProductionElector(s ElectorSettings) sim.Candidate {
-	return func(ctx context.Context, env sim.Env) error {
-		e, err := protocol.NewElector(s.Config(env))
-		if err != nil {
-			return err
-		}
-		ReportLease(env, e)
-		return e.Run(ctx)
-	}
-}
-
-// ReportLease hands e's Lease to the simulator's application (Env.ReportLease),
-// for the applications that ask it before each guarded write; a candidate
-// of one's own that runs the elector calls it before Run.
-func ReportLease(env sim.Env, e *protocol.Elector) {
-	if env.ReportLease != nil {
-		env.ReportLease(func() (uint64, bool) {
-			l, ok := e.Lease()
-			return l.Token, ok
-		})
-	}
-}
-
 // SettingsOf are the elector settings of a plan's settings for a node.
-func SettingsOf(s faults.Settings) ElectorSettings {
-	return ElectorSettings{
+func SettingsOf(s faults.Settings) Settings {
+	return Settings{
 		LeaseDuration:   s.Lease.D(),
 		RenewDeadline:   s.RenewDeadline.D(),
 		RetryPeriod:     s.RetryPeriod.D(),
@@ -144,7 +117,7 @@ func SettingsOf(s faults.Settings) ElectorSettings {
 }
 
 // Plan returns the settings as a plan gives them to node.
-func (s ElectorSettings) Plan(node int) faults.Settings {
+func (s Settings) Plan(node int) faults.Settings {
 	return faults.Settings{
 		Node:            node,
 		Lease:           faults.Duration(s.LeaseDuration),
@@ -154,16 +127,6 @@ func (s ElectorSettings) Plan(node int) faults.Settings {
 		DriftPPM:        s.ClockDriftPPM,
 		ReleaseOnCancel: s.ReleaseOnCancel,
 	}
-}
-
-// configureElector is the elector's Protocol.Configure: the elector with a
-// plan's settings, if protocol.NewElector accepts them.
-func configureElector(fs faults.Settings) (Protocol, error) {
-	s := SettingsOf(fs)
-	if err := s.Validate(); err != nil {
-		return Protocol{}, err
-	}
-	return Elector(s), nil
 }
 
 // EncodeRecord writes a plan's record as the elector writes its own
@@ -177,7 +140,7 @@ func configureElector(fs faults.Settings) (Protocol, error) {
 // elector to refuse; any other record the elector cannot encode (no
 // holder, token 0) is written in the generic form, which the elector
 // reads as no record.
-func (s ElectorSettings) EncodeRecord(r faults.Record) []byte {
+func (s Settings) EncodeRecord(r faults.Record) []byte {
 	lease := r.Lease.D()
 	if lease <= 0 {
 		lease = s.LeaseDuration
@@ -210,7 +173,7 @@ func (s ElectorSettings) EncodeRecord(r faults.Record) []byte {
 }
 
 // Validate reports whether protocol.NewElector accepts these settings.
-func (s ElectorSettings) Validate() error {
+func (s Settings) Validate() error {
 	c := s.Config(sim.Env{Store: (*s3.Client)(nil), Bucket: "b", Key: "k", Identity: "n"})
 	_, err := protocol.NewElector(c)
 	return err

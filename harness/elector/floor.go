@@ -1,4 +1,4 @@
-package harness
+package elector
 
 import (
 	"fmt"
@@ -8,20 +8,6 @@ import (
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/sim"
 )
-
-// RuleRecordFloor (RecordAuditCheck): a node acquired a term with a token
-// not above a token it had already seen since it last started: one of a
-// valid record it read (the largest token excepted, which no token can
-// follow) or of a term it acquired itself; or with the largest token,
-// which only a token seen, plus one, can be (the largest token's own
-// successor stays the largest). The elector promises every
-// acquisition the highest token it has seen plus one, or more (protocol's
-// package documentation); a node that forgets one hands out a token that
-// fenced resources may already have passed, and the tokens of successive
-// terms then fall wherever a foreign delete or overwrite lets them, which
-// the fencing checkers excuse. This rule is the node's own, so no fault
-// excuses it.
-const RuleRecordFloor = "floor"
 
 // floorViolations judges every acquisition a node made that S3 applied (a
 // create, or a write whose token differs from the body it replaced)
@@ -40,11 +26,7 @@ func (a *recordAudit) floorViolations(h *sim.History) []linearizability.Violatio
 	}
 	seenBy := map[process][]seen{}
 	var out []linearizability.Violation
-	for i := range h.S3 {
-		op := &h.S3[i]
-		if op.Node < 0 || op.Return < 0 || op.Status != 200 {
-			continue
-		}
+	for op := range answered(h) {
 		switch op.Op {
 		case "GetObject":
 			b, ok := a.read(op.ETag)
@@ -83,9 +65,8 @@ func (a *recordAudit) floorViolations(h *sim.History) []linearizability.Violatio
 				why = fmt.Sprintf("the largest, when the highest token it had seen was %d", high)
 			}
 			if why != "" {
-				out = append(out, linearizability.Violation{Checker: RecordAuditCheck, Rule: RuleRecordFloor, At: op.Call,
-					Nodes: []int{op.Node}, Token: r.rec.Token,
-					Message: fmt.Sprintf("node %d (identity %q) acquired a term at %v with token %d, %s", op.Node, op.Identity, op.Call, r.rec.Token, why)})
+				out = append(out, auditViolation(RuleRecordFloor, op, op.Call, r.rec.Token,
+					fmt.Sprintf("node %d (identity %q) acquired a term at %v with token %d, %s", op.Node, op.Identity, op.Call, r.rec.Token, why)))
 			}
 			seenBy[p] = append(seenBy[p], seen{r.rec.Token, op.Call})
 		}

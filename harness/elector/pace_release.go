@@ -1,4 +1,4 @@
-package harness
+package elector
 
 import (
 	"fmt"
@@ -28,9 +28,9 @@ const paceReleaseAttempts = 3
 // the last attempt or the local deadline (bounded from below as for
 // RulePaceStepDown) passed. Pauses of the node over the instants judged
 // excuse them.
-func (s ElectorSettings) releases(h *sim.History, node int, clock sim.ClockModel, ops []*sim.S3Op) []linearizability.Violation {
+func (s Settings) releases(h *sim.History, node int, clock sim.ClockModel, ops []*sim.S3Op) []linearizability.Violation {
 	var out []linearizability.Violation
-	term := time.Duration(-1)
+	term := s.termLength()
 	for ti := range h.Terms {
 		t := &h.Terms[ti]
 		if t.Node != node {
@@ -51,20 +51,16 @@ func (s ElectorSettings) releases(h *sim.History, node int, clock sim.ClockModel
 		if r1 == r0 {
 			continue
 		}
-		runStart := runStartOf(h, node, t.Start)
-		sent, ok := acquisitionSent(ops, runStart, t)
+		runStart, sent, acted, ok := locate(h, ops, t, r0)
 		if !ok {
 			continue
-		}
-		if term < 0 {
-			term = s.termLength()
 		}
 		latest := latestWrite(ops, runStart, r0, t)
 		upper := max(sent, latest) + trueTime(clock, term) + stalledAfter(h, clock, node, max(sent, latest)) + paceSlack
 		if v, ok := lateRelease(h, clock, node, t, ops[r0:r1], stop, upper); ok {
 			out = append(out, v)
 		}
-		lower := max(sent, actedOn(ops, runStart, r0, t)) + leastTrue(clock, term)
+		lower := acted + leastTrue(clock, term)
 		if v, ok := releaseAgain(h, clock, node, t, ops, r0, r1, runStart, min(lower, procEnd)); ok {
 			out = append(out, v)
 		}
@@ -173,23 +169,6 @@ func latestWrite(ops []*sim.S3Op, runStart time.Duration, before int, t *sim.Ter
 	return 0
 }
 
-// stalledAfter is how long node's monotonic clock stood still after from:
-// its clock model's stalls and the stalls the faults drew.
-func stalledAfter(h *sim.History, clock sim.ClockModel, node int, from time.Duration) time.Duration {
-	var d time.Duration
-	for _, st := range clock.Stalls {
-		if st.At+st.For > from {
-			d += st.For
-		}
-	}
-	for _, f := range h.Faults {
-		if f.Node == node && f.Kind == "clock-stall" && f.To > from {
-			d += f.To - f.From
-		}
-	}
-	return d
-}
-
 // held reports whether a pause or a stall held node's steps up within
 // [from, to] (disturbed, without the stop that began the release).
 func held(h *sim.History, clock sim.ClockModel, node int, from, to time.Duration) bool {
@@ -198,12 +177,7 @@ func held(h *sim.History, clock sim.ClockModel, node int, from, to time.Duration
 			return true
 		}
 	}
-	for _, st := range clock.Stalls {
-		if st.At <= to && st.At+st.For >= from {
-			return true
-		}
-	}
-	return false
+	return stalledWithin(clock, from, to)
 }
 
 // stopped reports whether node's Run was stopped at some point: most runs

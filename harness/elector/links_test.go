@@ -1,40 +1,14 @@
-package harness_test
+package elector_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"io"
 	"testing"
-
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/protocol"
 )
-
-// misreadingStore hands the elector every body it reads as a reader with
-// the wrong rules would see it: misread rewrites it between S3 and the
-// elector. What the elector then writes shows what it read.
-type misreadingStore struct {
-	protocol.ObjectStore
-	misread func([]byte) []byte
-}
-
-func (s misreadingStore) GetObject(ctx context.Context, in *s3.GetObjectInput, opts ...func(*s3.Options)) (*s3.GetObjectOutput, error) {
-	out, err := s.ObjectStore.GetObject(ctx, in, opts...)
-	if err != nil || out.Body == nil {
-		return out, err
-	}
-	body, err := io.ReadAll(out.Body)
-	if err != nil {
-		return nil, err
-	}
-	cp := *out
-	cp.Body = io.NopCloser(bytes.NewReader(s.misread(body)))
-	return &cp, nil
-}
 
 // withoutFields returns the JSON object body without the named fields
 // for which drop says so; anything else as it is.
@@ -91,19 +65,6 @@ var (
 	}
 )
 
-// misreadingSwarm is the elector's swarm with every body it reads
-// misread.
-func misreadingSwarm(name string, misread func([]byte) []byte) harness.Scenario {
-	sc := harness.Swarm(name, harness.Elector(harness.DefaultElectorSettings))
-	build := sc.Build
-	sc.Build = func(seed uint64) harness.Setup {
-		s := build(seed)
-		s.Config.WrapStore = func(st protocol.ObjectStore) protocol.ObjectStore { return misreadingStore{st, misread} }
-		return s
-	}
-	return sc
-}
-
 // lenientLinks is an elector that takes invalid links as valid.
 var lenientLinks = misreadingSwarm("test-lenient-links", ignoresLinkRules)
 
@@ -116,7 +77,7 @@ var lenientLinks = misreadingSwarm("test-lenient-links", ignoresLinkRules)
 // to nothing where it requires one. The correct elector passes those
 // seeds.
 func TestRecordAuditCatchesLinksToInvalidRecords(t *testing.T) {
-	plain := harness.Swarm("links-control", harness.Elector(harness.DefaultElectorSettings))
+	plain := harness.Swarm("links-control", elector.Protocol(elector.DefaultSettings))
 	for _, c := range []struct {
 		name    string
 		sc      harness.Scenario
@@ -136,7 +97,7 @@ func TestRecordAuditCatchesLinksToInvalidRecords(t *testing.T) {
 	} {
 		tried, caught := 0, uint64(0)
 		for seed := uint64(1); seed <= 6000 && tried < 15 && caught == 0; seed++ {
-			o := harness.SwarmPlan(seed, 5, harness.Elector(harness.DefaultElectorSettings)).Initial
+			o := harness.SwarmPlan(seed, 5, elector.Protocol(elector.DefaultSettings)).Initial
 			if o == nil || o.Record == nil || o.Edit != 0 || !c.applies(o) {
 				continue
 			}
@@ -148,12 +109,9 @@ func TestRecordAuditCatchesLinksToInvalidRecords(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, v := range out.Violations {
-				if v.Checker == harness.RecordAuditCheck && v.Rule == harness.RuleRecordLink && out.Verdict == harness.Unsafe {
-					t.Logf("%s: seed %d: %v", c.name, seed, v)
-					caught = seed
-					break
-				}
+			if v, ok := unsafeLink(out); ok {
+				t.Logf("%s: seed %d: %v", c.name, seed, v)
+				caught = seed
 			}
 		}
 		if caught == 0 {
@@ -167,7 +125,7 @@ func TestRecordAuditCatchesLinksToInvalidRecords(t *testing.T) {
 // it publishes) and keeps what it does (the link the elector misreads).
 func TestShrinkSimplifiesTheRecordBeforeTheRun(t *testing.T) {
 	for seed := uint64(1); seed <= 6000; seed++ {
-		plan := harness.SwarmPlan(seed, 5, harness.Elector(harness.DefaultElectorSettings))
+		plan := harness.SwarmPlan(seed, 5, elector.Protocol(elector.DefaultSettings))
 		o := plan.Initial
 		if o == nil || o.Record == nil || o.Edit != 0 || o.Size != 0 || o.Record.Previous == nil || o.Record.Native() ||
 			o.Record.Token > faults.MaxNativeToken || len(o.Record.Holder) > faults.MaxIdentityLen || len(o.Record.Updates) > faults.MaxUpdatesLen {

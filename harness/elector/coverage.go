@@ -1,19 +1,20 @@
-package harness
+package elector
 
 import (
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
 
 // The production elector's coverage: its transitions, in the order of
 // protocol.Transitions(), and the kinds of S3 answer it got in each phase
-// that sends a request (ElectorAnswers), both reported by its Metrics hook.
+// that sends a request (Answers), both reported by its Metrics hook.
 
-// ElectorTransitionsSet and ElectorAnswersSet name the elector's coverage
+// TransitionsSet and AnswersSet name the elector's coverage
 // sets.
 const (
-	ElectorTransitionsSet = "elector transitions"
-	ElectorAnswersSet     = "elector answers by phase"
+	TransitionsSet = "elector transitions"
+	AnswersSet     = "elector answers by phase"
 )
 
 // PhaseAnswer is a kind of S3 answer the elector got to a request it sent
@@ -27,12 +28,12 @@ type PhaseAnswer struct {
 // String renders the pair as "renewing: 412".
 func (p PhaseAnswer) String() string { return p.Phase.String() + ": " + p.Answer.String() }
 
-// ElectorAnswers lists the answers the elector can get in each phase that
+// Answers lists the answers the elector can get in each phase that
 // sends a request: to its reads (following, and checking after a renewal
 // or a release whose outcome was not a plain success) a record or no
 // object, a 409, a 5xx, no answer or a refusal; to its writes (acquiring,
 // renewing, releasing) also a 412, and a write that could not be sent.
-func ElectorAnswers() []PhaseAnswer { return append([]PhaseAnswer(nil), electorAnswers...) }
+func Answers() []PhaseAnswer { return append([]PhaseAnswer(nil), electorAnswers...) }
 
 var electorAnswers = func() []PhaseAnswer {
 	reads := []protocol.Cause{protocol.CauseOK, protocol.CauseConflict, protocol.CauseNotFound,
@@ -54,29 +55,25 @@ var electorAnswers = func() []PhaseAnswer {
 	return out
 }()
 
-// ElectorCoverage is the production elector's coverage, as Elector
-// declares it: its transitions (ElectorTransitionsSet, point i is
+// Coverage is the production elector's coverage, as Protocol
+// declares it: its transitions (TransitionsSet, point i is
 // protocol.Transitions()[i]) and the answers it got by phase
-// (ElectorAnswersSet, point i is ElectorAnswers()[i]).
-func ElectorCoverage() []CoverageSet { return append([]CoverageSet(nil), electorCoverage...) }
+// (AnswersSet, point i is Answers()[i]).
+func Coverage() []harness.CoverageSet { return append([]harness.CoverageSet(nil), coverage...) }
 
 var electorTransitions = protocol.Transitions()
 
-var electorCoverage = func() []CoverageSet {
-	ts := CoverageSet{Name: ElectorTransitionsSet}
+var coverage = func() []harness.CoverageSet {
+	ts := harness.CoverageSet{Name: TransitionsSet}
 	for _, t := range electorTransitions {
 		ts.Points = append(ts.Points, t.String())
 	}
-	as := CoverageSet{Name: ElectorAnswersSet}
+	as := harness.CoverageSet{Name: AnswersSet}
 	for _, a := range electorAnswers {
 		as.Points = append(as.Points, a.String())
 	}
-	return []CoverageSet{ts, as}
+	return []harness.CoverageSet{ts, as}
 }()
-
-// electorSets are the elector's sets and the harness's, as every run of
-// the elector lists them (coverageOf).
-var electorSets = append(append([]CoverageSet(nil), electorCoverage...), runShapes)
 
 // electorIndex maps a transition and a (phase, answer) pair to its point:
 // the table spans the phases and causes protocol.Transitions() uses; -1
@@ -111,7 +108,7 @@ var electorIndex = func() (ix struct {
 	return ix
 }()
 
-// electorTransition is the point of transition t in ElectorTransitionsSet,
+// electorTransition is the point of transition t in TransitionsSet,
 // or -1 if protocol.Transitions() does not declare it.
 func electorTransition(t protocol.Transition) int {
 	ix := &electorIndex

@@ -1,4 +1,4 @@
-package harness_test
+package elector_test
 
 import (
 	"crypto/md5"
@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -68,8 +68,8 @@ func TestRecordFloorRule(t *testing.T) {
 			h.S3 = slices.Insert(h.S3, 2, sim.S3Op{Node: 0, Identity: "n0", Incarnation: 2, Op: "GetObject", Call: 4, Return: 5, Status: 404, Code: "NoSuchKey"})
 		}
 		got := false
-		for _, v := range harness.AuditElectorRecords(h) {
-			if v.Rule == harness.RuleRecordFloor {
+		for _, v := range elector.AuditRecords(h) {
+			if v.Rule == elector.RuleRecordFloor {
 				got = true
 				t.Logf("%s: %v", c.name, v)
 			} else {

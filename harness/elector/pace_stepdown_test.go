@@ -1,11 +1,11 @@
-package harness_test
+package elector_test
 
 import (
 	"fmt"
 	"testing"
 	"time"
 
-	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -43,7 +43,7 @@ func stepHistory(read sim.S3Op, end time.Duration, faults ...sim.FaultSpan) *sim
 // foreign record, or an own write older than the last 16, or that ends
 // after its local deadline, or in a Run that was stopped, does not.
 func TestPaceStepDownRule(t *testing.T) {
-	s := harness.DefaultElectorSettings // term 4 s: deadline at 1.5 s + 4 s
+	s := elector.DefaultSettings // term 4 s: deadline at 1.5 s + 4 s
 	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
 	get := func(status int, etag string) sim.S3Op {
 		op := sim.S3Op{Node: 0, Op: "GetObject", Call: ms(3330), Return: ms(3350), Status: status, ETag: etag}
@@ -69,16 +69,16 @@ func TestPaceStepDownRule(t *testing.T) {
 		{"a failed check read, the Run stopped", stepHistory(get(503, ""), ms(3350), sim.FaultSpan{Kind: "stop", Node: 0, From: ms(3340), To: ms(3340)}), false},
 	} {
 		vs := s.Pace(c.h, 0, sim.ClockModel{})
-		if got := hasRule(vs, harness.RulePaceStepDown); got != c.broken {
+		if got := hasRule(vs, elector.RulePaceStepDown); got != c.broken {
 			t.Errorf("%s: violations %v; want a stepdown violation: %v", c.name, vs, c.broken)
 		}
 	}
 	// On a clock that runs fast, the deadline comes sooner in true time.
 	h := stepHistory(get(503, ""), ms(5400))
-	if vs := s.Pace(h, 0, sim.ClockModel{DriftPPM: 0}); !hasRule(vs, harness.RulePaceStepDown) {
+	if vs := s.Pace(h, 0, sim.ClockModel{DriftPPM: 0}); !hasRule(vs, elector.RulePaceStepDown) {
 		t.Errorf("an end at 5.4 s on a true clock: violations %v; want stepdown", vs)
 	}
-	if vs := s.Pace(h, 0, sim.ClockModel{DriftPPM: 50000}); hasRule(vs, harness.RulePaceStepDown) {
+	if vs := s.Pace(h, 0, sim.ClockModel{DriftPPM: 50000}); hasRule(vs, elector.RulePaceStepDown) {
 		t.Errorf("an end at 5.4 s on a clock 5%% fast: violations %v; want none", vs)
 	}
 }
@@ -86,7 +86,7 @@ func TestPaceStepDownRule(t *testing.T) {
 // hasRule reports whether vs hold a pace violation of rule.
 func hasRule(vs []linearizability.Violation, rule string) bool {
 	for _, v := range vs {
-		if v.Checker == harness.PaceCheck && v.Rule == rule {
+		if v.Checker == elector.PaceCheck && v.Rule == rule {
 			return true
 		}
 	}

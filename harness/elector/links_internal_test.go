@@ -1,4 +1,4 @@
-package harness
+package elector
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/protocol"
 )
 
@@ -24,7 +25,7 @@ func TestRecordFormatBoundsAgree(t *testing.T) {
 	if faults.EndedReleased != string(protocol.EndedReleased) || faults.EndedExpired != string(protocol.EndedExpired) {
 		t.Error("faults' endings are not the elector's")
 	}
-	body := DefaultElectorSettings.EncodeRecord(faults.Record{Holder: "gone", Token: 5})
+	body := DefaultSettings.EncodeRecord(faults.Record{Holder: "gone", Token: 5})
 	for size, ok := range map[int]bool{faults.MaxBodyLen: true, faults.MaxBodyLen + 1: false} {
 		padded, err := faults.Pad(body, size)
 		if err != nil {
@@ -47,10 +48,10 @@ func TestRecordFormatBoundsAgree(t *testing.T) {
 // not. (The audit applies the format's rules on its own; this holds it to
 // the elector's codec on the bodies the swarm makes.)
 func TestAuditReadsInitialRecordsAsTheElector(t *testing.T) {
-	enc := DefaultElectorSettings.EncodeRecord
+	enc := DefaultSettings.EncodeRecord
 	seen := map[string]int{}
 	for seed := uint64(1); seed <= 4000; seed++ {
-		o := SwarmPlan(seed, 5, Elector(DefaultElectorSettings)).Initial
+		o := harness.SwarmPlan(seed, 5, Protocol(DefaultSettings)).Initial
 		if o == nil || o.Record == nil {
 			continue
 		}

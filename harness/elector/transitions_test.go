@@ -1,4 +1,4 @@
-package harness_test
+package elector_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
@@ -18,11 +19,11 @@ import (
 type fed struct{ node, incarnation int }
 
 // feeding runs the production elector with settings s, whose Metrics
-// hooks are the configuration's (ElectorSettings.Config) chained by hooks
+// hooks are the configuration's (Settings.Config) chained by hooks
 // of the candidate's own; each time the elector takes the transition
 // when, those feed the configuration's hook extra, twice, and note the
 // incarnation in *fedTo the first time.
-func feeding(t *testing.T, s harness.ElectorSettings, when, extra protocol.Transition, fedTo *[]fed) sim.Candidate {
+func feeding(t *testing.T, s elector.Settings, when, extra protocol.Transition, fedTo *[]fed) sim.Candidate {
 	return func(ctx context.Context, env sim.Env) error {
 		cfg := s.Config(env)
 		hook, noted := cfg.Metrics.Transition, false
@@ -45,7 +46,7 @@ func feeding(t *testing.T, s harness.ElectorSettings, when, extra protocol.Trans
 		if err != nil {
 			return err
 		}
-		harness.ReportLease(env, e)
+		elector.ReportLease(env, e)
 		return e.Run(ctx)
 	}
 }
@@ -60,13 +61,13 @@ var renewalDue = protocol.Transition{From: protocol.PhaseLeading, Cause: protoco
 // returns both outcomes and the incarnations fed.
 func runFed(t *testing.T, seed uint64, coverage bool, extra protocol.Transition) (plain, with *harness.Outcome, fedTo []fed) {
 	t.Helper()
-	p := harness.Elector(harness.DefaultElectorSettings)
+	p := elector.Protocol(elector.DefaultSettings)
 	p.Configure = nil
 	if !coverage {
 		p.Coverage = nil
 	}
 	q := p
-	q.Candidate = feeding(t, harness.DefaultElectorSettings, renewalDue, extra, &fedTo)
+	q.Candidate = feeding(t, elector.DefaultSettings, renewalDue, extra, &fedTo)
 	var err error
 	if plain, err = harness.RunSeed(harness.Swarm("transitions-plain", p), seed, false); err != nil {
 		t.Fatal(err)
@@ -81,7 +82,7 @@ func runFed(t *testing.T, seed uint64, coverage bool, extra protocol.Transition)
 }
 
 // TestUndeclaredTransitionIsUnsafe: a transition that protocol.Transitions()
-// does not declare, reported through the hook that ElectorSettings.Config
+// does not declare, reported through the hook that Settings.Config
 // installs (here by a candidate that chains hooks of its own to it, with
 // and without the elector's coverage sets), makes the run Unsafe with one
 // TransitionsCheck violation for each incarnation that reported it (its
@@ -103,18 +104,18 @@ func TestUndeclaredTransitionIsUnsafe(t *testing.T) {
 				t.Fatalf("%s: the report changed the run: trace %016x, %016x without it", what, with.Result.Hash(), plain.Result.Hash())
 			}
 			for _, v := range plain.Violations {
-				if v.Checker == harness.TransitionsCheck {
+				if v.Checker == elector.TransitionsCheck {
 					t.Fatalf("%s: the elector as it is: %v", what, v)
 				}
 			}
 			for _, x := range with.Excused {
-				if x.Checker == harness.TransitionsCheck {
+				if x.Checker == elector.TransitionsCheck {
 					t.Fatalf("%s: excused: %v", what, x.Violation)
 				}
 			}
 			var found []string
 			for _, v := range with.Violations {
-				if v.Checker == harness.TransitionsCheck {
+				if v.Checker == elector.TransitionsCheck {
 					found = append(found, v.Message)
 					checkFedViolation(t, what, with.Result.History, v, undeclared)
 				}

@@ -1,4 +1,4 @@
-package harness
+package elector
 
 import (
 	"encoding/json"
@@ -12,14 +12,14 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-// PaceCheck names the violations of a protocol's Pace: a node that waited
+// PaceCheck names the violations of Settings.Pace: a node that waited
 // longer than its own design allows before acting on what S3 answered it.
 // Such a node is not unsafe, only slow, and slow only under faults (which
 // is why the liveness bound after the heal does not see it); the verdict is
 // Liveness.
 const PaceCheck = "pace"
 
-// The rules of PaceCheck for the production elector (ElectorSettings.Pace).
+// The rules of PaceCheck.
 const (
 	// RulePaceRetry: after an acquisition that was not answered with a
 	// success (no answer, a 5xx, a 409, a 412 or a 404), applied or not,
@@ -78,7 +78,7 @@ var paceDisturbed = []string{"pause", "crash", "restart", "stop", "clock-stall",
 // Windows in which the node was paused, stalled, stopped or restarted, and
 // acquisitions of which the run's end leaves no time to judge, are not
 // judged.
-func (s ElectorSettings) Pace(h *sim.History, node int, clock sim.ClockModel) []linearizability.Violation {
+func (s Settings) Pace(h *sim.History, node int, clock sim.ClockModel) []linearizability.Violation {
 	out := s.earlyRenewals(h, node, clock)
 	var ops []*sim.S3Op
 	if endsEarly(h, node) {
@@ -170,14 +170,14 @@ func (s ElectorSettings) Pace(h *sim.History, node int, clock sim.ClockModel) []
 // earlyRenewals judges RulePaceRenewal: every renewal S3 applied of a
 // record node wrote last, with the same token, is sent at least a
 // RetryPeriod of the node's clock after that record's send.
-func (s ElectorSettings) earlyRenewals(h *sim.History, node int, clock sim.ClockModel) []linearizability.Violation {
+func (s Settings) earlyRenewals(h *sim.History, node int, clock sim.ClockModel) []linearizability.Violation {
 	var out []linearizability.Violation
 	var last struct {
 		etag, identity string
 		sent           time.Duration
 		token          uint64
 	}
-	least := time.Duration(float64(s.RetryPeriod)*1e6/(1e6+float64(max(clock.DriftPPM, 0)))) - paceSlack
+	least := trueFor(s.RetryPeriod, max(clock.DriftPPM, 0)) - paceSlack
 	chain, sent := "", time.Duration(0) // the call that the current attempt is of
 	for i := range h.S3 {
 		op := &h.S3[i]
@@ -223,7 +223,7 @@ func scanRecord(body string) (token uint64, released bool) {
 
 // requestTimeout is the elector's bound on each S3 call: RequestTimeout, or
 // RetryPeriod if that is 0 (protocol.Config.RequestTimeout).
-func (s ElectorSettings) requestTimeout() time.Duration {
+func (s Settings) requestTimeout() time.Duration {
 	if s.RequestTimeout == 0 {
 		return s.RetryPeriod
 	}
@@ -232,7 +232,7 @@ func (s ElectorSettings) requestTimeout() time.Duration {
 
 // termLength is how long the elector's term lasts after the send of its
 // write, as its configuration computes it.
-func (s ElectorSettings) termLength() time.Duration {
+func (s Settings) termLength() time.Duration {
 	return s.Config(sim.Env{}).Assumptions().Term
 }
 
@@ -280,7 +280,7 @@ func paceOps(h *sim.History, node int) []*sim.S3Op {
 // (a tenth of RetryPeriod plus a jitter of at most as much) after no
 // answer, a 409, a 429 or a 5xx. judged is false for a success and for any
 // other answer.
-func (s ElectorSettings) retryWait(op *sim.S3Op) (wait time.Duration, judged bool) {
+func (s Settings) retryWait(op *sim.S3Op) (wait time.Duration, judged bool) {
 	switch {
 	case op.Return >= 0 && (op.Status == 412 || op.Status == 404):
 		return 0, true
@@ -345,30 +345,7 @@ func disturbed(h *sim.History, clock sim.ClockModel, node int, from, to time.Dur
 			}
 		}
 	}
-	for _, st := range clock.Stalls {
-		if st.At <= to && st.At+st.For >= from {
-			return true
-		}
-	}
-	return false
-}
-
-// trueTime is the longest true time a node's clock takes to advance by d:
-// at its drifting rate or at the true rate, whichever is slower.
-func trueTime(clock sim.ClockModel, d time.Duration) time.Duration {
-	if clock.DriftPPM >= 0 {
-		return d
-	}
-	return time.Duration(float64(d)*1e6/float64(1e6+clock.DriftPPM)) + paceSlack
-}
-
-// localTime is the most a node's clock advances in true time d: at its
-// drifting rate or at the true rate, whichever is faster.
-func localTime(clock sim.ClockModel, d time.Duration) time.Duration {
-	if clock.DriftPPM <= 0 {
-		return d
-	}
-	return time.Duration(float64(d)*(1e6+float64(clock.DriftPPM))/1e6) + paceSlack
+	return stalledWithin(clock, from, to)
 }
 
 // answerOf describes the answer of op for a message.

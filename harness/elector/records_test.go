@@ -1,4 +1,4 @@
-package harness_test
+package elector_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/protocol"
 )
 
@@ -58,38 +59,32 @@ func TestRecordAuditCatchesBrokenRecords(t *testing.T) {
 		rule    string
 	}{
 		{"as written", func(_ *protocol.Record, b []byte) []byte { return b }, ""},
-		{"a space after the object", func(_ *protocol.Record, b []byte) []byte { return append(b, ' ') }, harness.RuleRecordCanonical},
+		{"a space after the object", func(_ *protocol.Record, b []byte) []byte { return append(b, ' ') }, elector.RuleRecordCanonical},
 		{"keys in another order", func(r *protocol.Record, b []byte) []byte {
 			return bytes.Replace(b, []byte(`{"holder":`+string(mustJSON(t, r.Holder))+`,"token":`+string(mustJSON(t, r.Token))),
 				[]byte(`{"token":`+string(mustJSON(t, r.Token))+`,"holder":`+string(mustJSON(t, r.Holder))), 1)
-		}, harness.RuleRecordCanonical},
-		{"a lease a millisecond short", remarshal(func(r *protocol.Record) bool { r.LeaseDurationMS--; return true }), harness.RuleRecordLease},
-		{"another holder", remarshal(func(r *protocol.Record) bool { r.Holder += "-x"; return true }), harness.RuleRecordHolder},
+		}, elector.RuleRecordCanonical},
+		{"a lease a millisecond short", remarshal(func(r *protocol.Record) bool { r.LeaseDurationMS--; return true }), elector.RuleRecordLease},
+		{"another holder", remarshal(func(r *protocol.Record) bool { r.Holder += "-x"; return true }), elector.RuleRecordHolder},
 		{"a takeover that forgets its link", remarshal(func(r *protocol.Record) bool {
 			forget := r.Previous != nil && r.AcquireTime.Equal(r.RenewTime)
 			r.Previous = nil
 			return forget
-		}), harness.RuleRecordLink},
+		}), elector.RuleRecordLink},
 		{"a link ended the other way", remarshal(func(r *protocol.Record) bool {
 			if r.Previous == nil {
 				return false
 			}
 			r.Previous.Ended = map[protocol.Ending]protocol.Ending{protocol.EndedExpired: protocol.EndedReleased, protocol.EndedReleased: protocol.EndedExpired}[r.Previous.Ended]
 			return true
-		}), harness.RuleRecordLink},
+		}), elector.RuleRecordLink},
 		{"a renewal that drops the link", remarshal(func(r *protocol.Record) bool {
 			drop := r.Previous != nil && !r.AcquireTime.Equal(r.RenewTime)
 			r.Previous = nil
 			return drop
-		}), harness.RuleRecordLink},
+		}), elector.RuleRecordLink},
 	} {
-		sc := harness.Swarm("records-test", harness.Elector(harness.DefaultElectorSettings))
-		build := sc.Build
-		sc.Build = func(seed uint64) harness.Setup {
-			s := build(seed)
-			s.Config.WrapStore = func(st protocol.ObjectStore) protocol.ObjectStore { return &corruptingStore{st, c.corrupt} }
-			return s
-		}
+		sc := wrappedSwarm("records-test", func(st protocol.ObjectStore) protocol.ObjectStore { return &corruptingStore{st, c.corrupt} })
 		seeds := uint64(30)
 		if c.rule == "" {
 			seeds = 200
@@ -101,7 +96,7 @@ func TestRecordAuditCatchesBrokenRecords(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, v := range o.Violations {
-				if v.Checker == harness.RecordAuditCheck {
+				if v.Checker == elector.RecordAuditCheck {
 					if o.Verdict != harness.Unsafe {
 						t.Errorf("%s: seed %d judged %s with %v", c.name, seed, o.Verdict, v)
 					}
@@ -126,27 +121,10 @@ func mustJSON(t *testing.T, v any) []byte {
 	return b
 }
 
-// firstWinsStore hands the elector every body it reads as a reader that
-// takes the first of a field written twice would see it (encoding/json,
-// and so the record format, takes the last): a codec's misreading, put
-// between S3 and the elector.
-type firstWinsStore struct{ protocol.ObjectStore }
-
-func (s firstWinsStore) GetObject(ctx context.Context, in *s3.GetObjectInput, opts ...func(*s3.Options)) (*s3.GetObjectOutput, error) {
-	out, err := s.ObjectStore.GetObject(ctx, in, opts...)
-	if err != nil || out.Body == nil {
-		return out, err
-	}
-	body, err := io.ReadAll(out.Body)
-	if err != nil {
-		return nil, err
-	}
-	cp := *out
-	cp.Body = io.NopCloser(bytes.NewReader(firstWins(body)))
-	return &cp, nil
-}
-
-// firstWins rewrites a JSON object so that each field has its first value;
+// firstWins rewrites a JSON object so that each field has its first value,
+// as a reader that takes the first of a field written twice would see it
+// (encoding/json, and so the record format, takes the last): a codec's
+// misreading;
 // anything else is returned as it is.
 func firstWins(body []byte) []byte {
 	d := json.NewDecoder(bytes.NewReader(body))
@@ -182,24 +160,7 @@ func firstWins(body []byte) []byte {
 // misreading is excused nowhere: the record before the run is a foreign
 // write, but what a node wrote after reading it is its own.
 func TestRecordAuditSeesMisreadRecords(t *testing.T) {
-	sc := harness.Swarm("misread-test", harness.Elector(harness.DefaultElectorSettings))
-	build := sc.Build
-	sc.Build = func(seed uint64) harness.Setup {
-		s := build(seed)
-		s.Config.WrapStore = func(st protocol.ObjectStore) protocol.ObjectStore { return firstWinsStore{st} }
-		return s
+	if !linkCaught(t, misreadingSwarm("misread-test", firstWins), 400) {
+		t.Fatal("no record-audit link violation within seeds 1..400")
 	}
-	for seed := uint64(1); seed <= 400; seed++ {
-		o, err := harness.RunSeed(sc, seed, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, v := range o.Violations {
-			if v.Checker == harness.RecordAuditCheck && v.Rule == harness.RuleRecordLink && o.Verdict == harness.Unsafe {
-				t.Logf("seed %d: %v", seed, v)
-				return
-			}
-		}
-	}
-	t.Fatal("no record-audit link violation within seeds 1..400")
 }

@@ -1,10 +1,9 @@
-package harness_test
+package elector_test
 
 import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -33,29 +33,15 @@ func (s sluggishStore) PutObject(ctx context.Context, in *s3.PutObjectInput, opt
 	return out, err
 }
 
-// ownNonceHider hands the elector every record it reads with another
-// nonce: an elector that cannot recognise its own records, which times an
+// hideNonce gives every record the elector reads another nonce: an
+// elector that cannot recognise its own records, which times an
 // acquisition of its own whose answer was lost as someone else's lease.
-type ownNonceHider struct{ protocol.ObjectStore }
-
-func (s ownNonceHider) GetObject(ctx context.Context, in *s3.GetObjectInput, opts ...func(*s3.Options)) (*s3.GetObjectOutput, error) {
-	out, err := s.ObjectStore.GetObject(ctx, in, opts...)
-	if err != nil || out.Body == nil {
-		return out, err
-	}
-	body, err := io.ReadAll(out.Body)
-	if err != nil {
-		return nil, err
-	}
+func hideNonce(body []byte) []byte {
 	if i := bytes.Index(body, []byte(`"nonce":"`)); i >= 0 && i+9+protocol.NonceLen <= len(body) {
 		body = bytes.Clone(body)
 		copy(body[i+9:], strings.Repeat("0", protocol.NonceLen))
 	}
-	cp := *out
-	cp.Body = io.NopCloser(bytes.NewReader(body))
-	n := int64(len(body))
-	cp.ContentLength = &n
-	return &cp, nil
+	return body
 }
 
 // TestPaceCatchesSlowElectors: an elector that waits a RetryPeriod after a
@@ -66,7 +52,7 @@ func (s ownNonceHider) GetObject(ctx context.Context, in *s3.GetObjectInput, opt
 // checker judged an applied acquisition whose answer was lost on at least
 // ten.
 func TestPaceCatchesSlowElectors(t *testing.T) {
-	s := harness.DefaultElectorSettings
+	s := elector.DefaultSettings
 	for _, c := range []struct {
 		name string
 		wrap func(env sim.Env) protocol.ObjectStore
@@ -75,15 +61,15 @@ func TestPaceCatchesSlowElectors(t *testing.T) {
 		{"as it is", func(env sim.Env) protocol.ObjectStore { return env.Store }, ""},
 		{"a poll for a back-off", func(env sim.Env) protocol.ObjectStore {
 			return sluggishStore{env.Store, env.Clock, func() { _ = env.Clock.Sleep(context.Background(), s.RetryPeriod) }}
-		}, harness.RulePaceRetry},
-		{"its own acquisition not recognised", func(env sim.Env) protocol.ObjectStore { return ownNonceHider{env.Store} }, harness.RulePaceResume},
+		}, elector.RulePaceRetry},
+		{"its own acquisition not recognised", func(env sim.Env) protocol.ObjectStore { return misreadingStore{env.Store, hideNonce} }, elector.RulePaceResume},
 	} {
-		p := harness.Elector(s)
+		p := elector.Protocol(s)
 		p.Configure = nil   // every node with the settings above
 		p.AuditWrites = nil // the hider's links are wrong too; judge the pace alone
 		p.Candidate = func(ctx context.Context, env sim.Env) error {
 			env.Store = c.wrap(env)
-			return harness.ProductionElector(s)(ctx, env)
+			return elector.Candidate(s)(ctx, env)
 		}
 		sc := harness.Swarm("pace-test", p)
 		seeds := uint64(40)
@@ -102,7 +88,7 @@ func TestPaceCatchesSlowElectors(t *testing.T) {
 			for _, v := range o.Violations {
 				// The rules of a term's end are TestPaceCatchesStepDownsAndReleases's
 				// (the nonce hider breaks RulePaceStepDown too).
-				if v.Checker == harness.PaceCheck && v.Rule != harness.RulePaceStepDown && v.Rule != harness.RulePaceRelease {
+				if v.Checker == elector.PaceCheck && v.Rule != elector.RulePaceStepDown && v.Rule != elector.RulePaceRelease {
 					if o.Verdict != harness.Liveness {
 						t.Errorf("%s: seed %d judged %s with %v", c.name, seed, o.Verdict, v)
 					}
@@ -137,7 +123,7 @@ func lostAcquisition(h *sim.History) bool {
 // runs fast too; one a RetryPeriod later, a release, and a takeover with a
 // new token do not.
 func TestPaceRenewalRule(t *testing.T) {
-	s := harness.DefaultElectorSettings // RetryPeriod 1 s
+	s := elector.DefaultSettings // RetryPeriod 1 s
 	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
 	put := func(ifMatch, etag, body string, call int) sim.S3Op {
 		op := sim.S3Op{Node: 0, Identity: "n0", Op: "PutObject", IfMatch: ifMatch, BodyETag: etag, Body: body, Call: ms(call), Return: ms(call + 20), Status: 200, ETag: etag}
@@ -168,7 +154,7 @@ func TestPaceRenewalRule(t *testing.T) {
 	} {
 		h := &sim.History{Nodes: 1, End: 60 * time.Second, S3: []sim.S3Op{put("", `"e1"`, rec(5, false), 0), c.second}}
 		vs := s.Pace(h, 0, sim.ClockModel{DriftPPM: c.drift})
-		if got := len(vs) > 0 && vs[0].Rule == harness.RulePaceRenewal; got != c.broken {
+		if got := len(vs) > 0 && vs[0].Rule == elector.RulePaceRenewal; got != c.broken {
 			t.Errorf("%s: violations %v; want a renewal violation: %v", c.name, vs, c.broken)
 		}
 	}

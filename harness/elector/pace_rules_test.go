@@ -1,4 +1,4 @@
-package harness_test
+package elector_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -97,7 +98,7 @@ func (s oneRelease) PutObject(ctx context.Context, in *s3.PutObjectInput, opts .
 // swarm's first seeds and judged Liveness; the production elector as it
 // is breaks neither on seeds 1..300.
 func TestPaceCatchesStepDownsAndReleases(t *testing.T) {
-	s := harness.DefaultElectorSettings
+	s := elector.DefaultSettings
 	for _, c := range []struct {
 		name  string
 		wrap  func(env sim.Env) protocol.ObjectStore
@@ -106,18 +107,18 @@ func TestPaceCatchesStepDownsAndReleases(t *testing.T) {
 	}{
 		{"as it is", func(env sim.Env) protocol.ObjectStore { return env.Store }, "", 300},
 		{"a failed read taken for a deletion", func(env sim.Env) protocol.ObjectStore { return missingOnFailure{env.Store} },
-			harness.RulePaceStepDown, 100},
+			elector.RulePaceStepDown, 100},
 		{"release calls that outlive the deadline", func(env sim.Env) protocol.ObjectStore {
 			return unboundedRelease{env.Store, env.Clock, s.RequestTimeout, &releasing{}}
-		}, harness.RulePaceRelease, 3000},
+		}, elector.RulePaceRelease, 3000},
 		{"a release given up after one attempt", func(env sim.Env) protocol.ObjectStore { return oneRelease{env.Store, &releasing{}} },
-			harness.RulePaceRelease, 1000},
+			elector.RulePaceRelease, 1000},
 	} {
-		p := harness.Elector(s)
+		p := elector.Protocol(s)
 		p.Configure = nil // every node with the settings above
 		p.Candidate = func(ctx context.Context, env sim.Env) error {
 			env.Store = c.wrap(env)
-			return harness.ProductionElector(s)(ctx, env)
+			return elector.Candidate(s)(ctx, env)
 		}
 		sc := harness.Swarm("pace-rules-test", p)
 		caught := ""
@@ -127,7 +128,7 @@ func TestPaceCatchesStepDownsAndReleases(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, v := range o.Violations {
-				if v.Checker != harness.PaceCheck || v.Rule != harness.RulePaceStepDown && v.Rule != harness.RulePaceRelease {
+				if v.Checker != elector.PaceCheck || v.Rule != elector.RulePaceStepDown && v.Rule != elector.RulePaceRelease {
 					continue
 				}
 				if o.Verdict != harness.Liveness {

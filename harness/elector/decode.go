@@ -1,4 +1,4 @@
-package harness
+package elector
 
 import (
 	"encoding/json"
@@ -11,28 +11,14 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-// RuleRecordDecode (RecordAuditCheck): protocol.DecodeRecord, with which
-// the elector reads the lock object (and operators' tools read it too),
-// read a body that a node read otherwise than the record format says: it
-// took a body that is no valid record, refused a valid one, read other
-// values, or named another rule than the first one the body breaks
-// (protocol.RecordError.Field). The reference is readRecord's, with
-// encoding/json; each body is judged once, at the first read that
-// returned it.
-const RuleRecordDecode = "decode"
-
 // decodeViolations judges protocol.DecodeRecord on every body the nodes'
 // reads returned.
 func (a *recordAudit) decodeViolations(h *sim.History) []linearizability.Violation {
 	var out []linearizability.Violation
 	judged := map[string]bool{}
-	for i := range h.S3 {
-		op := &h.S3[i]
-		if op.Node < 0 || op.Op != "GetObject" || op.Status != 200 || op.Return < 0 {
-			continue
-		}
+	for op := range answered(h) {
 		etag := unquote(op.ETag)
-		if judged[etag] {
+		if op.Op != "GetObject" || judged[etag] {
 			continue
 		}
 		judged[etag] = true
@@ -41,9 +27,8 @@ func (a *recordAudit) decodeViolations(h *sim.History) []linearizability.Violati
 			continue // a body the history does not hold
 		}
 		if why := decodedOtherwise(a.bodies[etag], want); why != "" {
-			out = append(out, linearizability.Violation{Checker: RecordAuditCheck, Rule: RuleRecordDecode, At: op.Return,
-				Nodes: []int{op.Node}, Token: want.rec.Token,
-				Message: fmt.Sprintf("node %d read a body at %v that protocol.DecodeRecord %s: %.200q", op.Node, op.Return, why, a.bodies[etag])})
+			out = append(out, auditViolation(RuleRecordDecode, op, op.Return, want.rec.Token,
+				fmt.Sprintf("node %d read a body at %v that protocol.DecodeRecord %s: %.200q", op.Node, op.Return, why, a.bodies[etag])))
 		}
 	}
 	return out

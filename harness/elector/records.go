@@ -1,19 +1,21 @@
-package harness
+package elector
 
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
 	"math"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
 
-// RecordAuditCheck names the violations of AuditElectorRecords: a lock
+// RecordAuditCheck names the violations of AuditRecords: a lock
 // record a node wrote that does not say what its writer knew. Every reader
 // of the lock object relies on it (the next holder's hand-over, an operator
 // reading the audit link), and a node always knows what it writes and what
@@ -42,28 +44,58 @@ const (
 	// RuleRecordLease: the record states a lease (leaseDurationMillis)
 	// other than its writer's configured lease rounded up to whole
 	// milliseconds: a record never understates the lease its writer keeps
-	// to, and states no more than it (judged by ElectorSettings.AuditRecords,
+	// to, and states no more than it (judged by Settings.AuditRecords,
 	// which knows the node's settings).
 	RuleRecordLease = "lease"
+	// RuleRecordFloor: a node acquired a term with a token not above a token
+	// it had already seen since it last started: one of a valid record it read
+	// (the largest token excepted, which no token can follow) or of a term it
+	// acquired itself; or with the largest token, which only a token seen,
+	// plus one, can be (the largest token's own successor stays the largest).
+	// The elector promises every acquisition the highest token it has seen
+	// plus one, or more (protocol's package documentation); a node that
+	// forgets one hands out a token that fenced resources may already have
+	// passed, and the tokens of successive terms then fall wherever a foreign
+	// delete or overwrite lets them, which the fencing checkers excuse. This
+	// rule is the node's own, so no fault excuses it.
+	RuleRecordFloor = "floor"
+	// RuleRecordDecode: protocol.DecodeRecord, with which the elector reads
+	// the lock object (and operators' tools read it too), read a body that a
+	// node read otherwise than the record format says: it took a body that is
+	// no valid record, refused a valid one, read other values, or named
+	// another rule than the first one the body breaks
+	// (protocol.RecordError.Field). The reference is readRecord's, with
+	// encoding/json; each body is judged once, at the first read that returned
+	// it.
+	RuleRecordDecode = "decode"
 )
 
-// AuditElectorRecords judges every body a node wrote to the lock object
+// AuditRecords judges every body a node wrote to the lock object
 // that S3 applied (sim.S3Op.Body) against the documented record format and
 // against the body its If-Match names: every rule of RecordAuditCheck but
-// the lease, which needs the writer's settings (ElectorSettings.AuditRecords,
-// the production elector's Protocol.AuditWrites, judges them all). Bodies
+// the lease, which needs the writer's settings (Settings.AuditRecords and
+// the AuditWrites of Protocol judge them all). Bodies
 // are read with encoding/json and the record rules are written out here,
 // not taken from the elector's codec: the judge of what the records say
 // must not share the code it judges.
-func AuditElectorRecords(h *sim.History) []linearizability.Violation {
+func AuditRecords(h *sim.History) []linearizability.Violation {
 	return auditRecords(h, nil)
 }
 
-// AuditRecords is the production elector's Protocol.AuditWrites for nodes
-// that run settings s: AuditElectorRecords, and every record states
-// s.LeaseDuration rounded up to whole milliseconds (RuleRecordLease).
-func (s ElectorSettings) AuditRecords(h *sim.History) []linearizability.Violation {
+// AuditRecords is AuditRecords (the function) for nodes that run settings
+// s, with the lease rule: every record states s.LeaseDuration rounded up
+// to whole milliseconds (RuleRecordLease).
+func (s Settings) AuditRecords(h *sim.History) []linearizability.Violation {
 	return auditRecords(h, func(int) time.Duration { return s.LeaseDuration })
+}
+
+// auditWrites is the AuditWrites of Protocol: Settings.AuditRecords, each
+// node's records held to the lease of its own protocol (node), the
+// LeaseDuration of its settings, which Protocol states as
+// Assumptions.Lease: under a plan that gives nodes settings of their own,
+// each node's own.
+func auditWrites(h *sim.History, node func(int) harness.Protocol) []linearizability.Violation {
+	return auditRecords(h, func(i int) time.Duration { return node(i).Assumptions.Lease })
 }
 
 // auditRecords judges the records of h; lease, if set, is the lease each
@@ -88,6 +120,24 @@ func auditRecords(h *sim.History, lease func(node int) time.Duration) []lineariz
 	}
 	out = append(out, a.floorViolations(h)...)
 	return append(out, a.decodeViolations(h)...)
+}
+
+// answered are the requests of the nodes that S3 answered with a success,
+// in the order of the history: what the nodes learned from.
+func answered(h *sim.History) iter.Seq[*sim.S3Op] {
+	return func(yield func(*sim.S3Op) bool) {
+		for i := range h.S3 {
+			if op := &h.S3[i]; op.Node >= 0 && op.Return >= 0 && op.Status == 200 && !yield(op) {
+				return
+			}
+		}
+	}
+}
+
+// auditViolation is a violation of rule (RecordAuditCheck) by op's node
+// at at, about the record with token.
+func auditViolation(rule string, op *sim.S3Op, at time.Duration, token uint64, message string) linearizability.Violation {
+	return linearizability.Violation{Checker: RecordAuditCheck, Rule: rule, At: at, Nodes: []int{op.Node}, Token: token, Message: message}
 }
 
 // recordAudit holds the bodies of a history's applied writes by ETag, and
