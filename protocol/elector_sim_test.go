@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/harness"
-	"github.com/s3lease/s3lease/internal/catalog"
 	"github.com/s3lease/s3lease/harness/elector"
+	"github.com/s3lease/s3lease/internal/catalog"
 	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/scenarios"
 	"github.com/s3lease/s3lease/sim"
