@@ -12,18 +12,19 @@ import (
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/protocol"
+	"github.com/s3lease/s3lease/sim"
 )
 
 // misreadingStore hands the elector every body it reads as a reader with
 // the wrong rules would see it: misread rewrites it between S3 and the
 // elector. What the elector then writes shows what it read.
 type misreadingStore struct {
-	protocol.ObjectStore
+	sim.S3Client
 	misread func([]byte) []byte
 }
 
 func (s misreadingStore) GetObject(ctx context.Context, in *s3.GetObjectInput, opts ...func(*s3.Options)) (*s3.GetObjectOutput, error) {
-	out, err := s.ObjectStore.GetObject(ctx, in, opts...)
+	out, err := s.S3Client.GetObject(ctx, in, opts...)
 	if err != nil || out.Body == nil {
 		return out, err
 	}
@@ -98,7 +99,7 @@ func misreadingSwarm(name string, misread func([]byte) []byte) harness.Scenario 
 	build := sc.Build
 	sc.Build = func(seed uint64) harness.Setup {
 		s := build(seed)
-		s.Config.WrapStore = func(st protocol.ObjectStore) protocol.ObjectStore { return misreadingStore{st, misread} }
+		s.Config.WrapStore = func(st sim.S3Client) sim.S3Client { return misreadingStore{st, misread} }
 		return s
 	}
 	return sc

@@ -20,13 +20,13 @@ import (
 // that failed before it can act on the answer: the back-off of an elector
 // that polls instead.
 type sluggishStore struct {
-	protocol.ObjectStore
+	sim.S3Client
 	clock protocol.Clock
 	wait  func() // sleeps
 }
 
 func (s sluggishStore) PutObject(ctx context.Context, in *s3.PutObjectInput, opts ...func(*s3.Options)) (*s3.PutObjectOutput, error) {
-	out, err := s.ObjectStore.PutObject(ctx, in, opts...)
+	out, err := s.S3Client.PutObject(ctx, in, opts...)
 	if err != nil {
 		s.wait()
 	}
@@ -36,10 +36,10 @@ func (s sluggishStore) PutObject(ctx context.Context, in *s3.PutObjectInput, opt
 // ownNonceHider hands the elector every record it reads with another
 // nonce: an elector that cannot recognise its own records, which times an
 // acquisition of its own whose answer was lost as someone else's lease.
-type ownNonceHider struct{ protocol.ObjectStore }
+type ownNonceHider struct{ sim.S3Client }
 
 func (s ownNonceHider) GetObject(ctx context.Context, in *s3.GetObjectInput, opts ...func(*s3.Options)) (*s3.GetObjectOutput, error) {
-	out, err := s.ObjectStore.GetObject(ctx, in, opts...)
+	out, err := s.S3Client.GetObject(ctx, in, opts...)
 	if err != nil || out.Body == nil {
 		return out, err
 	}
@@ -69,14 +69,14 @@ func TestPaceCatchesSlowElectors(t *testing.T) {
 	s := harness.DefaultElectorSettings
 	for _, c := range []struct {
 		name string
-		wrap func(env sim.Env) protocol.ObjectStore
+		wrap func(env sim.Env) sim.S3Client
 		rule string
 	}{
-		{"as it is", func(env sim.Env) protocol.ObjectStore { return env.Store }, ""},
-		{"a poll for a back-off", func(env sim.Env) protocol.ObjectStore {
+		{"as it is", func(env sim.Env) sim.S3Client { return env.Store }, ""},
+		{"a poll for a back-off", func(env sim.Env) sim.S3Client {
 			return sluggishStore{env.Store, env.Clock, func() { _ = env.Clock.Sleep(context.Background(), s.RetryPeriod) }}
 		}, harness.RulePaceRetry},
-		{"its own acquisition not recognised", func(env sim.Env) protocol.ObjectStore { return ownNonceHider{env.Store} }, harness.RulePaceResume},
+		{"its own acquisition not recognised", func(env sim.Env) sim.S3Client { return ownNonceHider{env.Store} }, harness.RulePaceResume},
 	} {
 		p := harness.Elector(s)
 		p.Configure = nil   // every node with the settings above

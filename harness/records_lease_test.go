@@ -14,7 +14,7 @@ import (
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/linearizability"
-	"github.com/s3lease/s3lease/protocol"
+	"github.com/s3lease/s3lease/sim"
 )
 
 // leaseRun runs p for 40 s on five nodes whose leader is stopped, and
@@ -131,12 +131,12 @@ func TestRecordAuditHoldsEachNodeToItsLease(t *testing.T) {
 // lease of more than 23 hours as one stating a millisecond more than 24
 // hours: what an elector whose longest lease is 23 hours makes of it (a
 // malformed record), put between S3 and the elector.
-type shortLimitStore struct{ protocol.ObjectStore }
+type shortLimitStore struct{ sim.S3Client }
 
 var leaseField = regexp.MustCompile(`"leaseDurationMs"(\s*):(\s*)(\d+)`)
 
 func (s shortLimitStore) GetObject(ctx context.Context, in *s3.GetObjectInput, opts ...func(*s3.Options)) (*s3.GetObjectOutput, error) {
-	out, err := s.ObjectStore.GetObject(ctx, in, opts...)
+	out, err := s.S3Client.GetObject(ctx, in, opts...)
 	if err != nil || out.Body == nil {
 		return out, err
 	}
@@ -166,7 +166,7 @@ func TestRecordAuditSeesRefusedLongLeases(t *testing.T) {
 	build := sc.Build
 	sc.Build = func(seed uint64) harness.Setup {
 		s := build(seed)
-		s.Config.WrapStore = func(st protocol.ObjectStore) protocol.ObjectStore { return shortLimitStore{st} }
+		s.Config.WrapStore = func(st sim.S3Client) sim.S3Client { return shortLimitStore{st} }
 		return s
 	}
 	for seed := uint64(1); seed <= 600; seed++ {

@@ -11,12 +11,13 @@ import (
 
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/protocol"
+	"github.com/s3lease/s3lease/sim"
 )
 
 // corruptingStore rewrites every record the elector sends, as a broken
 // codec would.
 type corruptingStore struct {
-	protocol.ObjectStore
+	sim.S3Client
 	corrupt func(r *protocol.Record, body []byte) []byte
 }
 
@@ -31,7 +32,7 @@ func (s *corruptingStore) PutObject(ctx context.Context, in *s3.PutObjectInput, 
 	}
 	cp := *in
 	cp.Body = bytes.NewReader(body)
-	return s.ObjectStore.PutObject(ctx, &cp, opts...)
+	return s.S3Client.PutObject(ctx, &cp, opts...)
 }
 
 // TestRecordAuditCatchesBrokenRecords: the production elector's swarm
@@ -87,7 +88,7 @@ func TestRecordAuditCatchesBrokenRecords(t *testing.T) {
 		build := sc.Build
 		sc.Build = func(seed uint64) harness.Setup {
 			s := build(seed)
-			s.Config.WrapStore = func(st protocol.ObjectStore) protocol.ObjectStore { return &corruptingStore{st, c.corrupt} }
+			s.Config.WrapStore = func(st sim.S3Client) sim.S3Client { return &corruptingStore{st, c.corrupt} }
 			return s
 		}
 		seeds := uint64(30)
@@ -130,10 +131,10 @@ func mustJSON(t *testing.T, v any) []byte {
 // takes the first of a field written twice would see it (encoding/json,
 // and so the record format, takes the last): a codec's misreading, put
 // between S3 and the elector.
-type firstWinsStore struct{ protocol.ObjectStore }
+type firstWinsStore struct{ sim.S3Client }
 
 func (s firstWinsStore) GetObject(ctx context.Context, in *s3.GetObjectInput, opts ...func(*s3.Options)) (*s3.GetObjectOutput, error) {
-	out, err := s.ObjectStore.GetObject(ctx, in, opts...)
+	out, err := s.S3Client.GetObject(ctx, in, opts...)
 	if err != nil || out.Body == nil {
 		return out, err
 	}
@@ -186,7 +187,7 @@ func TestRecordAuditSeesMisreadRecords(t *testing.T) {
 	build := sc.Build
 	sc.Build = func(seed uint64) harness.Setup {
 		s := build(seed)
-		s.Config.WrapStore = func(st protocol.ObjectStore) protocol.ObjectStore { return firstWinsStore{st} }
+		s.Config.WrapStore = func(st sim.S3Client) sim.S3Client { return firstWinsStore{st} }
 		return s
 	}
 	for seed := uint64(1); seed <= 400; seed++ {

@@ -10,7 +10,7 @@ import (
 // Op names the S3 call a step makes.
 type Op string
 
-// The calls of protocol.ObjectStore.
+// The calls of sim.S3Client.
 const (
 	Put    Op = "PutObject"
 	Get    Op = "GetObject"
