@@ -34,28 +34,47 @@ type unit struct {
 
 // buildSequence orders the writes that take effect.
 func (c *fastChecker) buildSequence(free, by int) *fastReason {
+	nEffective, r := c.linkVersions(free)
+	if r != nil {
+		return r
+	}
+	units, r := c.collectUnits(free)
+	if r != nil {
+		return r
+	}
+	spans, visited := c.expandUnits(units)
+	if visited != nEffective {
+		return c.illegal("writes that take effect replace each other in a cycle")
+	}
+	order, r := c.orderUnits(units, spans, by)
+	if r != nil {
+		return r
+	}
+	c.layOut(order, spans)
+	return c.checkStates()
+}
+
+// linkVersions decides which versions take effect (c.effective): those
+// that must and, with fastFreePuts, the free ones that can. Each version
+// that takes effect by If-Match becomes the successor of the one it
+// replaces. It returns how many versions take effect.
+func (c *fastChecker) linkVersions(free int) (int, *fastReason) {
 	c.effective = slices.Grow(c.effective[:0], len(c.versions))
 	for v := range c.versions {
 		ver := &c.versions[v]
 		ver.succ, ver.state = -1, -1
 		c.effective = append(c.effective, ver.status == verMust || ver.status == verRequired)
 	}
-	effective := func(v int32) bool { return c.effective[v] }
 	// The versions that take effect replace the one they name; no
 	// version is replaced twice.
 	for v := range c.versions {
 		ver := &c.versions[v]
-		if !effective(int32(v)) || ver.cond != condIfMatch {
+		if !c.effective[v] || ver.cond != condIfMatch {
 			continue
 		}
-		if !effective(ver.pred) {
-			return c.illegal("S3[%d] replaces ETag %s, which is not written", c.ops[ver.rep].idx, shortETag(c.versions[ver.pred].etag))
+		if r := c.succeed(ver.pred, int32(v)); r != nil {
+			return 0, r
 		}
-		p := &c.versions[ver.pred]
-		if p.succ != -1 {
-			return c.illegal("ETag %s is replaced twice, by S3[%d] and S3[%d]", shortETag(p.etag), c.writeIdx(p.succ), c.ops[ver.rep].idx)
-		}
-		p.succ = int32(v)
 	}
 	if free&fastFreePuts != 0 {
 		// The writes whose effect nothing forces take effect where they
@@ -69,7 +88,7 @@ func (c *fastChecker) buildSequence(free, by int) *fastReason {
 					continue
 				}
 				if ver.cond == condIfMatch {
-					if p := &c.versions[ver.pred]; !effective(ver.pred) || p.succ != -1 {
+					if p := &c.versions[ver.pred]; !c.effective[ver.pred] || p.succ != -1 {
 						continue
 					} else {
 						p.succ = int32(v)
@@ -85,6 +104,33 @@ func (c *fastChecker) buildSequence(free, by int) *fastReason {
 			nEffective++
 		}
 	}
+	return nEffective, nil
+}
+
+// succeed records that succ, a version or -2-op for a delete, ends the
+// lifetime of version v, which must take effect and have no other
+// successor.
+func (c *fastChecker) succeed(v, succ int32) *fastReason {
+	p := &c.versions[v]
+	if !c.effective[v] {
+		verb := "replaces"
+		if succ < 0 {
+			verb = "deletes"
+		}
+		return c.illegal("S3[%d] %s ETag %s, which is not written", c.writeIdx(succ), verb, shortETag(p.etag))
+	}
+	if p.succ != -1 {
+		return c.illegal("ETag %s is replaced twice, by S3[%d] and S3[%d]", shortETag(p.etag), c.writeIdx(p.succ), c.writeIdx(succ))
+	}
+	p.succ = succ
+	return nil
+}
+
+// collectUnits returns the units of the sequence: the chains that begin
+// with a version not written by If-Match and the deletes that name no
+// version. A delete answered 200 that names a version ends its chain, and
+// so, with fastFreeDeletes, does a free one if nothing else does.
+func (c *fastChecker) collectUnits(free int) ([]unit, *fastReason) {
 	var units []unit
 	for _, i := range c.keyOps {
 		op := &c.ops[i]
@@ -92,14 +138,9 @@ func (c *fastChecker) buildSequence(free, by int) *fastReason {
 			continue
 		}
 		if op.dcond == condIfMatch {
-			p := &c.versions[op.dver]
-			if !effective(op.dver) {
-				return c.illegal("S3[%d] deletes ETag %s, which is not written", op.idx, shortETag(p.etag))
+			if r := c.succeed(op.dver, -2-i); r != nil {
+				return nil, r
 			}
-			if p.succ != -1 {
-				return c.illegal("ETag %s is replaced twice, by S3[%d] and S3[%d]", shortETag(p.etag), c.writeIdx(p.succ), op.idx)
-			}
-			p.succ = -2 - i
 			continue
 		}
 		units = append(units, unit{first: -2 - i})
@@ -114,25 +155,33 @@ func (c *fastChecker) buildSequence(free, by int) *fastReason {
 			}
 			if op.dcond != condIfMatch {
 				units = append(units, unit{first: -2 - i})
-			} else if p := &c.versions[op.dver]; effective(op.dver) && p.succ == -1 {
+			} else if p := &c.versions[op.dver]; c.effective[op.dver] && p.succ == -1 {
 				p.succ = -2 - i
 			}
 		}
 	}
 	for v := range c.versions {
-		if ver := &c.versions[v]; effective(int32(v)) && ver.cond != condIfMatch {
+		if ver := &c.versions[v]; c.effective[v] && ver.cond != condIfMatch {
 			units = append(units, unit{first: int32(v)})
 		}
 	}
-	// The writes, unit by unit, with the instants at which each may
-	// take effect.
+	return units, nil
+}
+
+// unitSpan is where a unit's writes stand in the sequence: [start, end).
+type unitSpan struct{ start, end int32 }
+
+// expandUnits writes out the writes, unit by unit, with the instants at
+// which each may take effect (seqVer, seqOp, allow), and fills in each
+// unit's instants. It returns where each unit stands and how many
+// versions it wrote.
+func (c *fastChecker) expandUnits(units []unit) ([]unitSpan, int) {
 	c.allow = c.allow[:0]
 	c.allowOff = c.allowOff[:0]
 	c.seqVer = append(c.seqVer[:0], -1)
 	c.seqOp = append(c.seqOp[:0], -1)
 	c.allowOff = append(c.allowOff, 0)
-	type span struct{ start, end int32 }
-	spans := make([]span, len(units))
+	spans := make([]unitSpan, len(units))
 	visited := 0
 	for u := range units {
 		spans[u].start = int32(len(c.seqVer))
@@ -177,11 +226,13 @@ func (c *fastChecker) buildSequence(free, by int) *fastReason {
 		}
 		spans[u].end = int32(len(c.seqVer))
 	}
-	if visited != nEffective {
-		return c.illegal("writes that take effect replace each other in a cycle")
-	}
-	// Order the units by their earliest instant; if each precedes the
-	// next in real time, the order is forced.
+	return spans, visited
+}
+
+// orderUnits orders the units as by says. If each precedes the next in
+// real time, the order is forced; otherwise the verdict is no longer
+// exact.
+func (c *fastChecker) orderUnits(units []unit, spans []unitSpan, by int) ([]int32, *fastReason) {
 	order := make([]int32, len(units))
 	for i := range order {
 		order[i] = int32(i)
@@ -205,7 +256,7 @@ func (c *fastChecker) buildSequence(free, by int) *fastReason {
 	})
 	if by == orderGreedy {
 		if len(order) > 256 {
-			return undecided("too many chains to order")
+			return nil, undecided("too many chains to order")
 		}
 		// order is by due: take the first unit that can come next.
 		present := false
@@ -229,7 +280,11 @@ func (c *fastChecker) buildSequence(free, by int) *fastReason {
 			break
 		}
 	}
-	// Lay the units out in that order.
+	return order, nil
+}
+
+// layOut rewrites the sequence with the units in order.
+func (c *fastChecker) layOut(order []int32, spans []unitSpan) {
 	seqVer, seqOp := []int32{-1}, []int32{-1}
 	allow := make([][2]int64, 0, len(c.allow))
 	allowOff := []int32{0}
@@ -242,8 +297,12 @@ func (c *fastChecker) buildSequence(free, by int) *fastReason {
 		}
 	}
 	c.seqVer, c.seqOp, c.allow, c.allowOff = seqVer, seqOp, allow, allowOff
+}
+
+// checkStates computes the key's state after each write of the sequence
+// (stateVer), checking that each write that took effect could.
+func (c *fastChecker) checkStates() *fastReason {
 	m := len(c.seqVer) - 1
-	// The states, checking that each write that took effect could.
 	c.stateVer = append(c.stateVer[:0], -1)
 	for j := 1; j <= m; j++ {
 		prev := c.stateVer[j-1]

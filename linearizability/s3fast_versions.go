@@ -112,6 +112,26 @@ func (c *fastChecker) buildVersions() *fastReason {
 // explains, and decides which writes take effect where that is forced.
 func (c *fastChecker) classify() *fastReason {
 	c.exact = true
+	if r := c.explainAnswers(); r != nil {
+		return r
+	}
+	if r := c.classifyVersions(); r != nil {
+		return r
+	}
+	c.markSeen()
+	if r := c.classifyDeletes(); r != nil {
+		return r
+	}
+	if r := c.requirePredecessors(); r != nil {
+		return r
+	}
+	c.ruleOut()
+	return nil
+}
+
+// explainAnswers computes, for every request with a determined answer,
+// the states that give it, and rejects a request that no state explains.
+func (c *fastChecker) explainAnswers() *fastReason {
 	for _, i := range c.keyOps {
 		op := &c.ops[i]
 		if op.role != roleMay {
@@ -121,6 +141,13 @@ func (c *fastChecker) classify() *fastReason {
 			}
 		}
 	}
+	return nil
+}
+
+// classifyVersions computes each version's write condition and the
+// version it replaces, and marks the versions a write answered 200 made
+// and those no state lets be written.
+func (c *fastChecker) classifyVersions() *fastReason {
 	for v := range c.versions {
 		ver := &c.versions[v]
 		rep := &c.ops[ver.rep]
@@ -148,38 +175,59 @@ func (c *fastChecker) classify() *fastReason {
 			ver.status = verOut
 		}
 	}
+	return nil
+}
+
+// markSeen marks the versions a request saw (the only version its answer
+// admits) as required, with the earliest answer that saw each.
+func (c *fastChecker) markSeen() {
 	for _, i := range c.keyOps {
 		op := &c.ops[i]
-		if op.role != roleMay {
-			if v := c.only(&op.pred); v >= 0 {
-				ver := &c.versions[v]
-				ver.seen = min(ver.seen, op.ret)
-				if ver.status == verFree {
-					ver.status = verRequired
-				}
-			}
+		if op.role == roleMay {
+			continue
 		}
-		if op.in.kind == s3Delete && op.role != roleRead {
-			p := c.evalPred(&op.in, s3Output{}, false)
-			if op.role == roleMust {
-				p = op.pred
-			}
-			op.dcond, op.dver = c.condOf(&p)
-			if op.role == roleMust {
-				// An answered delete took effect in a state in which it
-				// gets its answer; it leaves the key absent.
-				switch op.dcond {
-				case condAbsent, condAny:
-					op.dcond = condAny
-				case condIfMatch:
-				default:
-					return undecided("S3[%d] has preconditions the fast checker does not handle", op.idx)
-				}
+		if v := c.only(&op.pred); v >= 0 {
+			ver := &c.versions[v]
+			ver.seen = min(ver.seen, op.ret)
+			if ver.status == verFree {
+				ver.status = verRequired
 			}
 		}
 	}
-	// A version that must be written needs the one it replaces. Each
-	// version is walked once (done), which also ends a cycle.
+}
+
+// classifyDeletes computes the precondition of each delete that took or
+// may have taken effect (dcond, dver).
+func (c *fastChecker) classifyDeletes() *fastReason {
+	for _, i := range c.keyOps {
+		op := &c.ops[i]
+		if op.in.kind != s3Delete || op.role == roleRead {
+			continue
+		}
+		p := c.evalPred(&op.in, s3Output{}, false)
+		if op.role == roleMust {
+			p = op.pred
+		}
+		op.dcond, op.dver = c.condOf(&p)
+		if op.role == roleMust {
+			// An answered delete took effect in a state in which it
+			// gets its answer; it leaves the key absent.
+			switch op.dcond {
+			case condAbsent, condAny:
+				op.dcond = condAny
+			case condIfMatch:
+			default:
+				return undecided("S3[%d] has preconditions the fast checker does not handle", op.idx)
+			}
+		}
+	}
+	return nil
+}
+
+// requirePredecessors marks as required the version each version that
+// must be written replaces. Each version is walked once (done), which
+// also ends a cycle.
+func (c *fastChecker) requirePredecessors() *fastReason {
 	done := make([]bool, len(c.versions))
 	for v := range c.versions {
 		for w := int32(v); !done[w]; {
@@ -203,9 +251,15 @@ func (c *fastChecker) classify() *fastReason {
 			}
 		}
 	}
-	// A version whose predecessor has another successor that takes
-	// effect cannot take effect (the predecessor has one lifetime), nor
-	// can one whose predecessor is never written.
+	return nil
+}
+
+// ruleOut rules out the free versions that cannot take effect, and notes
+// which writes are left free (hasFree, dfree; the verdict is then no
+// longer exact). A version whose predecessor has another successor that
+// takes effect cannot take effect (the predecessor has one lifetime), nor
+// can one whose predecessor is never written.
+func (c *fastChecker) ruleOut() {
 	firmSucc := make([]int32, len(c.versions))
 	for _, v := range c.versions {
 		if (v.status == verMust || v.status == verRequired) && v.cond == condIfMatch {
@@ -251,5 +305,4 @@ func (c *fastChecker) classify() *fastReason {
 			c.exact, c.hasFree, op.dfree = false, true, true
 		}
 	}
-	return nil
 }
