@@ -16,7 +16,7 @@
 //
 //   - Candidate, the function every node runs (a sim.Candidate). It gets a
 //     sim.Env holding the node's protocol.Clock (the only source of time,
-//     sleeping and goroutines) and protocol.ObjectStore (the S3 calls, with
+//     sleeping and goroutines) and sim.S3Client (the S3 calls, with
 //     aws-sdk-go-v2's own signatures, so a *s3.Client satisfies it in
 //     production), and the application, Env.Lead(ctx, token): the protocol
 //     calls it when it starts leading, with its fencing token, and cancels

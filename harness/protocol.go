@@ -14,8 +14,8 @@ import (
 // promises a leader once faults heal, and whether it hands out fencing
 // tokens.
 //
-// The candidate is written against protocol.Clock and protocol.ObjectStore
-// (it receives them in sim.Env), so the code it runs is the code a user
+// The candidate is written against protocol.Clock and sim.S3Client (it
+// receives them in sim.Env), so the code it runs is the code a user
 // ships. It tells the simulated application when it leads by calling
 // Env.Lead(ctx, token) and returning from it when its term ends.
 type Protocol struct {

@@ -119,7 +119,7 @@ func withWatermarkApplication(sc harness.Scenario, s elector.Settings, ignore bo
 			run.start(w)
 		}
 		if wrap := st.Config.WrapStore; wrap != nil {
-			st.Config.WrapStore = func(o protocol.ObjectStore) protocol.ObjectStore { return run.wm.wrap(wrap(o)) }
+			st.Config.WrapStore = func(o sim.S3Client) sim.S3Client { return run.wm.wrap(wrap(o)) }
 		} else {
 			st.Config.WrapStore = run.wm.wrap
 		}

@@ -114,12 +114,12 @@ func (r *watermarkRun) start(w *sim.World) {
 }
 
 // wrap is Config.WrapStore: it notes the record of every PutObject.
-func (r *watermarkRun) wrap(st protocol.ObjectStore) protocol.ObjectStore {
-	return &recordingStore{ObjectStore: st, run: r}
+func (r *watermarkRun) wrap(st sim.S3Client) sim.S3Client {
+	return &recordingStore{S3Client: st, run: r}
 }
 
 type recordingStore struct {
-	protocol.ObjectStore
+	sim.S3Client
 	run *watermarkRun
 }
 
@@ -141,7 +141,7 @@ func (s *recordingStore) PutObject(ctx context.Context, in *s3.PutObjectInput, o
 		cp.Body = bytes.NewReader(body)
 		in = &cp
 	}
-	return s.ObjectStore.PutObject(ctx, in, opts...)
+	return s.S3Client.PutObject(ctx, in, opts...)
 }
 
 // watermarkCandidate runs the production elector with settings s and the

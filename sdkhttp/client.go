@@ -11,7 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/s3lease/s3lease/protocol"
+	"github.com/s3lease/s3lease/sim"
 )
 
 // Endpoint is the S3 endpoint the clients of this package name. Its host
@@ -31,27 +31,27 @@ const (
 )
 
 // ErrUnsupported is wrapped by the error Do returns for a request that is
-// not one of the five protocol.ObjectStore operations, or that it cannot
+// not one of the five sim.S3Client operations, or that it cannot
 // read (an aws-chunked body, an unknown host). It is not an S3 answer: it
 // flags a test that needs more of S3 than the simulator offers.
 var ErrUnsupported = errors.New("sdkhttp: request not supported by the simulated S3")
 
 // Client is an aws.HTTPClient that answers the S3 REST requests
-// aws-sdk-go-v2 sends by calling a protocol.ObjectStore: give it to an
+// aws-sdk-go-v2 sends by calling a sim.S3Client: give it to an
 // *s3.Client as its HTTPClient and the SDK's requests go to the store. See
 // the package documentation for the requests it understands and the
 // responses it writes.
 //
 // A Client is safe for concurrent use if its store is.
 type Client struct {
-	store protocol.ObjectStore
+	store sim.S3Client
 	// answers numbers the successful answers, for their request ids.
 	answers atomic.Uint64
 }
 
 // HTTPClient returns the HTTP client that sends the SDK's requests to
 // store, typically a node's simulated S3 client (sim.Env.Store).
-func HTTPClient(store protocol.ObjectStore) *Client {
+func HTTPClient(store sim.S3Client) *Client {
 	return &Client{store: store}
 }
 
@@ -63,7 +63,7 @@ var _ aws.HTTPClient = (*Client)(nil)
 // sleeps on the real clock), checksums only where the operation requires
 // them, and no S3 Express session auth. Options given after it to s3.New
 // override these.
-func Options(store protocol.ObjectStore) func(*s3.Options) {
+func Options(store sim.S3Client) func(*s3.Options) {
 	hc := HTTPClient(store)
 	return func(o *s3.Options) {
 		o.HTTPClient = hc
@@ -81,7 +81,7 @@ func Options(store protocol.ObjectStore) func(*s3.Options) {
 
 // NewClient returns aws-sdk-go-v2's *s3.Client configured by Options(store)
 // and then by optFns.
-func NewClient(store protocol.ObjectStore, optFns ...func(*s3.Options)) *s3.Client {
+func NewClient(store sim.S3Client, optFns ...func(*s3.Options)) *s3.Client {
 	var o s3.Options
 	Options(store)(&o)
 	return s3.New(o, optFns...)
@@ -90,7 +90,7 @@ func NewClient(store protocol.ObjectStore, optFns ...func(*s3.Options)) *s3.Clie
 // Wrap returns NewClient(store). It has the signature of
 // sim.Config.WrapStore: set WrapStore to Wrap and every node of a run talks
 // to the simulated S3 through the real SDK.
-func Wrap(store protocol.ObjectStore) protocol.ObjectStore {
+func Wrap(store sim.S3Client) sim.S3Client {
 	return NewClient(store)
 }
 
@@ -99,11 +99,11 @@ func Wrap(store protocol.ObjectStore) protocol.ObjectStore {
 // through the real SDK (Wrap), and wrap, if not nil, sees the node's calls
 // first, as the scenario that set it expects (a scenario that records
 // what its nodes write, say).
-func Beneath(wrap func(protocol.ObjectStore) protocol.ObjectStore) func(protocol.ObjectStore) protocol.ObjectStore {
+func Beneath(wrap func(sim.S3Client) sim.S3Client) func(sim.S3Client) sim.S3Client {
 	if wrap == nil {
 		return Wrap
 	}
-	return func(store protocol.ObjectStore) protocol.ObjectStore { return wrap(Wrap(store)) }
+	return func(store sim.S3Client) sim.S3Client { return wrap(Wrap(store)) }
 }
 
 // Do answers one request the SDK serialized: it calls the store and

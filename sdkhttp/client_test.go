@@ -16,7 +16,7 @@ import (
 	"github.com/s3lease/s3lease/sdkhttp"
 )
 
-// recorder is a protocol.ObjectStore that records the inputs it is given
+// recorder is a sim.S3Client that records the inputs it is given
 // and answers every call with success.
 type recorder struct {
 	puts   []*s3.PutObjectInput
@@ -133,7 +133,7 @@ func TestChecksumMismatch(t *testing.T) {
 
 // TestRefused checks what Do refuses without calling the store, and that
 // the SDK does not retry it: a client that retries on its own, and
-// operations that are not in protocol.ObjectStore.
+// operations that are not in sim.S3Client.
 func TestRefused(t *testing.T) {
 	ctx := context.Background()
 	b, k := aws.String("bucket"), aws.String("key")

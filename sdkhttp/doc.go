@@ -11,7 +11,7 @@
 // such an HTTP client, and it never touches the network. Its Do parses the
 // S3 REST request the SDK serialized (the method, the path-style or
 // virtual-hosted-style URL, the query, the headers and the body), turns it
-// back into the input of one protocol.ObjectStore call, makes that call on
+// back into the input of one sim.S3Client call, makes that call on
 // the store it was built over, and turns the store's answer into the HTTP
 // response S3 would send:
 //
@@ -33,7 +33,7 @@
 // it) to carry a trailing checksum, is decoded, and a CRC32, CRC32C, SHA-1
 // or SHA-256 checksum in a header or trailer is verified. Any other S3
 // operation (tagging, ACLs, multipart uploads, HeadBucket, CopyObject...)
-// is not part of protocol.ObjectStore: Do fails it with ErrUnsupported,
+// is not part of sim.S3Client: Do fails it with ErrUnsupported,
 // without calling the store.
 //
 // When built over a node's simulated store (sim.Env.Store, or the store

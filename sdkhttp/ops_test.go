@@ -53,7 +53,7 @@ type step struct {
 	text   string // the error's text
 }
 
-// script runs every operation of protocol.ObjectStore in the ways the
+// script runs every operation of sim.S3Client in the ways the
 // simulated store distinguishes, and records what each returned.
 func script(ctx context.Context, env sim.Env, clk protocol.Clock, edge bool) []step {
 	b := aws.String(env.Bucket)

@@ -21,7 +21,7 @@ import (
 	smithytime "github.com/aws/smithy-go/time"
 )
 
-// op is one of the protocol.ObjectStore operations.
+// op is one of the sim.S3Client operations.
 type op uint8
 
 const (

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
-	"github.com/s3lease/s3lease/protocol"
 )
 
 // ErrInvalidConfig is wrapped by every error Config.Validate returns.
@@ -61,7 +59,7 @@ type Config struct {
 	// WrapStore, if set, wraps each node's S3 client before the node's
 	// candidate gets it: it is called once per incarnation with the
 	// simulated client of a single attempt (the calls described in the
-	// package documentation) and returns the protocol.ObjectStore the
+	// package documentation) and returns the S3Client the
 	// candidate uses instead. The retry layer of S3Attempts, if any, goes
 	// around the wrapped store. sdkhttp.Wrap puts aws-sdk-go-v2's own
 	// *s3.Client there, so that every request goes through the real SDK's
@@ -70,7 +68,7 @@ type Config struct {
 	// only in calls on the store it wraps, read no real clock and draw no
 	// randomness of its own, or the run is no longer a function of its
 	// seed. nil uses the simulated client directly.
-	WrapStore func(protocol.ObjectStore) protocol.ObjectStore
+	WrapStore func(S3Client) S3Client
 	// Chooser makes every choice; nil means NewRandomChooser(Seed).
 	Chooser Chooser
 	// NewFence builds the fenced resource's judge; nil means a correct

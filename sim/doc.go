@@ -1,7 +1,8 @@
 // Package sim is a deterministic simulator for leader-election protocols
-// written against protocol.Clock and protocol.ObjectStore. It runs the
-// protocol's real Go code on a set of simulated nodes that share one
-// simulated S3, and records what happened so that checkers can judge it.
+// written against protocol.Clock and protocol.ObjectStore (or the wider
+// S3Client). It runs the protocol's real Go code on a set of simulated
+// nodes that share one simulated S3, and records what happened so that
+// checkers can judge it.
 //
 // A run is a pure function of its Config: the same Config and seed give the
 // same trace, event for event and byte for byte, on any machine, with any
@@ -33,8 +34,8 @@
 // blocks only in these operations:
 //
 //   - Clock.Sleep, until its duration passes or its context is done;
-//   - a call on the node's ObjectStore, or a statement on its row store
-//     (Env.Rows), until the answer arrives or the context is done;
+//   - a call on the node's S3Client (Env.Store), or a statement on its row
+//     store (Env.Rows), until the answer arrives or the context is done;
 //   - a write to the fenced resource by the application (Env.Lead).
 //
 // Clock.Go starts a new task. A context cancelled by one task wakes the tasks

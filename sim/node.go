@@ -14,7 +14,7 @@ import (
 
 // Candidate runs one node's election protocol until ctx is done. It is the
 // unit the harness runs: production code adapted to Env, or any other
-// protocol written against the same Clock and ObjectStore.
+// protocol written against the same Clock and S3 calls.
 type Candidate func(ctx context.Context, env Env) error
 
 // Env is everything a candidate gets from the simulated world.
@@ -25,7 +25,7 @@ type Env struct {
 	Identity string
 	// Clock is the node's clock; Store is the node's S3 client.
 	Clock protocol.Clock
-	Store protocol.ObjectStore
+	Store S3Client
 	// Entropy is the node's randomness, seeded from the run's seed.
 	Entropy io.Reader
 	// Bucket and Key name the lock object.
@@ -170,7 +170,7 @@ func (n *Node) start(identity string) {
 	var ctx context.Context = nc
 	n.cancel = nc.cancel
 	ent := newEntropy(w.chooser.Choose(ChooseEntropy, math.MaxUint64))
-	var store protocol.ObjectStore = &n.s3
+	var store S3Client = &n.s3
 	if w.cfg.WrapStore != nil {
 		store = w.cfg.WrapStore(store)
 	}

@@ -8,6 +8,28 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/smithy-go"
+
+	"github.com/s3lease/s3lease/protocol"
+)
+
+// S3Client is the set of S3 calls a simulated node may make: the elector's
+// protocol.ObjectStore (GetObject, PutObject) and the HeadObject,
+// DeleteObject and ListObjectsV2 that other protocols use (an epoch file
+// listed by prefix, a lock released by deleting its object). It is the type
+// of Env.Store and what Config.WrapStore wraps. The methods have exactly the
+// signatures of aws-sdk-go-v2's *s3.Client, which satisfies the interface
+// with no adapter, so a protocol written against it ships with the real
+// client.
+type S3Client interface {
+	protocol.ObjectStore
+	HeadObject(ctx context.Context, params *s3.HeadObjectInput, optFns ...func(*s3.Options)) (*s3.HeadObjectOutput, error)
+	DeleteObject(ctx context.Context, params *s3.DeleteObjectInput, optFns ...func(*s3.Options)) (*s3.DeleteObjectOutput, error)
+	ListObjectsV2(ctx context.Context, params *s3.ListObjectsV2Input, optFns ...func(*s3.Options)) (*s3.ListObjectsV2Output, error)
+}
+
+var (
+	_ S3Client = (*s3.Client)(nil)
+	_ S3Client = (*nodeS3)(nil)
 )
 
 // s3Side is the simulated S3 service as the network sees it: the latency of

@@ -353,45 +353,60 @@ func (s *Store) ListObjectsV2(now time.Time, in *s3.ListObjectsV2Input) (*s3.Lis
 			maxKeys = *in.MaxKeys
 		}
 	}
-	var prefix, delimiter string
-	if in.Prefix != nil {
-		prefix = *in.Prefix
+	start, ok := listStart(b.keys, in)
+	if !ok {
+		return nil, invalidArgument(op, msgBadToken, formatRequestID(seq))
 	}
-	if in.Delimiter != nil {
-		delimiter = *in.Delimiter
-	}
-
-	// Position: the first key after StartAfter and after the token's marker;
-	// a marker that is a common prefix also skips every key under it.
-	start := 0
-	if in.StartAfter != nil {
-		start = firstAfter(b.keys, *in.StartAfter, 0)
-	}
-	if in.ContinuationToken != nil {
-		marker, isPrefix, ok := decodeToken(*in.ContinuationToken)
-		if !ok {
-			return nil, invalidArgument(op, msgBadToken, formatRequestID(seq))
-		}
-		i := firstAfter(b.keys, marker, 0)
-		if isPrefix {
-			i = skipPrefix(b.keys, i, marker)
-		}
-		if i > start {
-			start = i
-		}
-	}
-	if prefix != "" {
-		if i := sort.SearchStrings(b.keys, prefix); i > start {
-			start = i
-		}
-	}
-
 	out := &s3.ListObjectsV2Output{
 		Name:              cloneString(in.Bucket),
 		Prefix:            cloneString(in.Prefix),
 		Delimiter:         cloneString(in.Delimiter),
 		StartAfter:        cloneString(in.StartAfter),
 		ContinuationToken: cloneString(in.ContinuationToken),
+	}
+	b.listPage(out, start, maxKeys)
+	return out, nil
+}
+
+// listStart returns the position in keys at which a listing begins: the
+// first key after StartAfter and after the continuation token's marker (a
+// marker that is a common prefix also skips every key under it), and not
+// before Prefix. ok is false if the token does not decode.
+func listStart(keys []string, in *s3.ListObjectsV2Input) (start int, ok bool) {
+	if in.StartAfter != nil {
+		start = firstAfter(keys, *in.StartAfter, 0)
+	}
+	if in.ContinuationToken != nil {
+		marker, isPrefix, ok := decodeToken(*in.ContinuationToken)
+		if !ok {
+			return 0, false
+		}
+		i := firstAfter(keys, marker, 0)
+		if isPrefix {
+			i = skipPrefix(keys, i, marker)
+		}
+		if i > start {
+			start = i
+		}
+	}
+	if in.Prefix != nil && *in.Prefix != "" {
+		if i := sort.SearchStrings(keys, *in.Prefix); i > start {
+			start = i
+		}
+	}
+	return start, true
+}
+
+// listPage fills out with up to maxKeys keys and common prefixes from
+// position start, under out.Prefix and grouped by out.Delimiter, and with
+// the count, the truncation and the token that continues the listing.
+func (b *storeBucket) listPage(out *s3.ListObjectsV2Output, start int, maxKeys int32) {
+	var prefix, delimiter string
+	if out.Prefix != nil {
+		prefix = *out.Prefix
+	}
+	if out.Delimiter != nil {
+		delimiter = *out.Delimiter
 	}
 	var (
 		count      int32
@@ -443,7 +458,6 @@ func (s *Store) ListObjectsV2(now time.Time, in *s3.ListObjectsV2Input) (*s3.Lis
 		tok := encodeToken(lastMarker, lastPrefix)
 		out.NextContinuationToken = &tok
 	}
-	return out, nil
 }
 
 // read looks up an object for GetObject or HeadObject and evaluates the

@@ -28,7 +28,7 @@ import (
 //
 // Not modelled: the retry quota (token bucket) and client-side rate limiting.
 type sdkRetry struct {
-	inner    protocol.ObjectStore
+	inner    S3Client
 	clock    protocol.Clock
 	entropy  io.Reader
 	attempts int
@@ -37,7 +37,7 @@ type sdkRetry struct {
 
 var standardRetryer = retry.NewStandard()
 
-func newSDKRetry(inner protocol.ObjectStore, clock protocol.Clock, entropy io.Reader, attempts int) *sdkRetry {
+func newSDKRetry(inner S3Client, clock protocol.Clock, entropy io.Reader, attempts int) *sdkRetry {
 	return &sdkRetry{inner: inner, clock: clock, entropy: entropy, attempts: attempts, std: standardRetryer}
 }
 

@@ -3,7 +3,7 @@
 // docs/sources.md#morling-a-lock-file-per-epoch) as a protocol the harness
 // runs: a naive form, as the post describes it, and a safe form of the
 // same design. Both are written against protocol.Clock and
-// protocol.ObjectStore, so the code the harness judges is the code one
+// sim.S3Client, so the code the harness judges is the code one
 // would ship.
 //
 // # The design

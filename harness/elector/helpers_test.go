@@ -11,19 +11,19 @@ import (
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/linearizability"
-	"github.com/s3lease/s3lease/protocol"
+	"github.com/s3lease/s3lease/sim"
 )
 
 // misreadingStore hands the elector every body it reads as a reader with
 // the wrong rules would see it: misread rewrites it between S3 and the
 // elector. What the elector then writes shows what it read.
 type misreadingStore struct {
-	protocol.ObjectStore
+	sim.S3Client
 	misread func([]byte) []byte
 }
 
 func (s misreadingStore) GetObject(ctx context.Context, in *s3.GetObjectInput, opts ...func(*s3.Options)) (*s3.GetObjectOutput, error) {
-	out, err := s.ObjectStore.GetObject(ctx, in, opts...)
+	out, err := s.S3Client.GetObject(ctx, in, opts...)
 	if err != nil || out.Body == nil {
 		return out, err
 	}
@@ -40,7 +40,7 @@ func (s misreadingStore) GetObject(ctx context.Context, in *s3.GetObjectInput, o
 }
 
 // wrappedSwarm is the elector's swarm with every node's store wrapped.
-func wrappedSwarm(name string, wrap func(protocol.ObjectStore) protocol.ObjectStore) harness.Scenario {
+func wrappedSwarm(name string, wrap func(sim.S3Client) sim.S3Client) harness.Scenario {
 	sc := harness.Swarm(name, elector.Protocol(elector.DefaultSettings))
 	build := sc.Build
 	sc.Build = func(seed uint64) harness.Setup {
@@ -54,7 +54,7 @@ func wrappedSwarm(name string, wrap func(protocol.ObjectStore) protocol.ObjectSt
 // misreadingSwarm is the elector's swarm with every body it reads
 // misread.
 func misreadingSwarm(name string, misread func([]byte) []byte) harness.Scenario {
-	return wrappedSwarm(name, func(st protocol.ObjectStore) protocol.ObjectStore { return misreadingStore{st, misread} })
+	return wrappedSwarm(name, func(st sim.S3Client) sim.S3Client { return misreadingStore{st, misread} })
 }
 
 // unsafeLink is the first violation of RuleRecordLink of a run judged

@@ -19,10 +19,10 @@ import (
 // missingOnFailure answers every failed read as a missing object: an
 // elector that takes a check read it could not make for a deletion, and
 // steps down.
-type missingOnFailure struct{ protocol.ObjectStore }
+type missingOnFailure struct{ sim.S3Client }
 
 func (s missingOnFailure) GetObject(ctx context.Context, in *s3.GetObjectInput, opts ...func(*s3.Options)) (*s3.GetObjectOutput, error) {
-	out, err := s.ObjectStore.GetObject(ctx, in, opts...)
+	out, err := s.S3Client.GetObject(ctx, in, opts...)
 	if err != nil && protocol.ClassifyError(err) != protocol.ClassNotFound {
 		return nil, &types.NoSuchKey{}
 	}
@@ -44,7 +44,7 @@ func isRelease(in *s3.PutObjectInput) ([]byte, bool) {
 // for the whole request timeout, whatever the context it was given: an
 // elector whose release calls outlive the term's local deadline.
 type unboundedRelease struct {
-	protocol.ObjectStore
+	sim.S3Client
 	clock   protocol.Clock
 	timeout time.Duration
 	st      *releasing
@@ -59,7 +59,7 @@ func (s unboundedRelease) PutObject(ctx context.Context, in *s3.PutObjectInput, 
 		defer cancel()
 		ctx = c
 	}
-	return s.ObjectStore.PutObject(ctx, in, opts...)
+	return s.S3Client.PutObject(ctx, in, opts...)
 }
 
 func (s unboundedRelease) GetObject(ctx context.Context, in *s3.GetObjectInput, opts ...func(*s3.Options)) (*s3.GetObjectOutput, error) {
@@ -68,14 +68,14 @@ func (s unboundedRelease) GetObject(ctx context.Context, in *s3.GetObjectInput, 
 		defer cancel()
 		ctx = c
 	}
-	return s.ObjectStore.GetObject(ctx, in, opts...)
+	return s.S3Client.GetObject(ctx, in, opts...)
 }
 
 // oneRelease refuses, without sending it, every release write after one
 // that was not answered with success: an elector that gives up its
 // release after the first attempt, whatever its check read showed.
 type oneRelease struct {
-	protocol.ObjectStore
+	sim.S3Client
 	st *releasing
 }
 
@@ -84,7 +84,7 @@ func (s oneRelease) PutObject(ctx context.Context, in *s3.PutObjectInput, opts .
 	if rel && s.st.failed {
 		return nil, &types.NoSuchBucket{} // not sent; an answer the elector gives up on
 	}
-	out, err := s.ObjectStore.PutObject(ctx, in, opts...)
+	out, err := s.S3Client.PutObject(ctx, in, opts...)
 	if rel && err != nil {
 		s.st.failed = true
 	}
@@ -101,17 +101,17 @@ func TestPaceCatchesStepDownsAndReleases(t *testing.T) {
 	s := elector.DefaultSettings
 	for _, c := range []struct {
 		name  string
-		wrap  func(env sim.Env) protocol.ObjectStore
+		wrap  func(env sim.Env) sim.S3Client
 		rule  string
 		seeds uint64
 	}{
-		{"as it is", func(env sim.Env) protocol.ObjectStore { return env.Store }, "", 300},
-		{"a failed read taken for a deletion", func(env sim.Env) protocol.ObjectStore { return missingOnFailure{env.Store} },
+		{"as it is", func(env sim.Env) sim.S3Client { return env.Store }, "", 300},
+		{"a failed read taken for a deletion", func(env sim.Env) sim.S3Client { return missingOnFailure{env.Store} },
 			elector.RulePaceStepDown, 100},
-		{"release calls that outlive the deadline", func(env sim.Env) protocol.ObjectStore {
+		{"release calls that outlive the deadline", func(env sim.Env) sim.S3Client {
 			return unboundedRelease{env.Store, env.Clock, s.RequestTimeout, &releasing{}}
 		}, elector.RulePaceRelease, 3000},
-		{"a release given up after one attempt", func(env sim.Env) protocol.ObjectStore { return oneRelease{env.Store, &releasing{}} },
+		{"a release given up after one attempt", func(env sim.Env) sim.S3Client { return oneRelease{env.Store, &releasing{}} },
 			elector.RulePaceRelease, 1000},
 	} {
 		p := elector.Protocol(s)

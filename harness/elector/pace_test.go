@@ -20,13 +20,13 @@ import (
 // that failed before it can act on the answer: the back-off of an elector
 // that polls instead.
 type sluggishStore struct {
-	protocol.ObjectStore
+	sim.S3Client
 	clock protocol.Clock
 	wait  func() // sleeps
 }
 
 func (s sluggishStore) PutObject(ctx context.Context, in *s3.PutObjectInput, opts ...func(*s3.Options)) (*s3.PutObjectOutput, error) {
-	out, err := s.ObjectStore.PutObject(ctx, in, opts...)
+	out, err := s.S3Client.PutObject(ctx, in, opts...)
 	if err != nil {
 		s.wait()
 	}
@@ -55,14 +55,14 @@ func TestPaceCatchesSlowElectors(t *testing.T) {
 	s := elector.DefaultSettings
 	for _, c := range []struct {
 		name string
-		wrap func(env sim.Env) protocol.ObjectStore
+		wrap func(env sim.Env) sim.S3Client
 		rule string
 	}{
-		{"as it is", func(env sim.Env) protocol.ObjectStore { return env.Store }, ""},
-		{"a poll for a back-off", func(env sim.Env) protocol.ObjectStore {
+		{"as it is", func(env sim.Env) sim.S3Client { return env.Store }, ""},
+		{"a poll for a back-off", func(env sim.Env) sim.S3Client {
 			return sluggishStore{env.Store, env.Clock, func() { _ = env.Clock.Sleep(context.Background(), s.RetryPeriod) }}
 		}, elector.RulePaceRetry},
-		{"its own acquisition not recognised", func(env sim.Env) protocol.ObjectStore { return misreadingStore{env.Store, hideNonce} }, elector.RulePaceResume},
+		{"its own acquisition not recognised", func(env sim.Env) sim.S3Client { return misreadingStore{env.Store, hideNonce} }, elector.RulePaceResume},
 	} {
 		p := elector.Protocol(s)
 		p.Configure = nil   // every node with the settings above

@@ -12,12 +12,13 @@ import (
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/protocol"
+	"github.com/s3lease/s3lease/sim"
 )
 
 // corruptingStore rewrites every record the elector sends, as a broken
 // codec would.
 type corruptingStore struct {
-	protocol.ObjectStore
+	sim.S3Client
 	corrupt func(r *protocol.Record, body []byte) []byte
 }
 
@@ -32,7 +33,7 @@ func (s *corruptingStore) PutObject(ctx context.Context, in *s3.PutObjectInput, 
 	}
 	cp := *in
 	cp.Body = bytes.NewReader(body)
-	return s.ObjectStore.PutObject(ctx, &cp, opts...)
+	return s.S3Client.PutObject(ctx, &cp, opts...)
 }
 
 // TestRecordAuditCatchesBrokenRecords: the production elector's swarm
@@ -84,7 +85,7 @@ func TestRecordAuditCatchesBrokenRecords(t *testing.T) {
 			return drop
 		}), elector.RuleRecordLink},
 	} {
-		sc := wrappedSwarm("records-test", func(st protocol.ObjectStore) protocol.ObjectStore { return &corruptingStore{st, c.corrupt} })
+		sc := wrappedSwarm("records-test", func(st sim.S3Client) sim.S3Client { return &corruptingStore{st, c.corrupt} })
 		seeds := uint64(30)
 		if c.rule == "" {
 			seeds = 200

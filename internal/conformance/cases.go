@@ -3,6 +3,7 @@ package conformance
 import (
 	"crypto/md5"
 	"encoding/hex"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -10,7 +11,7 @@ import (
 // Op names the S3 call a step makes.
 type Op string
 
-// The calls of protocol.ObjectStore.
+// The calls of sim.S3Client.
 const (
 	Put    Op = "PutObject"
 	Get    Op = "GetObject"
@@ -181,22 +182,37 @@ var Sources = map[string]Source{
 	},
 }
 
-// Cases is the table of cases, in report order.
+// Cases is the table of cases, in report order: conditional puts, then
+// conditional deletes, then conditional reads and listings.
 func Cases() []Case {
-	const (
-		ok1    = "200 etag=v1"
-		ok2    = "200 etag=v2"
-		get1   = "200 etag=v1 body=v1"
-		get2   = "200 etag=v2 body=v2"
-		pf     = "412 PreconditionFailed"
-		gone   = "404 NoSuchKey"
-		noHead = "404 NotFound"
-	)
-	put := func(prop, key, body string) Step {
-		return Step{Prop: prop, Op: Put, Key: key, Body: body, AWS: "200 etag=" + body}
-	}
-	get := func(prop, aws string) Step { return Step{Prop: prop, Op: Get, Key: "k", AWS: aws} }
-	head := func(prop, aws string) Step { return Step{Prop: prop, Op: Head, Key: "k", AWS: aws} }
+	return slices.Concat(putCases(), deleteCases(), readCases())
+}
+
+// Answers the cases expect, as Observe renders them.
+const (
+	ok1    = "200 etag=v1"
+	ok2    = "200 etag=v2"
+	get1   = "200 etag=v1 body=v1"
+	get2   = "200 etag=v2 body=v2"
+	pf     = "412 PreconditionFailed"
+	gone   = "404 NoSuchKey"
+	noHead = "404 NotFound"
+)
+
+// put is an unconditional PutObject of body on key, which AWS answers 200.
+func put(prop, key, body string) Step {
+	return Step{Prop: prop, Op: Put, Key: key, Body: body, AWS: "200 etag=" + body}
+}
+
+// get is an unconditional GetObject of k that AWS answers aws.
+func get(prop, aws string) Step { return Step{Prop: prop, Op: Get, Key: "k", AWS: aws} }
+
+// head is an unconditional HeadObject of k that AWS answers aws.
+func head(prop, aws string) Step { return Step{Prop: prop, Op: Head, Key: "k", AWS: aws} }
+
+// putCases are the cases of conditional PutObjects: creates (If-None-Match)
+// and replacements (If-Match).
+func putCases() []Case {
 	return []Case{
 		{
 			Name:    "create-absent",
@@ -305,6 +321,12 @@ func Cases() []Case {
 				head("if-match-race/head", ok2),
 			},
 		},
+	}
+}
+
+// deleteCases are the cases of conditional DeleteObjects.
+func deleteCases() []Case {
+	return []Case{
 		{
 			Name:    "delete-if-match-current",
 			Title:   "DeleteObject If-Match with the current ETag deletes the object.",
@@ -336,6 +358,13 @@ func Cases() []Case {
 				{Prop: "delete-absent", Op: Delete, Key: "k", AWS: "204"},
 			},
 		},
+	}
+}
+
+// readCases are the cases of conditional GetObjects and HeadObjects, and
+// of listings.
+func readCases() []Case {
+	return []Case{
 		{
 			Name:    "get-if-none-match",
 			Title:   "GetObject and HeadObject If-None-Match with the current ETag answer 304 Not Modified; with another ETag, the object.",

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -32,7 +31,7 @@ const stepTimeout = 30 * time.Second
 
 // runAll runs every case and every race against store and returns the
 // answers by row id and race name.
-func runAll(t *testing.T, store protocol.ObjectStore) map[string]string {
+func runAll(t *testing.T, store sim.S3Client) map[string]string {
 	t.Helper()
 	answers := make(map[string]string)
 	for _, c := range Cases() {

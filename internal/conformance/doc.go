@@ -4,9 +4,10 @@
 // # Model
 //
 // A [Case] is a short sequence of S3 calls on keys of its own, made through
-// [protocol.ObjectStore], the interface the elector itself uses (it has
-// aws-sdk-go-v2's signatures, so an *s3.Client is a store, and so is the
-// simulator's S3 behind [SimStore]). Each [Step] is one call: PutObject,
+// [sim.S3Client], the elector's protocol.ObjectStore with the listings,
+// heads and deletes other protocols make (it has aws-sdk-go-v2's
+// signatures, so an *s3.Client is a store, and so is the simulator's S3
+// behind [SimStore]). Each [Step] is one call: PutObject,
 // GetObject, HeadObject, DeleteObject or ListObjectsV2, with at most one
 // conditional header. A header that names an ETag names it symbolically
 // ([Cond]): the ETag the store returned for an earlier write of a body in the

@@ -12,7 +12,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
-	"github.com/s3lease/s3lease/protocol"
+	"github.com/s3lease/s3lease/sim"
 )
 
 // Race is a truly concurrent case: in each round, Writers PutObject calls
@@ -91,7 +91,7 @@ func (r RaceResult) Summary() string {
 
 // Run performs the race on store in bucket; each call is bounded by
 // callTimeout.
-func (race Race) Run(ctx context.Context, store protocol.ObjectStore, bucket string, callTimeout time.Duration) (RaceResult, error) {
+func (race Race) Run(ctx context.Context, store sim.S3Client, bucket string, callTimeout time.Duration) (RaceResult, error) {
 	res := RaceResult{Losers: make(map[string]int)}
 	for round := 0; round < race.Rounds; round++ {
 		key := race.Name + ".r" + strconv.Itoa(round)
@@ -159,7 +159,7 @@ func (race Race) Run(ctx context.Context, store protocol.ObjectStore, bucket str
 	return res, nil
 }
 
-func readBody(ctx context.Context, store protocol.ObjectStore, bucket, key string) (string, error) {
+func readBody(ctx context.Context, store sim.S3Client, bucket, key string) (string, error) {
 	out, err := store.GetObject(ctx, &s3.GetObjectInput{Bucket: &bucket, Key: &key})
 	if err != nil {
 		return "", err

@@ -16,7 +16,7 @@ import (
 	"github.com/aws/smithy-go/middleware"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
-	"github.com/s3lease/s3lease/protocol"
+	"github.com/s3lease/s3lease/sim"
 )
 
 // maxBody bounds how much of a GetObject body Run reads.
@@ -26,7 +26,7 @@ const maxBody = 1 << 20
 // stepTimeout, and returns the answer of each step as Observe renders it.
 // A step's failure does not stop the case: later steps observe whatever
 // state it left.
-func Run(ctx context.Context, store protocol.ObjectStore, bucket string, c Case, stepTimeout time.Duration) []string {
+func Run(ctx context.Context, store sim.S3Client, bucket string, c Case, stepTimeout time.Duration) []string {
 	r := runner{store: store, bucket: bucket, c: c, etags: make(map[string]string)}
 	answers := make([]string, len(c.Steps))
 	for i, s := range c.Steps {
@@ -39,7 +39,7 @@ func Run(ctx context.Context, store protocol.ObjectStore, bucket string, c Case,
 
 // runner runs one case.
 type runner struct {
-	store  protocol.ObjectStore
+	store  sim.S3Client
 	bucket string
 	c      Case
 	// etags maps a body to the ETag the store returned for its last

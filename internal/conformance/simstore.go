@@ -8,12 +8,11 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
-	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
 
 // SimStore is the simulator's pure S3 store (sim.Store) behind
-// protocol.ObjectStore, with no network, latency or faults in between: each
+// sim.S3Client, with no network, latency or faults in between: each
 // call is applied at once, one second of S3 time after the previous one, and
 // answers with exactly the values and errors the store returns. It is safe
 // for concurrent use (calls are serialized).
@@ -23,7 +22,7 @@ type SimStore struct {
 	now   time.Time
 }
 
-var _ protocol.ObjectStore = (*SimStore)(nil)
+var _ sim.S3Client = (*SimStore)(nil)
 
 // NewSimStore returns an empty simulated store with the semantics of d and
 // the given buckets.
