@@ -8,6 +8,87 @@
 // and Config.Entropy. Nothing in the package reads the time, starts a
 // goroutine, sleeps or draws randomness except through those three.
 //
+// # Running an elector
+//
+// [NewElector] checks a [Config] (a [*ConfigError] names the field it
+// refuses, wrapping [ErrInvalidConfig]; the Default* and Max* constants
+// are its defaults and limits) and returns an [Elector]; [Elector.Run]
+// campaigns, leads, loses and campaigns again until its context ends
+// ([ErrAlreadyRunning] for a second Run). The application leads inside
+// [LeaderCallbacks].OnStartedLeading, under a context that ends with its
+// term, and is handed the term's [Lease]. [Clock] and [ObjectStore]
+// (GetObject and PutObject, as *s3.Client has them) are all the elector
+// touches of the world; [RealClock] ([NewRealClock]) is the production
+// clock.
+//
+// # Asking who leads
+//
+// [Elector.IsLeader] and [Elector.Lease] answer "do I lead, and under
+// which token?" from any goroutine; [Elector.Leader] returns a
+// [LeaderInfo], who leads as last observed and how long ago;
+// [Elector.Phase] is where the elector's state machine stands.
+//
+// # Fencing a resource
+//
+// Two leaders at the same true instant cannot be ruled out without the
+// assumptions below, and no lease protects an action from a pause between
+// checking leadership and acting, or from a write that arrives late.
+// Tokens make such overlaps harmless to a resource that checks them: a
+// [Fence] admits a token only if it is at least the highest it has
+// admitted, and refuses a stale one with [ErrStaleToken]. How tokens are
+// chosen, and where they stop rising, is stated under Fencing tokens.
+//
+// # Handing a watermark over
+//
+// The record can carry seed 003's hand-off: a timestamp watermark that
+// bounds the timestamps of everything the application wrote under this
+// term and the ones before, and a note of where its updates went
+// ([Watermark]; [MaxUpdatesLen] bounds the note). A new term starts from
+// the watermark of the record it replaced and hands it to its application
+// in Lease.Previous; the application raises it with
+// [Elector.SetWatermark], and each renewal and the release write it. An
+// application that writes a timestamp only once a watermark at or above it
+// is published ([Elector.PublishedWatermark]), and only above the one it
+// was handed, keeps every entry of a later term above every entry of an
+// earlier one, across releases, crashes and wall-clock steps; the
+// watermark-handoff scenario checks it. A deletion or an overwrite by
+// someone else loses the watermark with the record. Both calls refuse a
+// token that is not the current term's with [ErrNotLeading], and
+// SetWatermark a watermark it cannot carry with [ErrInvalidWatermark].
+//
+// # Health and metrics
+//
+// [Config].Metrics receives every S3 request (purpose, kind of answer,
+// latency), every term's start and end (hold time, cause), and every
+// transition of the phase machine: each S3 answer and each timer or
+// shutdown that moves the elector, all of them among [Transitions](), the
+// list a coverage report compares a campaign with. The hooks are plain
+// functions of a [Metrics], handed a [Request] (its [Purpose]), a
+// [TermEnd] (its [Ending]) and a [Transition] (from one [Phase] to another,
+// for a [Cause]), so the package depends on no metrics library
+// (examples/promelector feeds Prometheus). [Elector.Healthy] reports an
+// elector stuck past its term's deadline, an application that does not
+// return after its term, or a Run that makes no progress (a
+// [*HealthError], wrapping [ErrUnhealthy]), and [HealthzAdaptor]
+// ([NewHealthzAdaptor]) serves it at an HTTP /healthz, as client-go's
+// HealthzAdaptor does.
+//
+// # The lock record and S3's answers
+//
+// [Record] is the lock object's body ([PreviousTerm] its link to the term
+// before, [NonceLen] the length of its nonce); [Record.Encode] writes it,
+// and [DecodeRecord] reads a body as the elector does, with a
+// [*RecordError] naming the rule a body breaks ([ErrMalformedRecord]).
+// [ClassifyError] sorts an S3 error into an [ErrorClass];
+// [ObjectMissing] reports an answer that means the object is gone.
+//
+// # The protocol in detail
+//
+// The sections below state the protocol: what the lock object holds, how
+// time is measured, how an elector campaigns, leads, reads S3's answers
+// and releases, how tokens are chosen, and what the guarantee assumes
+// ([Config.Assumptions] and [Assumptions] give it in numbers).
+//
 // # The lock object
 //
 // Config.Bucket/Config.Key holds a JSON [Record]: the holder's identity, its
@@ -121,14 +202,6 @@
 // SDK's retryer); RequestTimeout bounds them all. A retry that meets the
 // effect of an earlier attempt is what the nonce comparison resolves.
 //
-// # Fencing
-//
-// Two leaders at the same true instant cannot be ruled out without the
-// assumptions below, and no lease protects an action from a pause between
-// checking leadership and acting, or from a write that arrives late. Tokens
-// make such overlaps harmless to a resource that checks them: a [Fence]
-// admits a token only if it is at least the highest it has admitted.
-//
 // # Fencing tokens
 //
 // An acquisition's token is the larger of the highest token its elector has
@@ -178,37 +251,6 @@
 // write lands after the copy succeeds against the copy (If-Match sees only
 // the ETag): a race of one round trip, which can make two leaders overlap
 // until the older one's next renewal fails, and which the fence resolves.
-//
-// # Watermarks
-//
-// The record can carry seed 003's hand-off: a timestamp watermark that
-// bounds the timestamps of everything the application wrote under this
-// term and the ones before, and a note of where its updates went. A new
-// term starts from the watermark of the record it replaced and hands it to
-// its application in Lease.Previous; the application raises it with
-// Elector.SetWatermark, and each renewal and the release write it. An
-// application that writes a timestamp only once a watermark at or above it
-// is published (Elector.PublishedWatermark), and only above the one it was
-// handed, keeps every entry of a later term above every entry of an
-// earlier one, across releases, crashes and wall-clock steps; the
-// watermark-handoff scenario checks it. A deletion or an overwrite by
-// someone else loses the watermark with the record.
-//
-// # Observing an elector
-//
-// Elector.Leader returns who leads as last observed and the age of that
-// observation on the monotonic clock; OnNewLeader reports each change of
-// live holder. Config.Metrics receives every S3 request (purpose, kind of
-// answer, latency), every term's start and end (hold time, cause), and
-// every transition of the phase machine (Phase, Cause, Transition): each
-// S3 answer and each timer or shutdown that moves the elector, all of them
-// among Transitions(), the list a coverage report compares a campaign
-// with. The hooks are plain functions, so the package depends on no
-// metrics library (examples/promelector feeds Prometheus). Elector.Healthy
-// reports an elector stuck past its term's deadline, an application that
-// does not return after its term, or a Run that makes no progress, and
-// HealthzAdaptor serves it at an HTTP /healthz, as client-go's
-// HealthzAdaptor does.
 //
 // # Assumptions
 //
