@@ -11,6 +11,22 @@
 // the rule: it bounds the real time a run may spend without progress, and
 // changes nothing in a run that completes; see Blocking.)
 //
+// # Running a world
+//
+// A [Config] is a run: its seed, nodes and duration, the [Candidate]
+// every node runs, their clocks ([ClockModel]), the S3 dialect, the
+// [Chooser], and hooks for what a scenario adds (Setup, WrapStore,
+// NewFence). [Run] runs it on a [World] (the nodes, the agenda, the
+// simulated S3 and the fenced resource, which Setup may schedule actions
+// on) and returns a [Result]: the [History] the checkers judge, the
+// [Trace], a [Failure] if the run stopped ([FailureKind]), the coverage
+// its candidate marked ([Coverage]) and the rules its code reported
+// broken ([Report]). A candidate gets an [Env]: its node's protocol.Clock,
+// its [S3Client] (Store), the application (Lead), its entropy, and the
+// hooks through which it reports its lease check ([LeaseCheck]), its
+// coverage and broken rules. [Epoch] is true time zero on every wall
+// clock; [Phases] times a run phase by phase, for benchmarks.
+//
 // # Time
 //
 // There is one true time, a time.Duration since the start of the run. It
@@ -26,6 +42,7 @@
 // the node's monotonic clock, so a node with a fast clock wakes early in true
 // time. S3 has a clock of its own for Last-Modified. All time arithmetic is
 // done in integers, because floating-point results may differ between CPUs.
+// A ClockModel's Jumps and Stalls are [ClockJump]s and [ClockStall]s.
 //
 // # Blocking
 //
@@ -57,7 +74,8 @@
 // a progress counter, so the trace, its hash and every choice are the same,
 // byte for byte, with the watchdog or without it (a negative BlockedAfter).
 // Code that is slow rather than blocked (more than BlockedAfter of CPU
-// between two simulator calls) is reported alike.
+// between two simulator calls) is reported alike. ([DefaultBlockedAfter],
+// [FailureBlocked].)
 //
 // # Scheduling
 //
@@ -67,7 +85,8 @@
 // order of simultaneous events, each latency sample, each node's entropy,
 // each fault, goes through the one Chooser, so a seeded RandomChooser makes
 // the whole run a function of the seed, and other strategies (exhaustive
-// enumeration) can replace it.
+// enumeration) can replace it. [RandomChooser] ([NewRandomChooser]) is
+// the seeded one, PCG-DXSM; a choice says what it decides ([ChoiceKind]).
 //
 // A paused node's events wait until the pause ends: its goroutines do not
 // run and its timers do not fire, while its clocks and the rest of the world
@@ -90,6 +109,17 @@
 // describes both) and returns errors shaped exactly as aws-sdk-go-v2 shapes
 // them, so the protocol's real error handling is what runs.
 //
+// [S3Client] is the calls a node may make (GetObject, PutObject,
+// HeadObject, DeleteObject, ListObjectsV2, with the SDK's signatures;
+// protocol.ObjectStore is its first two); [Store] ([NewStore], a
+// [Dialect]: [DialectAWS], [ParseDialect]) is the pure model, usable
+// alone; [Latency] is a leg's distribution. The errors are built by
+// [APIError] and its shorthands ([PreconditionFailed],
+// [ConditionalRequestConflict], [NoSuchKey], [NoSuchBucket],
+// [AccessDenied], [InternalError], [SlowDown], [TooManyRequests],
+// [NotModified]); behind a proxy's error pages ([ErrorPages],
+// [ParseErrorPages]) by [ProxiedError], which [HTMLPage] recognises.
+//
 // # SQL
 //
 // A protocol that keeps its lock in a database row rather than in S3 sends
@@ -103,7 +133,9 @@
 // context ending the wait with the outcome unknown, and the FaultInjector
 // deciding each one's fate (requests of op RowWrite or RowRead). A run that
 // sends no statement has no row store, and its trace and choices are what
-// they would be without this section.
+// they would be without this section. Names: [RowStore], [RowClient],
+// [Statement], [RowResult], [SQLError] (its SQLSTATE codes,
+// [SQLStateConnectionRefused] and the others), [RowWrite] and [RowRead].
 //
 // # Faults
 //
@@ -120,7 +152,10 @@
 // about to land" act; Node.Leading, Node.TermStart and Node.FencedWrites
 // tell them which node plays which part. An
 // optional layer gives each node's client the retries of aws-sdk-go-v2's
-// standard retryer.
+// standard retryer (Config.S3Attempts). Names: [FaultInjector], [Request],
+// [RequestFault] and its [Fate] ([Delivered] and the others), [Node] (its
+// Pause, Crash, Restart and Stop), [World.OutsideWrite], [FaultSpan] and
+// [MergeSpans].
 //
 // # Applications
 //
@@ -136,7 +171,9 @@
 // when the application asked (FencedWrite.Checked, CheckedAt), so that a
 // checker can judge what the application was told. Once SetHealAt has said when faults heal, a pause aimed
 // at a protocol instant is cut there and a lingering application stops
-// there.
+// there. Names: [AppMode] ([AppContext], [AppChecks], [AppPolls]),
+// [Node.SetApp], [Fence] (the resource's judge, Config.NewFence) and
+// [FencedWrite].
 //
 // # Exploration
 //
@@ -158,7 +195,7 @@
 // time; the checkers judge the history by times, not by the order in
 // which simultaneous entries of different nodes were appended, and reach
 // the same verdict on each. por.go states the relation and the argument
-// in full.
+// in full. [NewExplorer] makes one within [ExploreBounds].
 //
 // # What a run records
 //
