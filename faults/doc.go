@@ -62,22 +62,118 @@
 // they happened: a violation counts unless a fault that left the
 // assumptions accounts for it.
 //
-// # Swarm testing
+// # What the swarm draws
 //
-// Swarm derives a plan from a seed: each fault family is switched on or off,
-// and given an intensity, by the seed, so that a campaign tries every
-// combination of faults, gently and hard, and most plans stay inside the
-// usual assumptions while a minority leave them on purpose. Besides the
-// faults it draws the nodes' settings (SwarmSettings: across what
-// protocol.Config accepts, the tight edges included), the lock object
-// before the run (SwarmInitial), the applications (SwarmApps), foreign
-// writes, whole-cluster events, faults aimed at roles, denials (403) and
-// terms that end for a reason of their own while their node is stopped;
-// each family
-// draws from a stream of its own, so that one family's choices do not move
-// another's, and several families often share one instant of the run, so
-// that faults that only matter together meet. Apply installs a plan on a
-// sim.Config (ApplyEncoded with the protocol's record format); the faults
-// act through the simulator's hooks, and every random choice they make
-// goes through the run's chooser.
+// [Swarm] derives a whole plan from a seed, in the manner of swarm
+// testing: the seed switches each fault family on or off and, if on,
+// chooses how hard it hits, so that a campaign tries every combination of
+// faults, gently and hard. Each family draws from a stream of its own, so
+// that adding to one moves no other's draws. Most plans stay inside the
+// usual assumptions; a minority leave them on purpose, and then on one
+// node only (foreign writes aside, which hit the lock object), so that
+// most of every run is still judged in full. [SwarmSpace] bounds the
+// draws by the run (nodes, heal instant) and the protocol (drift and pause
+// bounds, lease). The families, with how often a seed draws each:
+//
+//   - clocks: every node an offset within 5 minutes of true time and a
+//     drift within the bound, one in three at its very edge; on one seed
+//     in 12, one node drifting 2 to 50 times past the bound until the
+//     heal;
+//   - wall-clock steps of up to an hour either way (one seed in 2);
+//   - pauses within each node's pause bound (one in 2), on one in 6 of
+//     those one node's past it, up to three leases;
+//   - crashes or stops, each followed by a restart under the same identity
+//     or a new one (one in 3); partitions between a node and S3, failing
+//     or hanging (one in 3); slow S3 (one in 3);
+//   - faults aimed at a node's Nth PutObject or GetObject (one in 3): its
+//     answer lost, replaced by a 500 or 503, refused with a 500, 503 or
+//     409, delayed, or followed by a pause;
+//   - probability knobs, each on one seed in 3: 409s, 500s and 503s before
+//     or after applying, lost answers, long-tail latency; and the SDK's
+//     standard retries (one in 2);
+//   - beyond the assumptions, rarely: a VM suspend that stops a node's
+//     monotonic clock (one in 20), a pause between the lease check and a
+//     fenced write longer than the bound (one in 20), a delete of the lock
+//     object (one in 30), an application that goes on after its term (one
+//     in 30);
+//   - the nodes' settings ([SwarmSettings], for a protocol that takes
+//     them): none on half the seeds, one setting for every node on a
+//     quarter, a mix on a quarter; each across what protocol.Config
+//     accepts, the tight edges included: leases of 1 to 20 s (one in eight
+//     with a remainder below a millisecond), drift bounds up to 10%, a
+//     renew deadline up to exactly the drift-margin limit, short and long
+//     retry periods, request timeouts up to half the deadline, release on
+//     cancel or not;
+//   - the lock object before the run ([SwarmInitial]): none on two seeds
+//     in five; else a released record, the live record of a node that is
+//     gone, a token of 2^40, and on one in 20 content no elector wrote
+//     (bytes that are no record, the largest tokens); records that publish
+//     a watermark, link to the term before, or name the longest holder;
+//     on seeds with foreign writes also links an elector must refuse,
+//     holders too long, padding around the largest body and leases near
+//     24 h; half of them in another JSON spelling ([Respell]), one in four
+//     edited as another tool might leave it ([Edit]);
+//   - the applications ([SwarmApps]): on two seeds in three each node's
+//     mode drawn (ignoring the lease check, asking it before every write,
+//     relying on it alone), mostly with slow work between check and write;
+//   - foreign writes (one in 6): deletes, overwrites with bytes or with
+//     records of a low, high or topmost token, and restores of an earlier
+//     content byte for byte, at an instant, while a node leads, or just
+//     before a renewal lands, sometimes a delete while the followers cannot
+//     reach S3; on half of those seeds, a restore of the leader's own
+//     write from 1 to 20 writes back as its renewal lands
+//     ([SwarmRestoreOwn]);
+//   - whole-cluster events (one in 6): every node crashed, stopped or
+//     restarted at once, with the same identities or new ones, at an
+//     instant, while a node leads, or in the middle of a hand-over;
+//   - faults aimed at roles (one in 2): pauses, crashes, stops and
+//     partitions of the leader, the acquirer, a node with a request in
+//     flight or the leader about to renew, a partition of every follower,
+//     a fault on such a request's answer or on its way to S3, pauses at
+//     protocol instants;
+//   - denials (one in 6): S3 answering 403 AccessDenied to a node, the
+//     leader or every follower for a while, to one request, or to a
+//     hand-over's release and the read that checks it;
+//   - terms that end for a reason of their own while their node is
+//     stopped (one in 10): a leader paused past its deadline and stopped
+//     meanwhile, a foreign write just before a renewal lands while the
+//     application still works;
+//   - error pages ([SwarmErrorPages]): on one seed in 6 a proxy's plain
+//     pages (the SDK derives the code from the status), on one in 10 of
+//     the others HTML the SDK cannot read (no code at all);
+//   - identities ([SwarmNames], for a protocol that states its longest):
+//     on one seed in 5, names a codec must carry exactly (quotes,
+//     backslashes, non-ASCII, HTML and control characters, names of
+//     exactly the longest length).
+//
+// Foreign writes, whole-cluster events, faults aimed at roles and denials
+// often share an instant drawn for the run, so that faults that only
+// matter together (a delete while the followers cannot reach S3, a
+// stopped leader whose release is slow to land) meet. Package harness
+// turns a seed into a run around the plan (harness.Swarm: the heal at
+// harness.SwarmHealAt, the liveness phase after it); the production
+// elector's swarm in package scenarios adds, on one seed in eight,
+// applications that hand watermarks over.
+//
+// # Plans as data
+//
+// A [Plan] ([Decode] reads one, [Plan.Validate] checks it against a run,
+// [ErrInvalidPlan]) holds [Event]s of a [Kind] ([KindNames]), aimed at a
+// [Role] or widened to a [Target]; [ClockSetting]s; [Knobs]; the lock
+// object before the run, an [Object] (a [Record] with its [Previous] term,
+// or bytes); [App]s; and [Settings]. Durations are [Duration]s, written as
+// text ("1.5s"). [Apply] installs a plan on a sim.Config, [ApplyEncoded]
+// with the protocol's record format (a [RecordEncoder]; [EncodeRecord] is
+// the generic one): the faults act through the simulator's hooks, and
+// every random choice they make goes through the run's chooser.
+//
+// # Records as others write them
+//
+// A record before the run, or written by someone else, need not look like
+// one a protocol writes. [Respell] writes the same JSON document in
+// another spelling, [Edit] changes it as another tool or an operator
+// might, [Pad] ([PadSize]) makes it longer with an unknown field, and
+// [LongHolder] and [FitNames] make identities of a given length;
+// [MaxLease], [MaxBodyLen] and the other bounds are the production
+// record format's.
 package faults

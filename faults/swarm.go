@@ -50,57 +50,8 @@ func (sp SwarmSpace) pauseBound(node int) time.Duration {
 // the assumptions excuse only what happens to that node, so most of every
 // run is still judged in full.
 //
-// Besides the timed and aimed faults of the first families (clocks,
-// jumps, pauses, crashes and stops, partitions, slow S3, faults aimed at
-// the Nth request, knobs, the SDK's retries, rare stalls, lingering
-// applications, pauses before fenced writes), each from its own stream of
-// the seed so that one family's draws do not move another's:
-//
-//   - the nodes' settings (SwarmSpace.Settings, drawn by SwarmSettings);
-//   - the lock object before the run (SwarmInitial): none, a released
-//     record, the live record of a node that is gone, a record with a
-//     token of 2^40 or at the very top of the token space, bytes that are
-//     no record; records that publish a watermark and updates, that link
-//     to a previous term, whose holder is the longest an elector has; and
-//     on seeds with foreign writes records that link in a way no elector
-//     writes, whose holder is longer than an elector's identity may be,
-//     or padded to just under or just over the largest body read as a
-//     record;
-//   - the applications (SwarmApps): ignoring the lease check, asking it
-//     before every write, relying on it alone; slow work between the
-//     check and the write, within the pause bound and, on one node,
-//     beyond it;
-//   - foreign writes: deletes, overwrites with raw bytes or with records
-//     of a lower, higher or topmost token or released, and restores of an
-//     earlier content byte for byte, at an instant, while a node leads,
-//     or just before a leader's renewal lands;
-//   - whole-cluster events: every node crashed, stopped or restarted at
-//     once, with the same or new identities, at an instant, while a node
-//     leads, or while one acquires (in the middle of a hand-over);
-//   - S3 refusing nodes with 403 AccessDenied (denials): a node, the
-//     leader or every follower shut out for a while, one request refused,
-//     a hand-over whose release and the read that checks it are refused;
-//   - terms that end for a reason of their own while their node is stopped
-//     (ends): the first leader paused from the start of its term, or from
-//     a renewal's answer, past its deadline and stopped during the pause;
-//     a foreign write just before a renewal lands, and the leader stopped
-//     while its application is still at work;
-//   - faults aimed at roles, resolved when they fire: the leader, the
-//     node that acquires, a node with a request in flight, the leader
-//     whose renewal is about to land; pauses, crashes, stops and
-//     partitions of that node, a partition of every follower, a fault on
-//     that request's answer or a delay on its way to S3, and pauses at
-//     protocol instants: between an answer and acting on it, between the
-//     lease check and the guarded write;
-//   - a proxy between the nodes and S3 that answers every error with a
-//     page of its own (SwarmErrorPages): the nodes see the status, and
-//     the code the SDK derives from it (plain pages) or none (HTML it
-//     cannot read), not S3's.
-//
-// Faults of the last three families often share one of two instants drawn
-// for the run, so that faults that only matter together (a delete while
-// the followers cannot reach S3, a stopped leader whose release is slow to
-// land) meet on a fair share of seeds.
+// The package documentation, under "What the swarm draws", lists the
+// families and how often a seed draws each.
 func Swarm(seed uint64, sp SwarmSpace) *Plan {
 	c := sim.NewRandomChooser(seed ^ 0x73776172_6d706c6e)
 	g := gen{c: c, sp: sp}

@@ -18,14 +18,12 @@ const (
 )
 
 // Swarm is the swarm campaign for protocol p, as a scenario called name:
-// every seed draws its own plan, switching each fault family on or off and
-// choosing how hard it hits (faults.Swarm): for a protocol that takes
-// settings (Protocol.Configure), each node's settings too
-// (faults.SwarmSettings), and the faults are then sized by the
-// assumptions of that mix (its longest lease, its smallest drift bound,
-// each node's own pause bound); the lock object's content before the run,
-// the applications, foreign writes, whole-cluster events and faults aimed
-// at roles. Everything heals at SwarmHealAt, and a stable leader is
+// every seed draws its own plan (faults.Swarm; package faults'
+// documentation, "What the swarm draws", lists the families). For a
+// protocol that takes settings (Protocol.Configure) each node's settings
+// are drawn too, and the faults are then sized by the assumptions of that
+// mix (its longest lease, its smallest drift bound, each node's own pause
+// bound). Everything heals at SwarmHealAt, and a stable leader is
 // expected soon after. Runs inside the assumptions must show no overlap;
 // runs outside them must still have every stale write refused. The
 // Setup's protocol is p itself: RunSetup applies the plan's settings

@@ -24,8 +24,8 @@
 // broken ([Report]). A candidate gets an [Env]: its node's protocol.Clock,
 // its [S3Client] (Store), the application (Lead), its entropy, and the
 // hooks through which it reports its lease check ([LeaseCheck]), its
-// coverage and broken rules. [Epoch] is true time zero on every wall
-// clock; [Phases] times a run phase by phase, for benchmarks.
+// coverage and broken rules. [Epoch] is the wall-clock instant at which
+// true time starts; [Phases] times a run phase by phase, for benchmarks.
 //
 // # Time
 //
