@@ -55,11 +55,27 @@
 // violation (lease-check), whether the fence took it or not; like overlap,
 // the harness counts it while a run stays inside the assumptions.
 //
-// [ElectionCheckers] lists the first three checkers and [CheckElection] runs them all.
-// Each returns [Violation]s carrying the true time at which the violation is
-// witnessed, the nodes involved and one sentence of evidence. [CheckLiveness]
-// judges the other side, as a Violation too: once faults healed, a leader
-// within the protocol's bound, still leading at the end of the run.
+// [ElectionCheckers] lists the first three checkers (each a [Checker]:
+// a name, a sentence, a function; fencing's rules are [RuleStaleAccepted]
+// and its neighbours) and [CheckElection] runs them all. Each returns
+// [Violation]s carrying the true time at which the violation is
+// witnessed, the nodes involved and one sentence of evidence.
+// [CheckLiveness] judges the other side, as a Violation too: once faults
+// healed, a leader within the protocol's bound, still leading at the end
+// of the run.
+//
+// # Request rates and watermarks
+//
+// Two more checkers judge what a protocol promises beyond the election.
+// [CheckRequestRate] holds each node's S3 requests to the protocol's
+// [RequestRate] (at most Max within any Window of true time): a loop that
+// forgets to wait breaks it whatever S3 answered, a retry storm
+// ([RateCheckName]). [CheckWatermarks] judges a [WatermarkHistory], the
+// entries applications wrote ([StampedWrite]) and the watermarks the lock
+// object published ([Publication]), against the hand-off's promise
+// ([WatermarkChecker]; [RuleBelowPredecessor], [RuleAboveOwn]): no entry
+// at or below a watermark an earlier term published, none above its own
+// term's. Lease checks are [LeaseCheckName].
 //
 // # Cost
 //
@@ -116,13 +132,15 @@
 // general one: it searches the orders of the requests and decides any
 // history, given time. [CheckS3Fast] is specialised to the histories
 // conditional writes give, decides them in O(n log n) for n requests, and
-// answers Undecided for the others. [CheckS3] asks the fast checker first
+// answers Undecided for the others ([FastResult], [FastVerdict]).
+// [CheckS3] asks the fast checker first
 // and porcupine whenever it does not say Ok, so that an Illegal verdict is
 // always porcupine's, with its visualisation; S3Result.Checker names the
-// checker whose verdict Result is. [CheckS3Porcupine] asks porcupine
+// checker whose verdict Result is ([CheckerFast], [CheckerPorcupine]).
+// [CheckS3Porcupine] asks porcupine
 // whatever the fast checker says, for a sample of runs, and
-// [S3Result.Disagreement] reports a history the two judge differently: a
-// bug in the fast checker. A reference run's history, about 280 requests,
+// [S3Result.Disagreement] reports a history the two judge differently
+// ([ErrS3CheckersDisagree]): a bug in the fast checker. A reference run's history, about 280 requests,
 // takes the fast checker about 25 µs and porcupine about 200 µs; an
 // illegal history with dozens of writes of unknown outcome takes porcupine
 // longer, up to a second, since every instant at which each could have
