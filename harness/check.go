@@ -76,9 +76,10 @@ func (p Protocol) Validate() error {
 // With -harness.replay=FILE on the go test command line, Check replays that
 // reproducer instead, prints its trace, and fails if it does not pass.
 //
-// Check registers p's swarm scenario (Swarm(p.Name, p)) so that reproducer
-// files name it; protocol names must be unique within a test binary.
-// rapid's own flags (-rapid.checks, -rapid.seed, ...) apply.
+// A reproducer file names p's swarm scenario (Swarm(p.Name, p)) by the
+// protocol's name, so that a program whose simrun.Main is given
+// simrun.Protocol(p.Name, p) replays it too. rapid's own flags
+// (-rapid.checks, -rapid.seed, ...) apply.
 func Check(t TB, p Protocol, opts ...Option) {
 	t.Helper()
 	o, ok := prepare(t, p, opts)

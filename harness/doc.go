@@ -12,7 +12,7 @@
 //
 // # What a protocol provides
 //
-// A Protocol is described once, in one value:
+// A [Protocol] is described once, in one value:
 //
 //   - Candidate, the function every node runs (a sim.Candidate). It gets a
 //     sim.Env holding the node's protocol.Clock (the only source of time,
@@ -55,9 +55,11 @@
 //
 // A plan may give nodes settings of their own (faults.Plan.Settings, which
 // the swarm draws for a protocol with Configure): Configured then makes
-// each node's protocol (Protocol.Nodes, Protocol.Node) and judges each node
-// by its own bounds (PauseBound, RequestRateOf, its Pace, what AuditWrites
-// is told of it) and the whole by the strictest assumptions of the mix.
+// each node's protocol ([Protocol.Nodes], [Protocol.Node]) and judges each
+// node by its own bounds ([Protocol.PauseBound], [Protocol.RequestRateOf],
+// its Pace, what AuditWrites is told of it) and the whole by the strictest
+// assumptions of the mix. [Protocol.Validate] checks a description; the
+// production elector's is package harness/elector's.
 //
 // Code under simulation must wait only through the Clock, the S3 calls and
 // the application. A protocol that blocks on anything else (a bare channel,
@@ -89,27 +91,32 @@
 //
 // which runs that one run again, exactly, and prints its trace. Fuzz does
 // the same under go test -fuzz, reading runs from the fuzzer's bytes.
-// rapid's flags (-rapid.checks=N, -rapid.seed=S) apply to Check. A checker
-// that cannot fail is worthless: to show that Check catches a deliberately
-// broken version of a protocol, run it on a Recorder and assert that it
-// failed.
+// rapid's flags (-rapid.checks=N, -rapid.seed=S) apply to Check; its
+// [Option]s are [WithDir] (where reproducers go) and [WithVary] (a [Vary]
+// that draws the protocol's settings too). A checker that cannot fail is
+// worthless: to show that Check catches a deliberately broken version of a
+// protocol, run it on a [Recorder] (a [TB]) and assert that it failed.
+// Underneath, [DrawRun] draws a whole run ([Draw]) from a [Source]
+// ([RapidSource], [BytesSource]) and [RunDraw] judges it; [Explain] and
+// [Describe] say in words why a run failed.
 //
 // The same protocol under the simrun command line (campaigns, replay,
-// shrink, explore, HTML pages) takes a main of a few lines; see package
+// shrink, explore, HTML pages) takes a main of one line; see package
 // simrun.
 //
 // # Verdicts
 //
-// A run's Verdict is Pass, Unsafe (a safety property broke), Liveness (no
+// A run's [Verdict] is Pass, Unsafe (a safety property broke), Liveness (no
 // stable leader once faults healed, a retry storm, or a node slower than
 // its own design: Protocol.Pace), Crashed (a panic in protocol code, a
 // run that stopped advancing), Blocked (code under simulation blocked
 // outside the simulator) or Inconclusive (the linearizability check of the
 // S3 history timed out; never a pass). Verdicts, their order of severity
-// and their exit statuses are defined in this package alone.
+// ([Worst], [Verdicts], [ParseVerdict]) and their exit statuses
+// ([Verdict.ExitCode], [ExitUsage]) are defined in this package alone.
 //
 // Every checker runs on every run, and every violation counts, unless a
-// fault that left the protocol's assumptions accounts for it (an Excuse,
+// fault that left the protocol's assumptions accounts for it (an [Excuse],
 // judged from the faults as they happened): a clock drifting or offset
 // beyond its bound, a wall-clock step beyond its bound, a node that did not
 // run for longer than the pause bound (its pauses merged where they overlap
@@ -125,8 +132,13 @@
 // and decreasing tokens from that write on, and overlaps of any nodes for a
 // lease and a term. Nothing excuses a stale write the fence accepted by its own
 // rule, or an overlap once faults and the time they can affect are over.
-// Excused violations are still reported, each with its excuses (Excused),
-// and counted apart.
+// Excused violations are still reported, each with its excuses
+// ([Excused]), and counted apart. The record the lock object held before
+// the run is judged as a term too ([InitialRecordCheck]), and every run's
+// S3 history for linearizability ([S3CheckTimeout]; porcupine beside the
+// fast checker on one run in [S3PorcupineEvery]). A failure's
+// [Signature] ([SignatureOf]) is its verdict and the checkers that
+// decided it: what shrinking keeps and campaigns group by.
 //
 // Some rules only the protocol's own code can observe. A node reports one
 // it broke through sim.Env.Report, and each report (sim.Result.Reports) is
@@ -141,21 +153,23 @@
 // # Coverage
 //
 // A protocol may declare its coverage points (Protocol.Coverage: named
-// sets of points, CoverageSet), and its candidate marks each one it
+// sets of points, [CoverageSet]; [ValidateCoverage], [CoverageOf]), and its candidate marks each one it
 // reaches with Env.Coverage.Hit, which draws nothing and writes nothing to
 // the trace. The harness adds a set of its own to every run, read from
-// its history whatever the protocol (RunShapes): terms, hand-overs, tokens,
+// its history whatever the protocol ([RunShapes]): terms, hand-overs, tokens,
 // fenced writes, excused violations, S3 answers. An Outcome carries the
 // sets and what the run reached (Outcome.Coverage, Outcome.Reached); simrun
 // adds them up over runs, campaigns and shards, and says which points no
 // run reached.
 //
-// A guided campaign (Guided) uses them as a fuzzer uses its coverage: it
+// A guided campaign ([Guided], configured by a [GuidedConfig]; each run a
+// [GuidedRun], the whole a [GuidedResult]) uses them as a fuzzer uses its coverage: it
 // keeps the plans of the runs that reached a point, or a point as many
 // times, first, and derives new runs from them by mutating their events
 // and knobs, beside fresh seeds. Each run is a Reproducer, and the
 // campaign a function of its configuration, whatever the number of
-// workers.
+// workers (runs are derived in batches of [GuidedBatch]). It is not
+// resumable: its corpus lives in memory.
 //
 // # Determinism and replay
 //
@@ -168,11 +182,29 @@
 //
 // # Scenarios and the engine
 //
-// A Scenario is a named function from a seed to a Setup (a world, a plan,
-// a protocol). Scenarios are registered by name (Register), so that
-// reproducer files can name them: package scenarios registers the stories
-// of the known failure modes, package zoo the deliberately broken locks,
-// and Check and simrun.Protocol a swarm scenario (Swarm) for each protocol
-// they are given. RunSeed and RunSetup run and judge one run; Work is the
-// worker pool every command and campaign uses.
+// A [Scenario] is a named function from a seed to a [Setup] (a world, a
+// plan, a protocol), with the outcome it expects of its protocol
+// ([Expectation]). [Swarm] makes the swarm campaign of a protocol
+// ([SwarmPlan] is its plan for a seed, [World] the world every run starts
+// from); [Small] shrinks a setup for exploration. There is no global
+// registry: package scenarios, package zoo and the seed designs each
+// return a list, a program hands the lists it wants to simrun.Main, and a
+// [Catalog] ([NewCatalog]) resolves the names reproducer files give.
+// [RunSeed] and [RunSetup] run and judge one run, an [Outcome];
+// [WriteTrace] writes it as text; [Work] ([Count]) is the worker pool
+// every command and campaign uses.
+//
+// # Reproducers and commands
+//
+// A [Reproducer] ([ReproducerFor], [LoadReproducer], [ReproVersion];
+// [ErrBadReproducer] for a file that is not one) is a run as a file;
+// [Shrink] makes one smaller ([ErrNothingToShrink] for a run that
+// passes). [Explore] and [ExploreEach] enumerate a small run's schedules
+// ([ExploreResult], [ExploreChoice]); a [Path] ([ParsePath]) names one
+// execution, which [ReplayPath] runs again and [ExploreReproducer] writes
+// as a file. Every command the project prints to rerun something is a
+// [Repro] (its Command), quoted by [Quote], and runs [DefaultCommand]
+// unless the program says how it is invoked. [WriteFileAtomic] writes a
+// file whole or not at all, as every command writes its reproducers,
+// reports and pages.
 package harness
