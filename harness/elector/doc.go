@@ -7,58 +7,62 @@
 //
 // # The elector as a protocol
 //
-// Settings are the elector's knobs a scenario sets (DefaultSettings: a
-// 6 s lease, so that a minute sees several terms). Protocol(s) is the
+// [Settings] are the elector's knobs a scenario sets ([DefaultSettings]:
+// a 6 s lease, so that a minute sees several terms). [Protocol](s) is the
 // elector with those settings, judged by the assumptions and liveness
-// bound its own configuration states (protocol.Config.Assumptions); Nodes
-// gives each node settings of its own. Candidate is what every node runs:
-// protocol.Elector itself, the code users ship, on the node's simulated
-// clock, S3 client and entropy; Settings.Config is its configuration, for
-// a candidate of one's own that adds hooks to it (chaining the ones it
-// installs), and ReportLease hands the elector's answer to "do I lead?"
-// to the simulated application.
+// bound its own configuration states ([Settings.Assumptions],
+// [Settings.LivenessBound], from protocol.Config.Assumptions); [Nodes]
+// gives each node settings of its own. [Candidate] is what every node
+// runs: protocol.Elector itself, the code users ship, on the node's
+// simulated clock, S3 client and entropy; [Settings.Config] is its
+// configuration, for a candidate of one's own that adds hooks to it
+// (chaining the ones it installs), and [ReportLease] hands the elector's
+// answer to "do I lead?" to the simulated application.
 //
 // # Settings per node
 //
-// The protocol takes a plan's settings for a node (harness.Protocol.Configure,
-// SettingsOf; Settings.Plan writes them back), so the swarm draws each
-// node's; harness.Configured then judges every node by its own pause
-// bound, request rate, pace and record lease. DrawSettings draws settings
-// the elector accepts, and Vary is the harness.Vary that lets
-// harness.Check and harness.DrawRun run them.
+// The protocol takes a plan's settings for a node
+// (harness.Protocol.Configure, [SettingsOf]; [Settings.Plan] writes them
+// back, [Settings.Validate] checks them as protocol.NewElector would), so
+// the swarm draws each node's; harness.Configured then judges every node
+// by its own pause bound, request rate, pace and record lease.
+// [DrawSettings] draws settings the elector accepts, and [Vary] is the
+// harness.Vary that lets harness.Check and harness.DrawRun run them.
 //
 // # Lock records
 //
-// Settings.EncodeRecord writes a plan's records (the lock object's content
-// before the run, overwrites) as the elector writes its own. Every record
-// a node wrote that S3 applied is audited (RecordAuditCheck, its rules
-// RuleRecord*; AuditRecords, Settings.AuditRecords): read with
-// encoding/json against the documented format, not with the elector's
-// codec, it must be canonical, name its writer, state its writer's lease,
-// link to the term before it as the body it replaced calls for, and carry
-// a token above every token its writer had seen (RuleRecordFloor); and
-// every body a node read must be read by protocol.DecodeRecord as the
-// format says (RuleRecordDecode). Nothing excuses these: a node knows
-// what it writes whatever the faults.
+// [Settings.EncodeRecord] writes a plan's records (the lock object's
+// content before the run, overwrites) as the elector writes its own. Every
+// record a node wrote that S3 applied is audited ([RecordAuditCheck], its
+// rules [RuleRecordCanonical] and the other RuleRecord constants;
+// [AuditRecords], [Settings.AuditRecords]): read with encoding/json
+// against the documented format, not with the elector's codec, it must be
+// canonical, name its writer, state its writer's lease, link to the term
+// before it as the body it replaced calls for, and carry a token above
+// every token its writer had seen ([RuleRecordFloor]); and every body a
+// node read must be read by protocol.DecodeRecord as the format says
+// ([RuleRecordDecode]). Nothing excuses these: a node knows what it writes
+// whatever the faults.
 //
 // # Pace
 //
-// Settings.Pace (PaceCheck, its rules RulePace*) holds each node to the
-// elector's waits, converted to true time by the node's clock model: it
-// reads again at once, or within its back-off, after an acquisition not
-// answered with a success, and leads as soon as a read shows that the
-// acquisition applied after all; it renews once per RetryPeriod; it ends
-// a term early only on a cause the elector ends terms for; and a release
-// after a stop keeps within the term's deadline and tries again at once.
-// A node slower than that is judged Liveness: slow, not unsafe.
-// Settings.RequestRate is the elector's bound on one node's S3 requests.
+// [Settings.Pace] ([PaceCheck], its rules [RulePaceRetry] and the other
+// RulePace constants) holds each node to the elector's waits, converted to
+// true time by the node's clock model: it reads again at once, or within
+// its back-off, after an acquisition not answered with a success, and
+// leads as soon as a read shows that the acquisition applied after all;
+// it renews once per RetryPeriod; it ends a term early only on a cause the
+// elector ends terms for; and a release after a stop keeps within the
+// term's deadline and tries again at once. A node slower than that is
+// judged Liveness: slow, not unsafe. [Settings.RequestRate] is the
+// elector's bound on one node's S3 requests.
 //
 // # Transitions and coverage
 //
 // The hooks that Settings.Config installs report the first transition of
 // each incarnation that protocol.Transitions() does not declare
-// (TransitionsCheck, Unsafe, never excused), and mark the run's coverage:
-// the declared transitions (TransitionsSet) and the kinds of S3 answer
-// the elector got in each phase (AnswersSet, Answers, PhaseAnswer), the
-// sets Coverage declares.
+// ([TransitionsCheck], Unsafe, never excused), and mark the run's
+// coverage: the declared transitions ([TransitionsSet]) and the kinds of
+// S3 answer the elector got in each phase ([AnswersSet]: [Answers], each a
+// [PhaseAnswer]), the sets [Coverage] declares.
 package elector
