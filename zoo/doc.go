@@ -40,9 +40,9 @@
 //
 // It uses the settings of the swarm campaign's elector (6 s lease, 4 s renew
 // deadline, 1 s retry period, 1.5 s request timeout, 1000 ppm drift) and
-// makes the same claims: Careful returns it as a Variant, the control of the
-// zoo. Like the elector it takes any other settings protocol.NewElector
-// accepts (Variant.Protocol's Configure), with the claims those settings
+// makes the same claims: [Careful] returns it as a [Variant], the control of
+// the zoo. Like the elector it takes any other settings protocol.NewElector
+// accepts ([Variant.Protocol]'s Configure), with the claims those settings
 // make, so that the swarm draws them for it as it does for the elector. It passes the swarm campaign and the failure-mode scenarios the
 // elector passes, which is what makes a variant's failure attributable to
 // its one switch.
@@ -50,7 +50,8 @@
 // A variant is the careful lock with exactly one switch on: one real
 // mistake, named in Variant.Mistake with where it was seen (the failure
 // modes of docs/failure-modes.md, the public designs of docs/sources.md,
-// public issues). Variants returns them in a fixed order. They claim what
+// public issues). [Variants] returns them in a fixed order; `simrun list -v`
+// prints each with its mistake. They claim what
 // the careful lock claims, so the harness judges them by the same
 // assumptions and liveness bound.
 //
@@ -59,7 +60,7 @@
 // Some mistakes are caught on nearly every seed (a lock that times the holder
 // instead of the record, or that trusts another clock), some only when the
 // swarm combines the right faults (a leader cut off from S3, a process
-// restarted at the wrong moment). Masked returns mistakes that are real but
+// restarted at the wrong moment). [Masked] returns mistakes that are real but
 // that the careful lock's other defences hide from a swarm that draws only
 // faults: a renewal or release without If-Match can only clobber a
 // successor if it lands more than lease - renew deadline after the leader
@@ -76,12 +77,13 @@
 //
 // # The naive lock and the zoo's scenarios
 //
-// NaiveLock is the simplest form of the public S3 lock designs
+// [NaiveLock] is the simplest form of the public S3 lock designs
 // (docs/sources.md#quanttype-one-lock-object-with-if-match and
 // docs/sources.md#a-client-go-style-elector-in-java), with switches for
 // their classic mistakes; the stories of package scenarios run it
-// (naive-skew, unconditional-write). Scenarios makes one swarm scenario per
-// lock, "zoo/careful" and "zoo/<name>" for each of Variants, and
-// MaskedScenarios one for each of Masked; All lists both for a program's
-// simrun.Main, and `simrun zoo` and campaigns run them.
+// (naive-skew, unconditional-write). [Scenarios] makes one swarm scenario
+// per lock, "zoo/careful" and "zoo/<name>" for each of Variants, and
+// [MaskedScenarios] one for each of Masked ([Scenario] makes a variant's);
+// [All] lists both for a program's simrun.Main, and `simrun zoo` and
+// campaigns run them.
 package zoo
