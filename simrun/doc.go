@@ -1,8 +1,8 @@
 // Package simrun is the simrun command line as a library: every subcommand
-// (run, replay, html, shrink, explore, zoo, bench, campaign, merge, list,
-// vet, version) for the scenarios registered with the harness. The stories of package
-// scenarios and the zoo's broken locks are always there; a user's own main
-// adds their protocols and scenarios:
+// (run, replay, html, shrink, explore, zoo, bench, campaign, merge,
+// coverage, list, version) over the scenarios a program gives it. There is
+// no global list of scenarios: a program says what it knows, and knows
+// exactly that. A user's own main is one line:
 //
 //	package main
 //
@@ -11,27 +11,52 @@
 //		"github.com/s3lease/s3lease/simrun"
 //	)
 //
-//	func main() { simrun.Main(simrun.Protocol("mylock", mylock.Protocol())) }
+//	func main() {
+//		simrun.Main(simrun.Command("go run ./cmd/mysimrun"), simrun.Protocol("mylock", mylock.Protocol()))
+//	}
 //
-// simrun.Protocol registers the protocol's swarm scenario under its name
-// (the name harness.Check gives its reproducer files, so they replay with
-// `simrun replay FILE`), and makes it the default of run, replay, bench,
-// shrink and campaign.
+// The project's own cmd/simrun passes every scenario of the project (the
+// stories of package scenarios, the zoo, the seed designs) and its tools
+// (live mode, the mutation tool, vet), whose dependencies a user's program
+// then does not link.
 //
 // It runs campaigns of many seeds of a scenario, the replay of one seed or
 // one reproducer file as a readable trace or an HTML page, shrinking of
-// failing runs, exhaustive exploration of small runs, the bug zoo, sharded
-// nightly campaigns and their merged reports, benchmarks of the simulator,
-// and a static check of protocol code (vet).
+// failing runs, exhaustive exploration of small runs, the bug zoo (for a
+// program given package zoo's scenarios), sharded nightly campaigns and
+// their merged reports, coverage reports, and benchmarks of the simulator.
+// Every command it prints to rerun something (a replay, a shrink, a path
+// of the explorer) runs when pasted into a shell, through the program
+// Command names.
 //
-// Exit status (harness.Verdict.ExitCode): 0 every run passed; 1 a safety
-// violation was found; 2 bad usage; 3 a liveness failure (no stable leader
-// once faults healed); 4 a run crashed (a panic in protocol code, a run that
-// stopped advancing), or simrun itself could not do its work (a file it
-// could not write); 5 a run was inconclusive (the linearizability check
-// of its S3 history timed out); 6 code under simulation blocked outside the
-// simulator; 7 a merge that lacks some of a campaign's shards (when no seed
-// it covers failed); 130 or 143 a campaign stopped by SIGINT or SIGTERM,
-// its state and report saved. A command that judges several runs exits
-// with the status of the worst.
+// # Building a program
+//
+// [Main] runs the subcommand named by the process's arguments and exits
+// with its status; [Run] does the same for given arguments and writers,
+// and returns the status. Each is given [Option]s:
+//
+//   - [Protocol] adds a protocol as the swarm scenario of its name (the
+//     name harness.Check gives its reproducer files, so that they replay
+//     with `simrun replay FILE`); the first is the default scenario.
+//   - [Scenarios] adds scenarios: scenarios.All(), zoo.All(), a design's,
+//     or a user's own.
+//   - [Command] says how the printed commands invoke the program;
+//     without it they invoke harness.DefaultCommand.
+//   - [Tools] adds subcommands, each a [Tool] run with an [Env].
+//
+// A tool's error wrapping [ErrUsage] exits 2 with its message.
+//
+// # Exit status
+//
+// The status of the worst verdict judged (harness.Verdict.ExitCode): 0
+// every run passed; 1 a safety violation was found; 2 bad usage; 3 a
+// liveness failure (no stable leader once faults healed, a retry storm, a
+// node slower than its own design); 4 a run crashed (a panic in protocol
+// code, a run that stopped advancing), or simrun itself could not do its
+// work (a file it could not write); 5 a run was inconclusive (the
+// linearizability check of its S3 history timed out); 6 code under
+// simulation blocked outside the simulator; 7 a merge that lacks some of a
+// campaign's shards (when no seed it covers failed); 130 or 143 a run or a
+// campaign stopped by SIGINT or SIGTERM, its summary printed and a
+// campaign's state and report saved.
 package simrun
