@@ -7,7 +7,7 @@
 // # The model
 //
 // The SDK sends every request through an aws.HTTPClient, an interface with
-// the single method Do(*http.Request) (*http.Response, error). Client is
+// the single method Do(*http.Request) (*http.Response, error). [Client] is
 // such an HTTP client, and it never touches the network. Its Do parses the
 // S3 REST request the SDK serialized (the method, the path-style or
 // virtual-hosted-style URL, the query, the headers and the body), turns it
@@ -33,7 +33,7 @@
 // it) to carry a trailing checksum, is decoded, and a CRC32, CRC32C, SHA-1
 // or SHA-256 checksum in a header or trailer is verified. Any other S3
 // operation (tagging, ACLs, multipart uploads, HeadBucket, CopyObject...)
-// is not part of sim.S3Client: Do fails it with ErrUnsupported,
+// is not part of sim.S3Client: Do fails it with [ErrUnsupported],
 // without calling the store.
 //
 // When built over a node's simulated store (sim.Env.Store, or the store
@@ -76,7 +76,7 @@
 // # Determinism
 //
 // Nothing on the path reads the real clock or draws randomness in a way
-// that changes what a run does. The client NewClient builds has retries
+// that changes what a run does. The client [NewClient] builds has retries
 // disabled (aws.NopRetryer: the SDK's retryer sleeps on the real clock and
 // draws its jitter from crypto/rand; the simulator's own retry layer,
 // sim.Config.S3Attempts, goes around the wrapped store instead, on the
@@ -132,14 +132,17 @@
 //
 //	cfg.WrapStore = sdkhttp.Wrap
 //
-// on the sim.Config (or the harness.Setup's Config), or, when the Setup
-// already wraps the store (a scenario that records what its nodes write),
-// cfg.WrapStore = sdkhttp.Beneath(cfg.WrapStore). A protocol that builds
-// its own *s3.Client can be handed the simulated HTTP client instead:
+// on the sim.Config (or the harness.Setup's Config): [Wrap] puts a
+// [NewClient] in front of the node's store. When the Setup already wraps
+// the store (a scenario that records what its nodes write), use
+// cfg.WrapStore = sdkhttp.Beneath(cfg.WrapStore) ([Beneath]). `simrun run
+// -s3 sdk` does this for every node. A protocol that builds its own
+// *s3.Client can be handed the simulated HTTP client instead ([Options]):
 //
 //	client := s3.New(s3.Options{}, sdkhttp.Options(env.Store))
 //
-// or, keeping its own options, HTTPClient: sdkhttp.HTTPClient(env.Store),
-// BaseEndpoint: aws.String(sdkhttp.Endpoint) (optional: Do accepts the
-// SDK's default endpoints too) and Retryer: aws.NopRetryer{} (required).
+// or, keeping its own options, HTTPClient: sdkhttp.HTTPClient(env.Store)
+// ([HTTPClient]), BaseEndpoint: aws.String(sdkhttp.Endpoint) (optional:
+// Do accepts the SDK's default endpoints too; [Endpoint], [Region]) and
+// Retryer: aws.NopRetryer{} (required).
 package sdkhttp

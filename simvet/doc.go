@@ -100,8 +100,8 @@
 //
 // From Go, [Main] does the same with a directory and a writer ("./..." if
 // no pattern is given) and returns the count and the error for the command
-// to map to its exit status; [Check]
-// returns the findings as values. [Analyzer] is an ordinary
+// to map to its exit status; [Check] returns the findings as values, each
+// a [Finding]. [Analyzer] is an ordinary
 // golang.org/x/tools/go/analysis analyzer: analysistest drives it in this
 // package's tests, and a main that calls singlechecker.Main(simvet.Analyzer)
 // builds a tool for go vet -vettool.
