@@ -13,7 +13,8 @@ import (
 )
 
 // The fast checker on the histories the simulator really produces: every
-// registered scenario, run by the harness as simrun runs it.
+// scenario of the project (internal/catalog), run by the harness as simrun
+// runs it.
 
 // runHistories runs seeds 1..n of sc and returns the S3 histories of the
 // runs that finished.
@@ -32,7 +33,7 @@ func runHistories(tb testing.TB, sc harness.Scenario, n int) []*sim.History {
 	return hs
 }
 
-// TestS3FastOnScenarioRuns checks the runs of every registered scenario
+// TestS3FastOnScenarioRuns checks the runs of every scenario of the project
 // with both checkers: the fast checker must agree with porcupine whenever
 // it decides, and decide every run of the production elector in the
 // reference scenario and nearly every one of the swarm but those in which

@@ -123,8 +123,8 @@ func TestZooCarefulSurvivesTheFailureModes(t *testing.T) {
 }
 
 // TestZooRegistry: the control first, then the variants in order, all
-// registered, judged by the careful lock's own claims, which are the
-// production elector's: the swarm plans are drawn for those.
+// listed by zoo.Scenarios, judged by the careful lock's own claims, which
+// are the production elector's: the swarm plans are drawn for those.
 func TestZooRegistry(t *testing.T) {
 	vs := zoo.Variants()
 	if len(zoo.Scenarios()) != len(vs)+1 || zoo.Scenarios()[0].Name != "zoo/careful" || zoo.Scenarios()[0].Expect != harness.Either {

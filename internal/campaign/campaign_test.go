@@ -15,8 +15,6 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/s3lease/s3lease/scenarios" // registers the stories and the zoo
-
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/internal/catalog"
 	"github.com/s3lease/s3lease/internal/schema"

@@ -11,10 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/s3lease/s3lease/internal/catalog"
-	_ "github.com/s3lease/s3lease/scenarios" // registers the stories and the zoo
-
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/internal/catalog"
 	"github.com/s3lease/s3lease/sim"
 )
 
