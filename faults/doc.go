@@ -158,11 +158,11 @@
 // # Plans as data
 //
 // A [Plan] ([Decode] reads one, [Plan.Validate] checks it against a run,
-// [ErrInvalidPlan]) holds [Event]s of a [Kind] ([KindNames]), aimed at a
-// [Role] or widened to a [Target]; [ClockSetting]s; [Knobs]; the lock
-// object before the run, an [Object] (a [Record] with its [Previous] term,
-// or bytes); [App]s; and [Settings]. Durations are [Duration]s, written as
-// text ("1.5s"). [Apply] installs a plan on a sim.Config, [ApplyEncoded]
+// [ErrInvalidPlan]) holds events (each an [Event] of a [Kind], see
+// [KindNames], aimed at a [Role] or widened to a [Target]), clock settings
+// ([ClockSetting]), [Knobs], the lock object before the run (an [Object]:
+// a [Record] with its [Previous] term, or bytes), the applications ([App])
+// and the nodes' [Settings]. A [Duration] is written as text ("1.5s"). [Apply] installs a plan on a sim.Config, [ApplyEncoded]
 // with the protocol's record format (a [RecordEncoder]; [EncodeRecord] is
 // the generic one): the faults act through the simulator's hooks, and
 // every random choice they make goes through the run's chooser.

@@ -92,8 +92,8 @@
 // which runs that one run again, exactly, and prints its trace. Fuzz does
 // the same under go test -fuzz, reading runs from the fuzzer's bytes.
 // rapid's flags (-rapid.checks=N, -rapid.seed=S) apply to Check; its
-// [Option]s are [WithDir] (where reproducers go) and [WithVary] (a [Vary]
-// that draws the protocol's settings too). A checker that cannot fail is
+// options ([Option]) are [WithDir] (where reproducers go) and [WithVary]
+// (a [Vary] that draws the protocol's settings too). A checker that cannot fail is
 // worthless: to show that Check catches a deliberately broken version of a
 // protocol, run it on a [Recorder] (a [TB]) and assert that it failed.
 // Underneath, [DrawRun] draws a whole run ([Draw]) from a [Source]

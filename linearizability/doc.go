@@ -58,7 +58,7 @@
 // [ElectionCheckers] lists the first three checkers (each a [Checker]:
 // a name, a sentence, a function; fencing's rules are [RuleStaleAccepted]
 // and its neighbours) and [CheckElection] runs them all. Each returns
-// [Violation]s carrying the true time at which the violation is
+// violations ([Violation]) carrying the true time at which it is
 // witnessed, the nodes involved and one sentence of evidence.
 // [CheckLiveness] judges the other side, as a Violation too: once faults
 // healed, a leader within the protocol's bound, still leading at the end

@@ -50,7 +50,13 @@ func TestPackageDocLinks(t *testing.T) {
 				prose = append(prose, l)
 			}
 		}
-		for _, m := range docLink.FindAllStringSubmatch(strings.Join(prose, "\n"), -1) {
+		text := strings.Join(prose, "\n")
+		for _, i := range docLink.FindAllStringSubmatchIndex(text, -1) {
+			m := []string{text[i[0]:i[1]], text[i[2]:i[3]]}
+			if i[1] < len(text) && isWordByte(text[i[1]]) {
+				t.Errorf("%s: %s is followed by %q, so go doc does not make it a link", path, m[0], text[i[1]])
+				continue
+			}
 			parts := strings.Split(m[1], ".")
 			switch {
 			case local[parts[0]]:
@@ -66,6 +72,11 @@ func TestPackageDocLinks(t *testing.T) {
 			}
 		}
 	}
+}
+
+// isWordByte reports whether c is a letter, a digit or '_'.
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 // packageNames returns the name of the package in dir and its exported

@@ -42,7 +42,8 @@
 // the node's monotonic clock, so a node with a fast clock wakes early in true
 // time. S3 has a clock of its own for Last-Modified. All time arithmetic is
 // done in integers, because floating-point results may differ between CPUs.
-// A ClockModel's Jumps and Stalls are [ClockJump]s and [ClockStall]s.
+// A ClockModel's Jumps and Stalls are of types [ClockJump] and
+// [ClockStall].
 //
 // # Blocking
 //

@@ -33,7 +33,7 @@
 //
 // [Main] runs the subcommand named by the process's arguments and exits
 // with its status; [Run] does the same for given arguments and writers,
-// and returns the status. Each is given [Option]s:
+// and returns the status. Each is given options ([Option]):
 //
 //   - [Protocol] adds a protocol as the swarm scenario of its name (the
 //     name harness.Check gives its reproducer files, so that they replay
