@@ -6,6 +6,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/linearizability"
+	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -14,7 +15,7 @@ import (
 // the faulty node inside the interval its fault can affect is excused and
 // listed with the fault.
 
-var testProtocol = Protocol{Name: "t", Assumptions: faults.Assumptions{Lease: 6 * time.Second, Term: 4 * time.Second, MaxDriftPPM: 1000, MaxPause: 2 * time.Second}}
+var testProtocol = Protocol{Name: "t", Assumptions: protocol.Assumptions{Lease: 6 * time.Second, Term: 4 * time.Second, MaxDriftPPM: 1000, MaxPause: 2 * time.Second}}
 
 func secs(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
 

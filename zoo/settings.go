@@ -3,7 +3,7 @@ package zoo
 import (
 	"time"
 
-	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/protocol"
 )
 
 // settings are the careful lock's knobs. The zoo runs every lock with
@@ -44,9 +44,9 @@ func (s settings) termLen() time.Duration {
 // assumptions are the claims a correct lock with these settings makes: clock
 // rates within driftPPM, and pauses no longer than the slack between the end
 // of a term and the earliest takeover, less what drift can eat of it.
-func (s settings) assumptions() faults.Assumptions {
+func (s settings) assumptions() protocol.Assumptions {
 	drift := s.lease * time.Duration(4*s.driftPPM) / 1_000_000
-	return faults.Assumptions{Lease: s.lease, Term: s.termLen(), MaxDriftPPM: s.driftPPM, MaxPause: s.lease - s.renewDeadline - drift}
+	return protocol.Assumptions{Lease: s.lease, Term: s.termLen(), MaxDriftPPM: s.driftPPM, MaxPause: s.lease - s.renewDeadline - drift}
 }
 
 // livenessBound is how long after faults heal a correct lock has a leader:

@@ -3,7 +3,7 @@ package zoo
 import (
 	"time"
 
-	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -15,7 +15,7 @@ type Variant struct {
 	Candidate     sim.Candidate
 	// Assumptions are what the variant claims: the claims the careful lock
 	// with the same settings makes, for every variant.
-	Assumptions   faults.Assumptions
+	Assumptions   protocol.Assumptions
 	LivenessBound time.Duration
 
 	m mistakes

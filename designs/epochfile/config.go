@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/protocol"
 )
 
 // Config are the timings and knobs of both forms of the protocol.
@@ -111,8 +111,8 @@ func (c Config) maxPause() time.Duration {
 // DriftPPM and pauses no longer than the slack between the term and the
 // validity. They say nothing of clock offsets: the design claims not to
 // need synchronised clocks, and the naive form is judged by that claim.
-func (c Config) Assumptions() faults.Assumptions {
-	return faults.Assumptions{Lease: c.Validity, Term: c.termLen(), MaxDriftPPM: c.DriftPPM, MaxPause: c.maxPause()}
+func (c Config) Assumptions() protocol.Assumptions {
+	return protocol.Assumptions{Lease: c.Validity, Term: c.termLen(), MaxDriftPPM: c.DriftPPM, MaxPause: c.maxPause()}
 }
 
 // LivenessBound is how long after faults heal the safe form has a leader:

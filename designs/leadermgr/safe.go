@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/protocol"
 )
 
@@ -123,9 +122,9 @@ func (c SafeConfig) Validate() error {
 // the end of a term and the earliest takeover, less what drift can eat of
 // it. Outside them the fencing token still keeps a stale leader's writes
 // out.
-func (c SafeConfig) Assumptions() faults.Assumptions {
+func (c SafeConfig) Assumptions() protocol.Assumptions {
 	drift := c.Term * time.Duration(4*c.DriftPPM) / 1_000_000
-	return faults.Assumptions{Lease: c.Term, Term: c.TermLength(), MaxDriftPPM: c.DriftPPM, MaxPause: c.Term - c.TermLength() - drift}
+	return protocol.Assumptions{Lease: c.Term, Term: c.TermLength(), MaxDriftPPM: c.DriftPPM, MaxPause: c.Term - c.TermLength() - drift}
 }
 
 // LivenessBound is how long after faults heal a manager leads: a read (a

@@ -6,6 +6,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -42,7 +43,7 @@ func NaiveS3Protocol() harness.Protocol {
 	return harness.Protocol{
 		Name:            "leadermgr/naive-s3",
 		Candidate:       naiveCandidate(c, s3Backend),
-		Assumptions:     faults.Assumptions{Lease: c.Term, Term: c.Term, MaxDriftPPM: 1000, MaxPause: c.Term - c.Renew - drift},
+		Assumptions:     protocol.Assumptions{Lease: c.Term, Term: c.Term, MaxDriftPPM: 1000, MaxPause: c.Term - c.Renew - drift},
 		NoFencingTokens: true,
 	}
 }

@@ -16,7 +16,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
@@ -59,7 +58,7 @@ func (c Config) Protocol() harness.Protocol {
 	return harness.Protocol{
 		Name:      "mylock",
 		Candidate: c.Candidate,
-		Assumptions: faults.Assumptions{Lease: c.Lease, MaxDriftPPM: c.DriftPPM,
+		Assumptions: protocol.Assumptions{Lease: c.Lease, MaxDriftPPM: c.DriftPPM,
 			MaxPause: c.Lease - c.Term - c.Lease*time.Duration(4*c.DriftPPM)/1_000_000},
 		LivenessBound: c.Lease + 3*c.Retry + 3*c.RequestTimeout,
 	}
