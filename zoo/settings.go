@@ -26,27 +26,19 @@ var defaults = settings{
 	driftPPM:      1000,
 }
 
-// driftMargin is how much shorter than a lease a term must be so that no
-// follower, whose clock may run fast, ends the lease while the leader, whose
-// clock may run slow, still leads: lease*2*ppm/(1e6+ppm), rounded up.
-func (s settings) driftMargin() time.Duration {
-	num := int64(s.lease) * 2 * s.driftPPM
-	den := 1_000_000 + s.driftPPM
-	return time.Duration((num + den - 1) / den)
-}
-
 // termLen is how long a term lasts after the send of its last successful
-// write: min(renewDeadline, lease - driftMargin).
+// write: protocol.TermLength.
 func (s settings) termLen() time.Duration {
-	return min(s.renewDeadline, s.lease-s.driftMargin())
+	return protocol.TermLength(s.lease, s.renewDeadline, s.driftPPM)
 }
 
 // assumptions are the claims a correct lock with these settings makes: clock
 // rates within driftPPM, and pauses no longer than the slack between the end
-// of a term and the earliest takeover, less what drift can eat of it.
+// of a term and the earliest takeover, less what drift can eat of it
+// (protocol.PauseBound).
 func (s settings) assumptions() protocol.Assumptions {
-	drift := s.lease * time.Duration(4*s.driftPPM) / 1_000_000
-	return protocol.Assumptions{Lease: s.lease, Term: s.termLen(), MaxDriftPPM: s.driftPPM, MaxPause: s.lease - s.renewDeadline - drift}
+	return protocol.Assumptions{Lease: s.lease, Term: s.termLen(), MaxDriftPPM: s.driftPPM,
+		MaxPause: protocol.PauseBound(s.lease, s.renewDeadline, s.driftPPM)}
 }
 
 // livenessBound is how long after faults heal a correct lock has a leader:

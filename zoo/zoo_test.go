@@ -9,6 +9,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/linearizability"
+	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -66,7 +67,7 @@ func TestEveryVariantIsOneMistake(t *testing.T) {
 // is a lease, three retry periods and three request timeouts.
 func TestSettings(t *testing.T) {
 	s := defaults
-	if got := s.driftMargin(); got != 11_988_012 {
+	if got := protocol.DriftMargin(s.lease, s.driftPPM); got != 11_988_012 {
 		t.Errorf("drift margin %v; want 11.988012ms", got)
 	}
 	if got := s.termLen(); got != 4*time.Second {
