@@ -72,33 +72,22 @@ func (n *node) renew(t *term) time.Duration {
 		n.m.notFoundAsSuccess && class == protocol.ClassNotFound {
 		class, etag = protocol.ClassNone, t.etag
 	}
-	switch {
-	case class == protocol.ClassNone:
-		return n.extend(t, w, etag)
-	case t.Ctx.Err() != nil:
-		return 0 // the term ended while the call was in flight
-	case class == protocol.ClassOther:
-		return n.s.retry
-	}
-	// 412, 409, 404 or unknown: what does the object hold now?
-	s, err := n.read(t.Ctx)
-	switch {
-	case err != nil:
-		return n.Backoff()
-	case !s.Exists:
-		t.Stop()
-		return 0
-	case s.ETag == t.etag:
-		return n.Backoff() // nothing we sent has applied yet
-	}
-	if w, ok := n.ours(s.rec); ok && w.rec.Token == t.token && !s.rec.Released {
-		return n.extend(t, w, s.ETag) // an attempt whose answer we lost did apply
-	}
-	if !s.bad {
-		n.highest = max(n.highest, s.rec.Token)
-	}
-	t.Stop()
-	return 0
+	var s snapshot
+	return n.Settle(t.Term, class, func() time.Duration { return n.extend(t, w, etag) }, t.etag,
+		func() (lockkit.Object, error) {
+			var err error
+			s, err = n.read(t.Ctx)
+			return s.Object, err
+		},
+		func() (time.Duration, bool) {
+			if w, ok := n.ours(s.rec); ok && w.rec.Token == t.token && !s.rec.Released {
+				return n.extend(t, w, s.ETag), true
+			}
+			if !s.bad {
+				n.highest = max(n.highest, s.rec.Token)
+			}
+			return 0, false
+		})
 }
 
 // extend moves the term's deadline after its successful write w (see

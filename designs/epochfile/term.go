@@ -54,30 +54,19 @@ func (n *safeNode) lead(ctx context.Context, t *term) {
 // by a follower, a deleted file) ends the term.
 func (n *safeNode) touch(t *term) time.Duration {
 	etag, w, err := n.put(t.Ctx, t.key, t.file, t.etag)
-	class := protocol.ClassifyError(err)
-	switch {
-	case class == protocol.ClassNone:
-		return n.extend(t, w, etag)
-	case t.Ctx.Err() != nil:
-		return 0 // the term ended while the call was in flight
-	case class == protocol.ClassOther:
-		return n.cfg.Retry
-	}
-	s, err := n.get(t.Ctx, t.key)
-	switch {
-	case err != nil:
-		return n.Backoff()
-	case !s.Exists:
-		t.Stop()
-		return 0
-	case s.ETag == t.etag:
-		return n.Backoff() // nothing we sent has applied yet
-	}
-	if w, ok := n.ours(t.key, s.file); ok && !s.file.Expired {
-		return n.extend(t, w, s.ETag) // a touch whose answer we lost did apply
-	}
-	t.Stop()
-	return 0
+	var s snapshot
+	return n.Settle(t.Term, protocol.ClassifyError(err), func() time.Duration { return n.extend(t, w, etag) }, t.etag,
+		func() (lockkit.Object, error) {
+			var err error
+			s, err = n.get(t.Ctx, t.key)
+			return s.Object, err
+		},
+		func() (time.Duration, bool) {
+			if w, ok := n.ours(t.key, s.file); ok && !s.file.Expired {
+				return n.extend(t, w, s.ETag), true
+			}
+			return 0, false
+		})
 }
 
 // extend moves the term's deadline after its successful write w (see

@@ -268,30 +268,31 @@ func (m *SafeManager) renew(t *term) time.Duration {
 	m.writes.Remember(w)
 	e, err := m.cfg.Store.Renew(cctx, t.entry, w.nonce, m.cfg.Term)
 	cancel()
-	if err == nil {
-		return m.extend(t, e, w)
+	class := protocol.ClassNone
+	if err != nil {
+		class = protocol.ClassUnknownOutcome // the store's errors all leave the outcome to a read
+		if t.Ctx.Err() == nil {
+			m.onError(err)
+		}
 	}
-	if t.Ctx.Err() != nil {
-		return 0 // the term ended while the call was in flight
-	}
-	m.onError(err)
-	// What does the entry hold now?
-	cur, ok, rerr := m.read(t.Ctx)
-	switch {
-	case rerr != nil:
-		m.onError(rerr)
-		return m.kit.Backoff()
-	case !ok:
-		t.Stop()
-		return 0
-	case cur.Version == t.entry.Version:
-		return m.kit.Backoff() // nothing we sent has applied yet
-	}
-	if own, mine := m.ours(cur); mine && !own.acquire && cur.Token == t.lease.Token && cur.Holder == m.cfg.Identity && !cur.Released {
-		return m.extend(t, cur, own) // a renewal whose answer we lost did apply
-	}
-	t.Stop()
-	return 0
+	var cur Entry
+	return m.kit.Settle(t.Term, class, func() time.Duration { return m.extend(t, e, w) }, t.entry.Version,
+		func() (lockkit.Object, error) {
+			var ok bool
+			var err error
+			cur, ok, err = m.read(t.Ctx)
+			if err != nil {
+				m.onError(err)
+			}
+			return lockkit.Object{Exists: ok, ETag: cur.Version}, err
+		},
+		func() (time.Duration, bool) {
+			own, mine := m.ours(cur)
+			if mine && !own.acquire && cur.Token == t.lease.Token && cur.Holder == m.cfg.Identity && !cur.Released {
+				return m.extend(t, cur, own), true
+			}
+			return 0, false
+		})
 }
 
 // extend moves the term's deadline after its successful write w (see

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/s3lease/s3lease/protocol"
 )
 
 // Term is one leadership term.
@@ -62,6 +64,44 @@ func (n *Node) Extend(t *Term, start, sent time.Duration) (wait time.Duration, o
 	}
 	t.From = max(t.From, start)
 	return max(0, sent+n.Renew-now), true
+}
+
+// Settle decides what a renewal of t came to and returns the wait before
+// the next: class is its write's answer (protocol.ClassifyError), extend
+// extends the term by the write. Success extends the term; if the term
+// ended while the write was in flight, nothing more; a plain failure
+// (protocol.ClassOther: throttled, refused) is tried again a retry period
+// later. Anything else (412, 409, 404, an unknown outcome) is settled by
+// reread, a read of the lock: after a read error, or if it still holds
+// version (the term's own), nothing sent has applied yet: back off; if
+// nothing holds it, the term ends; otherwise lost extends the term if the
+// lock holds a write of the term's whose answer was lost, and if not the
+// term is over.
+func (n *Node) Settle(t *Term, class protocol.ErrorClass, extend func() time.Duration, version string,
+	reread func() (Object, error), lost func() (time.Duration, bool)) time.Duration {
+	switch {
+	case class == protocol.ClassNone:
+		return extend()
+	case t.Ctx.Err() != nil:
+		return 0 // the term ended while the call was in flight
+	case class == protocol.ClassOther:
+		return n.Retry
+	}
+	o, err := reread()
+	switch {
+	case err != nil:
+		return n.Backoff()
+	case !o.Exists:
+		t.Stop()
+		return 0
+	case o.ETag == version:
+		return n.Backoff() // nothing we sent has applied yet
+	}
+	if wait, ok := lost(); ok {
+		return wait // a write whose answer we lost did apply
+	}
+	t.Stop()
+	return 0
 }
 
 // Stop ends the term now: the leader context is cancelled.
