@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/protocol"
+	"github.com/s3lease/s3lease/zoo/lockkit"
 )
 
 // settings are the careful lock's knobs. The zoo runs every lock with
@@ -26,20 +27,20 @@ var defaults = settings{
 	driftPPM:      1000,
 }
 
+// timings are the figures the lock derives its term and assumptions from.
+func (s settings) timings() lockkit.Timings {
+	return lockkit.Timings{Lease: s.lease, RenewDeadline: s.renewDeadline, DriftPPM: s.driftPPM}
+}
+
 // termLen is how long a term lasts after the send of its last successful
 // write: protocol.TermLength.
-func (s settings) termLen() time.Duration {
-	return protocol.TermLength(s.lease, s.renewDeadline, s.driftPPM)
-}
+func (s settings) termLen() time.Duration { return s.timings().Term() }
 
 // assumptions are the claims a correct lock with these settings makes: clock
 // rates within driftPPM, and pauses no longer than the slack between the end
 // of a term and the earliest takeover, less what drift can eat of it
-// (protocol.PauseBound).
-func (s settings) assumptions() protocol.Assumptions {
-	return protocol.Assumptions{Lease: s.lease, Term: s.termLen(), MaxDriftPPM: s.driftPPM,
-		MaxPause: protocol.PauseBound(s.lease, s.renewDeadline, s.driftPPM)}
-}
+// (lockkit.Timings.Assumptions).
+func (s settings) assumptions() protocol.Assumptions { return s.timings().Assumptions() }
 
 // livenessBound is how long after faults heal a correct lock has a leader:
 // a read (a retry period with jitter and a request), a full lease, a write,

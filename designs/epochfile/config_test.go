@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/protocol"
 )
 
 // TestDefaultTimings: a term lasts the renew deadline (the drift margin of
@@ -16,7 +17,7 @@ func TestDefaultTimings(t *testing.T) {
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if got := c.driftMargin(); got != 11_988_012 {
+	if got := protocol.DriftMargin(c.Validity, c.DriftPPM); got != 11_988_012 {
 		t.Errorf("drift margin %v; want 11.988012ms", got)
 	}
 	if got := c.termLen(); got != 4*time.Second {

@@ -73,42 +73,33 @@ type SafeConfig struct {
 	noWatchdog bool
 }
 
-// maxDriftPPM bounds SafeConfig.DriftPPM.
-const maxDriftPPM = 100_000
-
-// driftMargin is how much shorter than the lease a term must be so that no
-// other clock, which may run fast, ends the lease while the manager's,
-// which may run slow, still leads: Term*2*ppm/(1e6+ppm), rounded up.
-func (c SafeConfig) driftMargin() time.Duration {
-	num := int64(c.Term) * 2 * c.DriftPPM
-	den := 1_000_000 + c.DriftPPM
-	return time.Duration((num + den - 1) / den)
+// timings are the figures the manager derives its term and assumptions
+// from.
+func (c SafeConfig) timings() lockkit.Timings {
+	return lockkit.Timings{Lease: c.Term, RenewDeadline: c.RenewDeadline, DriftPPM: c.DriftPPM,
+		Fields: [3]string{"Term", "RenewDeadline", "DriftPPM"}}
 }
 
 // TermLength is how long a term lasts after the send of its last
-// successful write: min(RenewDeadline, Term - drift margin).
-func (c SafeConfig) TermLength() time.Duration {
-	return min(c.RenewDeadline, c.Term-c.driftMargin())
-}
+// successful write: protocol.TermLength, min(RenewDeadline, Term less the
+// drift margin).
+func (c SafeConfig) TermLength() time.Duration { return c.timings().Term() }
 
 // Validate reports what is wrong with the configuration's settings (not
-// its Store, Clock or callbacks).
+// its Store, Clock or callbacks), as a *protocol.ConfigError naming the
+// field: among them a lease, renew deadline or drift bound that leaves no
+// margin (lockkit.Timings.Check).
 func (c SafeConfig) Validate() error {
+	if err := c.timings().Check(); err != nil {
+		return err
+	}
 	switch {
-	case c.Term <= 0:
-		return fmt.Errorf("leadermgr: Term is %v; it must be positive", c.Term)
-	case c.DriftPPM < 0 || c.DriftPPM >= maxDriftPPM:
-		return fmt.Errorf("leadermgr: DriftPPM is %d; it must be in [0, %d)", c.DriftPPM, maxDriftPPM)
-	case c.RenewDeadline <= 0 || c.RenewDeadline >= c.Term:
-		return fmt.Errorf("leadermgr: RenewDeadline is %v; it must be positive and less than Term (%v)", c.RenewDeadline, c.Term)
-	case c.TermLength() <= 0:
-		return fmt.Errorf("leadermgr: the drift margin of %d ppm leaves no term", c.DriftPPM)
 	case c.Renew <= 0 || c.Renew >= c.TermLength():
-		return fmt.Errorf("leadermgr: Renew is %v; it must be positive and less than the term length (%v)", c.Renew, c.TermLength())
+		return lockkit.Invalid("Renew", "must be positive and less than the term length (%v), got %v", c.TermLength(), c.Renew)
 	case c.Retry <= 0:
-		return fmt.Errorf("leadermgr: Retry is %v; it must be positive", c.Retry)
+		return lockkit.Invalid("Retry", "must be positive, got %v", c.Retry)
 	case c.RequestTimeout <= 0 || c.RequestTimeout > c.TermLength()/2:
-		return fmt.Errorf("leadermgr: RequestTimeout is %v; it must be positive and at most half the term length (%v)", c.RequestTimeout, c.TermLength())
+		return lockkit.Invalid("RequestTimeout", "must be positive and at most half the term length (%v), got %v", c.TermLength(), c.RequestTimeout)
 	}
 	return nil
 }
@@ -118,12 +109,9 @@ func (c SafeConfig) Validate() error {
 // managers', and the SQL server's, which decides expiry there) within
 // DriftPPM of true time, and no process pause longer than the slack between
 // the end of a term and the earliest takeover, less what drift can eat of
-// it. Outside them the fencing token still keeps a stale leader's writes
-// out.
-func (c SafeConfig) Assumptions() protocol.Assumptions {
-	drift := c.Term * time.Duration(4*c.DriftPPM) / 1_000_000
-	return protocol.Assumptions{Lease: c.Term, Term: c.TermLength(), MaxDriftPPM: c.DriftPPM, MaxPause: c.Term - c.TermLength() - drift}
-}
+// it (lockkit.Timings.Assumptions). Outside them the fencing token still
+// keeps a stale leader's writes out.
+func (c SafeConfig) Assumptions() protocol.Assumptions { return c.timings().Assumptions() }
 
 // LivenessBound is how long after faults heal a manager leads: a read (a
 // retry period with jitter and a request), a full lease, a write, and a
