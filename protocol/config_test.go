@@ -221,7 +221,10 @@ func validDurations(t *rapid.T) Config {
 }
 
 // Assumptions gives the harness's formulas, computed exactly, and what they
-// promise holds; so does LivenessBound.
+// promise holds, for every configuration NewElector accepts (leases up to
+// MaxLeaseDuration, drift bounds up to MaxClockDriftPPM): a term with its
+// drift margin, and the pause bound PauseBound documents; so does
+// LivenessBound.
 func TestAssumptions(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := validDurations(t)
@@ -238,6 +241,9 @@ func TestAssumptions(t *testing.T) {
 		}
 		if a.Term <= 0 || a.Term != c.RenewDeadline || a.Term != c.termLength() {
 			t.Fatalf("Term %v, RenewDeadline %v, termLength %v", a.Term, c.RenewDeadline, c.termLength())
+		}
+		if m := DriftMargin(c.LeaseDuration, ppm); m <= 0 || a.Term > c.LeaseDuration-m {
+			t.Fatalf("Term %v leaves no drift margin (%v) of LeaseDuration %v", a.Term, m, c.LeaseDuration)
 		}
 		b := bigs(c.LeaseDuration, c.RenewDeadline, c.RetryPeriod, rt, a.Term)
 		lease, renew, retry, timeout, term := b[0], b[1], b[2], b[3], b[4]

@@ -39,8 +39,9 @@ func (t Timings) Assumptions() protocol.Assumptions {
 // Check reports the first figure that leaves the lock no margin, as a
 // *protocol.ConfigError naming its field: a lease outside (0,
 // protocol.MaxLeaseDuration], a drift bound outside [0,
-// protocol.MaxClockDriftPPM), or a renew deadline that is not positive or
-// leaves no slack for pauses after the drift margin (protocol.PauseBound).
+// protocol.MaxClockDriftPPM), a drift margin that leaves no term, or a
+// renew deadline that is not positive or leaves no slack for pauses after
+// the drift margin (protocol.PauseBound).
 // Within these every derived figure is exact: none overflows.
 func (t Timings) Check() error {
 	lease, renew, drift := t.Fields[0], t.Fields[1], t.Fields[2]
@@ -51,6 +52,8 @@ func (t Timings) Check() error {
 		return Invalid(drift, "must be in [0, %d), got %d", protocol.MaxClockDriftPPM, t.DriftPPM)
 	case t.RenewDeadline <= 0:
 		return Invalid(renew, "must be positive, got %v", t.RenewDeadline)
+	case t.Term() <= 0:
+		return Invalid(drift, "(%d) leaves no term of a %s of %v", t.DriftPPM, lease, t.Lease)
 	case t.Assumptions().MaxPause <= 0:
 		return Invalid(renew, "(%v) leaves no slack for pauses between the term (%v, at most %s less the drift margin of %v) and %s (%v) at %d ppm",
 			t.RenewDeadline, t.Term(), lease, protocol.DriftMargin(t.Lease, t.DriftPPM), lease, t.Lease, t.DriftPPM)
