@@ -14,7 +14,7 @@ type safeNode struct {
 	*client
 
 	// Owned by the goroutine in run.
-	highest   uint64      // highest epoch listed or created by this incarnation
+	highest   uint64      // highest epoch listed by this incarnation (not its creates: see create)
 	lastGrant uint64      // epoch of the last create judged (a term began on it, or it came too late)
 	seen      observation // the latest file being timed as a follower
 }
@@ -135,12 +135,15 @@ func (n *safeNode) expire(ctx context.Context, latest listed, s snapshot) (time.
 }
 
 // create writes the lock file of epoch with If-None-Match: *, and begins a
-// term if it succeeded and a listing confirms it.
+// term if it succeeded and a listing confirms it. It does not raise
+// highest: a create that was refused, or is still on its way, must not
+// make the next empty listing create the epoch after it, a key no other
+// creator of this epoch contends for, which a later listing would confirm
+// as the highest while this epoch's holder still leads.
 func (n *safeNode) create(ctx context.Context, epoch uint64) (time.Duration, *term) {
 	if n.AppRunning() {
 		return n.PollWait(), nil // the last term's application has not returned
 	}
-	n.highest = max(n.highest, epoch)
 	f := lockFile{Epoch: epoch, Holder: n.env.Identity, ValidityMS: n.cfg.Validity.Milliseconds()}
 	etag, w, err := n.put(ctx, n.files.key(epoch), f, "")
 	switch protocol.ClassifyError(err) {
