@@ -73,22 +73,12 @@ type Assumptions struct {
 
 // DriftMargin is how much shorter than a lease a leader's term must be so
 // that no follower can end the lease while the leader still leads, when
-// every clock rate is within ppm of true time (rho = ppm/1e6).
-//
-// A follower takes over only after it measured lease on its own clock from
-// the moment it first saw the leader's record; its clock may run fast, so
-// at least lease/(1+rho) of true time has passed. The leader sent that
-// record before the follower saw it, and ends its term once term has passed
-// on its own clock from the send; its clock may run slow, so at most
-// term/(1-rho) of true time has passed. The term ends first when
-//
-//	term/(1-rho) <= lease/(1+rho)  <=>  term <= lease - lease*2*rho/(1+rho)
-//
-// so the margin is lease*2*ppm/(1e6+ppm), rounded up: at least 1 ns for
-// any positive lease and ppm. It is computed exactly in 128-bit integer
-// arithmetic: no floating point, no overflow. Outside lease in (0,
-// MaxLeaseDuration] and ppm in [0, MaxClockDriftPPM] the result means
-// nothing, but it does not panic.
+// every clock rate is within ppm of true time: the pause bound of
+// Assumptions with no pause, term/(1-rho) <= lease/(1+rho), gives
+// lease*2*ppm/(1e6+ppm), rounded up (at least 1 ns for any positive lease
+// and ppm). It is exact, in 128-bit integer arithmetic; outside lease in
+// (0, MaxLeaseDuration] and ppm in [0, MaxClockDriftPPM] it means nothing,
+// but it does not panic.
 func DriftMargin(lease time.Duration, ppm int64) time.Duration {
 	hi, lo := bits.Mul64(uint64(lease), uint64(2*ppm))
 	d := uint64(1_000_000 + ppm)

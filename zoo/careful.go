@@ -76,13 +76,13 @@ type careful struct {
 
 func (c careful) candidate() sim.Candidate {
 	return func(ctx context.Context, env sim.Env) error {
-		term := c.s.termLen()
+		term := c.s.Assumptions().Term
 		if c.m.termEqualsLease {
-			term = c.s.lease
+			term = c.s.LeaseDuration
 		}
 		n := &node{s: c.s, m: c.m, env: env, Node: lockkit.Node{Clock: env.Clock, Entropy: env.Entropy,
-			Store: env.Store, Bucket: env.Bucket, RequestTimeout: c.s.reqTimeout, Retry: c.s.retry,
-			Term: term, Renew: c.s.retry, NoWatchdog: c.m.noWatchdog, WallClockTimer: c.m.wallClockTimer}}
+			Store: env.Store, Bucket: env.Bucket, RequestTimeout: c.s.requestTimeout(), Retry: c.s.RetryPeriod,
+			Term: term, Renew: c.s.RetryPeriod, NoWatchdog: c.m.noWatchdog, WallClockTimer: c.m.wallClockTimer}}
 		if env.ReportLease != nil {
 			env.ReportLease(n.lease)
 		}
@@ -126,7 +126,7 @@ func (n *node) step(ctx context.Context) (time.Duration, *term) {
 	case s.bad:
 		// No record, or one holding the largest token: time it for the
 		// lease it states, if any, and at least ours.
-		return n.await(ctx, s, max(max(s.rec.lease(), 0), n.s.lease))
+		return n.await(ctx, s, max(max(s.rec.lease(), 0), n.s.LeaseDuration))
 	}
 	n.highest = max(n.highest, s.rec.Token)
 	if n.m.identityOwnsRecord && s.rec.Holder == n.env.Identity && !s.rec.Released {
@@ -138,7 +138,7 @@ func (n *node) step(ctx context.Context) (time.Duration, *term) {
 	if s.rec.Released {
 		return n.acquire(ctx, s)
 	}
-	return n.await(ctx, s, max(s.rec.lease(), n.s.lease))
+	return n.await(ctx, s, max(s.rec.lease(), n.s.LeaseDuration))
 }
 
 // resumeOwn handles a record this incarnation wrote. An acquisition whose
@@ -201,7 +201,7 @@ func (n *node) claim(ctx context.Context, s snapshot, token uint64) (time.Durati
 		return n.PollWait(), nil // the last term's application has not returned
 	}
 	n.highest = max(n.highest, token)
-	rec := record{Holder: n.env.Identity, Token: token, LeaseMS: n.s.lease.Milliseconds()}
+	rec := record{Holder: n.env.Identity, Token: token, LeaseMS: n.s.LeaseDuration.Milliseconds()}
 	etag, w, err := n.put(ctx, rec, lockkit.Condition{ETag: s.ETag, Unconditional: n.m.unconditionalAcquire}, true)
 	class := protocol.ClassifyError(err)
 	if n.m.conflictAsSuccess && class == protocol.ClassConflict {
@@ -225,11 +225,10 @@ func (n *node) claim(ctx context.Context, s snapshot, token uint64) (time.Durati
 // if it has not ended and, but for a lock without a watchdog (whose terms
 // end only when a renewal fails), its deadline has not passed.
 func (n *node) lease() (uint64, bool) {
-	now := n.Now()
 	n.mu.Lock()
 	t := n.cur
 	n.mu.Unlock()
-	if t == nil || t.Ended() || !n.m.noWatchdog && !t.Live(now) {
+	if t == nil || !n.Leads(t.Term) {
 		return 0, false
 	}
 	return t.token, true

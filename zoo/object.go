@@ -39,7 +39,7 @@ func (n *node) put(ctx context.Context, rec record, c lockkit.Condition, acquire
 		rec.Nonce = n.Nonce()
 	}
 	if n.m.wallClockExpiry {
-		rec.Expires = n.Clock.Now().Add(n.s.lease)
+		rec.Expires = n.Clock.Now().Add(n.s.LeaseDuration)
 	}
 	w := sentWrite{rec: rec, at: n.Now(), acquire: acquire}
 	n.writes.Remember(w)

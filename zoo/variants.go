@@ -62,8 +62,8 @@ func variantWith(name, mistake string, m mistakes, s settings) Variant {
 		Name:          name,
 		Mistake:       mistake,
 		Candidate:     careful{s: s, m: m}.candidate(),
-		Assumptions:   s.assumptions(),
-		LivenessBound: s.livenessBound(),
+		Assumptions:   s.Assumptions(),
+		LivenessBound: s.LivenessBound(),
 		m:             m,
 		s:             s,
 	}

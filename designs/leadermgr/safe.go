@@ -227,7 +227,7 @@ func (m *SafeManager) attempt(ctx context.Context) (time.Duration, *term) {
 // deadline (from w's send) has passed already. Each acquisition begins at
 // most one term: the writes it and older ones made are forgotten.
 func (m *SafeManager) begin(ctx context.Context, e Entry, w sentWrite) *term {
-	m.writes.Forget()
+	m.writes = lockkit.Writes[sentWrite]{}
 	lease := Lease{Identity: m.cfg.Identity, Token: e.Token}
 	kt := m.kit.Begin(ctx, w.at, func(lctx context.Context) { m.cfg.OnElected(lctx, lease) })
 	if kt == nil {

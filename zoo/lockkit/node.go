@@ -126,6 +126,3 @@ func (ws *Writes[W]) Find(is func(W) bool) (W, bool) {
 	var none W
 	return none, false
 }
-
-// Forget forgets every write.
-func (ws *Writes[W]) Forget() { ws.list = ws.list[:0] }

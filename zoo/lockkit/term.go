@@ -112,19 +112,13 @@ func (t *Term) Stop() {
 	t.cancel()
 }
 
-// Ended reports whether the term was ended.
-func (t *Term) Ended() bool {
+// Leads reports whether t still leads: it has not ended and, unless the
+// node has no watchdog, its deadline has not passed.
+func (n *Node) Leads(t *Term) bool {
+	now := n.Now()
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.ended
-}
-
-// Live reports whether the term has not ended and its deadline has not
-// passed at reading now.
-func (t *Term) Live(now time.Duration) bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return !t.ended && now < t.deadline
+	return !t.ended && (n.NoWatchdog || now < t.deadline)
 }
 
 // watchdog ends the term when its deadline passes, even while a write is
