@@ -25,7 +25,9 @@ type Timings struct {
 
 // Term is how long a term lasts after the send of its last successful
 // write: protocol.TermLength.
-func (t Timings) Term() time.Duration { return protocol.TermLength(t.Lease, t.RenewDeadline, t.DriftPPM) }
+func (t Timings) Term() time.Duration {
+	return protocol.TermLength(t.Lease, t.RenewDeadline, t.DriftPPM)
+}
 
 // Assumptions are what a lock with these timings needs of the world: clock
 // rates within DriftPPM, and pauses no longer than the slack between the
