@@ -2,48 +2,16 @@ package faults
 
 import (
 	"fmt"
-	"time"
 
+	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
-
-// Assumptions are what a protocol needs of the world to keep two leaders
-// from overlapping in true time. A run whose plan stays inside them must
-// show no overlap; a run outside them may, and then fencing must still
-// reject every stale write.
-type Assumptions struct {
-	// Lease is the protocol's lease: how long a holder's claim lasts. It
-	// does not bound the world; it sizes the faults a campaign draws
-	// (partitions and stalls of about a lease, pauses past it).
-	Lease time.Duration
-	// Term, if positive, is the longest a holder's term lasts after its
-	// last successful write, on its own clock (the elector's
-	// RenewDeadline); 0 means Lease. A fault outside the assumptions can
-	// affect a node until its term can have ended: this long after the
-	// fault.
-	Term time.Duration
-	// MaxDriftPPM bounds the rate error of every clock.
-	MaxDriftPPM int64
-	// MaxPause bounds how long a process may stop (GC, SIGSTOP, scheduling).
-	MaxPause time.Duration
-	// MaxOffset, if positive, bounds how far any node's wall clock may be
-	// from true time at the start of a run (a protocol that compares wall
-	// clocks of different nodes needs it); 0 assumes nothing of offsets.
-	MaxOffset time.Duration
-	// MaxWallStep, if positive, bounds a single step of a wall clock (an NTP
-	// step or a manual change); 0 assumes nothing of steps.
-	MaxWallStep time.Duration
-	// Stalls, ForeignWrites and Linger say whether the protocol tolerates
-	// monotonic clock stalls (suspended VMs), writes to the lock object by
-	// anyone else, and applications that go on working after their term.
-	Stalls, ForeignWrites, Linger bool
-}
 
 // Outside returns the reasons the plan leaves the assumptions, or nothing
 // if it stays inside them. A node's timed pauses (and stalls) that overlap
 // or touch count as one pause against the bound, as the simulator runs
 // them.
-func (p *Plan) Outside(a Assumptions) []string {
+func (p *Plan) Outside(a protocol.Assumptions) []string {
 	var why []string
 	for _, c := range p.Clocks {
 		if c.DriftPPM > a.MaxDriftPPM || -c.DriftPPM > a.MaxDriftPPM {

@@ -51,11 +51,11 @@
 //
 // # Assumptions
 //
-// A protocol states what it needs of the world in Assumptions: a bound on
-// clock drift and on pauses, optionally on wall-clock offsets and steps
-// (for a protocol that compares wall clocks), and whether it tolerates
-// stalled monotonic clocks, foreign writes to the lock object and
-// applications that go on after their term. Plan.Outside says, before the
+// A protocol states what it needs of the world in protocol.Assumptions: a
+// bound on clock drift and on pauses, optionally on wall-clock offsets and
+// steps (for a protocol that compares wall clocks), and whether it
+// tolerates stalled monotonic clocks, foreign writes to the lock object
+// and applications that go on after their term. Plan.Outside says, before the
 // run, how a plan leaves them. Inside them two leaders must never overlap in
 // true time; outside them an overlap may happen, and fencing must still
 // refuse every stale write. Package harness judges a run by the faults as

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s3lease/s3lease/protocol"
 	"pgregory.net/rapid"
 )
 
@@ -48,7 +49,7 @@ func TestSwarmPlansAreValidAndDeterministic(t *testing.T) {
 // strictly (over two in five inside the assumptions: a record before the
 // run that another tool edited, one record in four, is a foreign write).
 func TestSwarmCoversTheFaultFamilies(t *testing.T) {
-	a := Assumptions{MaxDriftPPM: 1000, MaxPause: 1900 * time.Millisecond}
+	a := protocol.Assumptions{MaxDriftPPM: 1000, MaxPause: 1900 * time.Millisecond}
 	seen := map[Kind]int{}
 	inside, outside, knobs := 0, 0, 0
 	for seed := uint64(1); seed <= 500; seed++ {
@@ -130,7 +131,7 @@ func TestDecodeRefusesUnknownFieldsAndBadDurations(t *testing.T) {
 // assumptions is named once, and pauses of a node that overlap or touch
 // are held against the bound together.
 func TestOutsideNamesEachBrokenAssumption(t *testing.T) {
-	a := Assumptions{MaxDriftPPM: 1000, MaxPause: 2 * time.Second}
+	a := protocol.Assumptions{MaxDriftPPM: 1000, MaxPause: 2 * time.Second}
 	p := &Plan{
 		Clocks: []ClockSetting{{Node: 0, DriftPPM: 999}, {Node: 1, DriftPPM: -5000}},
 		Events: []Event{

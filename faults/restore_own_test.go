@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/protocol"
 )
 
 // TestSwarmDrawsRestoreOwn: the swarm draws a restore of the leader's own
@@ -18,7 +19,7 @@ import (
 // are judged within them), k from 1 to 20 and mostly 14 to 17; its plans
 // are valid and come back from JSON as they were.
 func TestSwarmDrawsRestoreOwn(t *testing.T) {
-	a := faults.Assumptions{Lease: 6 * time.Second, MaxDriftPPM: 1000, MaxPause: 1976 * time.Millisecond}
+	a := protocol.Assumptions{Lease: 6 * time.Second, MaxDriftPPM: 1000, MaxPause: 1976 * time.Millisecond}
 	drawn, near := 0, 0
 	byBack := map[int]int{}
 	for seed := uint64(1); seed <= 3000; seed++ {
@@ -109,7 +110,7 @@ func TestValidateRefusesBadRestoreOwn(t *testing.T) {
 	if err := p.Validate(5, 75*time.Second); err != nil {
 		t.Errorf("a restore-own 16 back: %v", err)
 	}
-	if why := p.Outside(faults.Assumptions{MaxDriftPPM: 1000, MaxPause: time.Second}); len(why) != 1 || !strings.Contains(why[0], "restore-own") {
+	if why := p.Outside(protocol.Assumptions{MaxDriftPPM: 1000, MaxPause: time.Second}); len(why) != 1 || !strings.Contains(why[0], "restore-own") {
 		t.Errorf("a restore-own leaves the assumptions of a protocol without foreign writes as %q", why)
 	}
 }

@@ -3,9 +3,9 @@ package faults
 import (
 	"fmt"
 	"math"
-	"math/bits"
 	"time"
 
+	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -107,7 +107,7 @@ func (s stream) settings(sub stream) Settings {
 	default:
 		ppm = s.int(5000, 100_000)
 	}
-	limit := lease - DriftMargin(lease, ppm)
+	limit := lease - protocol.DriftMargin(lease, ppm)
 	var renew time.Duration
 	switch s.pick(3) {
 	case 0:
@@ -150,25 +150,6 @@ func (s stream) settings(sub stream) Settings {
 		Lease: Duration(lease), RenewDeadline: Duration(renew), RetryPeriod: Duration(retry),
 		RequestTimeout: Duration(timeout), DriftPPM: ppm, ReleaseOnCancel: s.on(2),
 	}
-}
-
-// DriftMargin is protocol.Config's drift margin: how much shorter than a
-// lease of lease a term must be for clocks within ppm of true time,
-// lease*2*ppm/(1e6+ppm) rounded up (0 ppm means 1000).
-func DriftMargin(lease time.Duration, ppm int64) time.Duration {
-	if ppm == 0 {
-		ppm = 1000
-	}
-	hi, lo := bits.Mul64(uint64(lease), uint64(2*ppm))
-	d := uint64(1_000_000 + ppm)
-	if hi >= d {
-		return math.MaxInt64
-	}
-	q, r := bits.Div64(hi, lo, d)
-	if r != 0 {
-		q++
-	}
-	return time.Duration(q)
 }
 
 // holder draws the holder of a record written before or outside the run:

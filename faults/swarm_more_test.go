@@ -8,6 +8,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness/elector"
+	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -39,7 +40,7 @@ func TestSwarmSettingsCoverWhatTheElectorAccepts(t *testing.T) {
 			if err := es.Validate(); err != nil {
 				t.Fatalf("seed %d: the elector refuses drawn settings %+v: %v", seed, s, err)
 			}
-			if s.RenewDeadline.D() == s.Lease.D()-faults.DriftMargin(s.Lease.D(), s.DriftPPM) {
+			if s.RenewDeadline.D() == s.Lease.D()-protocol.DriftMargin(s.Lease.D(), s.DriftPPM) {
 				atLimit++
 			}
 			switch {
@@ -170,7 +171,7 @@ func TestSwarmFamiliesDrawApart(t *testing.T) {
 // beyond it leave the assumptions; native content and work within the
 // bound do not.
 func TestOutsideNamesTheNewDepartures(t *testing.T) {
-	a := faults.Assumptions{MaxDriftPPM: 1000, MaxPause: 2 * time.Second}
+	a := protocol.Assumptions{MaxDriftPPM: 1000, MaxPause: 2 * time.Second}
 	inside := &faults.Plan{
 		Initial: &faults.Object{Record: &faults.Record{Holder: "gone", Token: 1 << 40}},
 		Apps:    []faults.App{{Node: 1, Mode: sim.AppPolls, Work: faults.Duration(time.Second)}},

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -29,7 +30,7 @@ func waitsOnBareChannel(ctx context.Context, env sim.Env) error {
 // than let it hang.
 func TestBlockedProtocolIsReported(t *testing.T) {
 	p := harness.Protocol{Name: "blocks", Candidate: waitsOnBareChannel,
-		Assumptions: faults.Assumptions{Lease: 6 * time.Second, MaxDriftPPM: 1000, MaxPause: time.Second}}
+		Assumptions: protocol.Assumptions{Lease: 6 * time.Second, MaxDriftPPM: 1000, MaxPause: time.Second}}
 	cfg := harness.World(1)
 	cfg.Nodes = 2
 	done := make(chan *harness.Outcome, 1)

@@ -75,7 +75,7 @@
 //		harness.Check(t, harness.Protocol{
 //			Name:          "mylock",
 //			Candidate:     mylock.Candidate,
-//			Assumptions:   faults.Assumptions{Lease: 10 * time.Second, MaxDriftPPM: 1000, MaxPause: 2 * time.Second},
+//			Assumptions:   protocol.Assumptions{Lease: 10 * time.Second, MaxDriftPPM: 1000, MaxPause: 2 * time.Second},
 //			LivenessBound: 20 * time.Second,
 //		})
 //	}

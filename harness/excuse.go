@@ -3,6 +3,7 @@ package harness
 import (
 	"cmp"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 	"time"
@@ -18,7 +19,8 @@ import (
 // longer than the bound, a stalled clock, an application that works on
 // after its term) excuses overlaps of leaders involving that node, and
 // writes it sent under a superseded token, from the fault until the
-// node's term can have ended (a term after the fault). A write to the lock
+// node's term can have ended (a term after the fault, on a clock running
+// slow, and its application's last action within the pause bound). A write to the lock
 // object by someone else excuses, from that write on, reused and
 // decreasing tokens, and for a lease and a term overlaps of any nodes. A
 // fault that defeats a node's monotonic clock (a stall, a drift beyond the
@@ -100,10 +102,7 @@ var pauseKinds = map[string]bool{
 // from the faults as they happened.
 func excuses(p Protocol, plan *faults.Plan, h *sim.History) []Excuse {
 	a := p.Assumptions
-	term := a.Term
-	if term <= 0 {
-		term = a.Lease
-	}
+	term := p.reach()
 	var out []Excuse
 	add := func(f sim.FaultSpan, node int, from, to time.Duration, tokens bool, why string) {
 		out = append(out, Excuse{Fault: f, Node: node, From: from, To: to, Tokens: tokens, Why: why})
@@ -161,6 +160,33 @@ func excuses(p Protocol, plan *faults.Plan, h *sim.History) []Excuse {
 		}
 	}
 	return append(out, preempted(out, h, term)...)
+}
+
+// reach is how long after a fault ends the node it struck may still lead:
+// the rest of its term, at most Assumptions.Term (0: the lease) on a clock
+// that runs slow by the drift bound (a stalled clock resumes where it
+// stopped), and then its application's last action, which may come up to
+// the pause bound (the longest of the nodes') after it checked, just
+// before the deadline, that it leads.
+func (p Protocol) reach() time.Duration {
+	a := p.Assumptions
+	term := a.Term
+	if term <= 0 {
+		term = a.Lease
+	}
+	if ppm := a.MaxDriftPPM; ppm > 0 && ppm < 1_000_000 {
+		// term/(1-rho) = term + term*ppm/(1e6-ppm), rounded up.
+		hi, lo := bits.Mul64(uint64(term), uint64(ppm))
+		if d := uint64(1_000_000 - ppm); hi < d {
+			q, r := bits.Div64(hi, lo, d)
+			term += time.Duration(q + min(r, 1))
+		}
+	}
+	pause := a.MaxPause
+	for _, n := range p.Nodes {
+		pause = max(pause, n.Assumptions.MaxPause)
+	}
+	return term + max(pause, 0)
 }
 
 // preempted returns the excuses of terms that a node whose clock left the

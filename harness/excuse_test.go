@@ -6,6 +6,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/linearizability"
+	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -14,7 +15,7 @@ import (
 // the faulty node inside the interval its fault can affect is excused and
 // listed with the fault.
 
-var testProtocol = Protocol{Name: "t", Assumptions: faults.Assumptions{Lease: 6 * time.Second, Term: 4 * time.Second, MaxDriftPPM: 1000, MaxPause: 2 * time.Second}}
+var testProtocol = Protocol{Name: "t", Assumptions: protocol.Assumptions{Lease: 6 * time.Second, Term: 4 * time.Second, MaxDriftPPM: 1000, MaxPause: 2 * time.Second}}
 
 func secs(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
 
@@ -98,13 +99,33 @@ func TestExcuseDriftStallLinger(t *testing.T) {
 	}
 	counted, excused := judged(p, fs, []linearizability.Overlap{
 		overlap(3, 0, 30, 31), // drifting n3, before the heal: excused
-		overlap(3, 0, 50, 51), // after the heal and a term: counted
+		overlap(3, 0, 52, 53), // after the heal, a term and a pause: counted
 		overlap(1, 0, 5.5, 7), // stalled n1: excused
 		overlap(2, 0, 21, 23), // lingering n2: excused
 		overlap(0, 1, 30, 31), // n1 long after its stall: counted
 	}, nil)
 	if len(excused) != 3 || len(counted) != 2 {
 		t.Fatalf("excused %v\ncounted %v\nwant 3 excused and 2 counted", excused, counted)
+	}
+}
+
+// TestExcuseReachesTheTermAndThePause: a node whose VM was suspended
+// resumes with its monotonic clock where it stopped, so its term may run a
+// whole term (on a clock running slow by the drift bound) after the resume,
+// and its application act up to the pause bound after that: 4 s * 1e6 /
+// 999000 + 2 s = 6.004004005 s. An overlap within that is excused, one past
+// it counted.
+func TestExcuseReachesTheTermAndThePause(t *testing.T) {
+	if got, want := testProtocol.reach(), 6*time.Second+4_004_005; got != want {
+		t.Fatalf("reach %v, want %v", got, want)
+	}
+	fs := []sim.FaultSpan{{Kind: "clock-stall", Node: 1, From: secs(5), To: secs(20)}}
+	counted, excused := judged(plan(), fs, []linearizability.Overlap{
+		overlap(1, 0, 12, 26.004), // the resumed term, and its application's last write
+		overlap(1, 2, 25, 26.1),   // past the term and the pause
+	}, nil)
+	if len(excused) != 1 || len(counted) != 1 || counted[0].Nodes[1] != 2 {
+		t.Fatalf("excused %v\ncounted %v\nwant the overlap within 6.004 s of the resume excused, the one past it counted", excused, counted)
 	}
 }
 
@@ -170,9 +191,9 @@ func TestExcuseStaleGrantByStalledClock(t *testing.T) {
 // the lock while n0's term still runs; n1 hands it on (a release) and n3
 // takes it at once. The overlap of n0 with n3 inside n0's term is excused
 // by n1's clock; one of n0 with n3 after n0's term, one of n2 with n3, and
-// one past the time n0's term could have lasted (a term after n1's began:
-// an application that goes on after it) are counted; and without n1's
-// early term nothing of n0's is excused.
+// one past the time n0's term could have lasted (a term and a pause after
+// n1's began: an application that goes on after it) are counted; and
+// without n1's early term nothing of n0's is excused.
 func TestExcusePreemptedTerm(t *testing.T) {
 	p := plan()
 	p.Clocks = []faults.ClockSetting{{Node: 1, DriftPPM: 500_000, DriftUntil: faults.Duration(45 * time.Second)}}
@@ -194,8 +215,8 @@ func TestExcusePreemptedTerm(t *testing.T) {
 	}
 	h.Terms[0].End = secs(30) // n0's application goes on
 	xs = excuses(testProtocol, p, h)
-	if !judge(overlap(0, 3, 11, 14)) || judge(overlap(0, 3, 11, 15)) {
-		t.Errorf("n0's term past what it could last (4s after 10s): excused, or not excused within it")
+	if !judge(overlap(0, 3, 11, 16)) || judge(overlap(0, 3, 11, 17)) {
+		t.Errorf("n0's term past what it could last (a term and a pause, about 6s, after 10s): excused, or not excused within it")
 	}
 	h.Terms[0].End = secs(12)
 	h.Terms[1].Start, h.Terms[1].End = secs(13), secs(14) // n1 takes it after n0's term

@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 	"github.com/s3lease/s3lease/zoo"
 )
@@ -44,7 +45,7 @@ var ladder = func() harness.Scenario {
 			}
 			return nil
 		},
-		Assumptions:     faults.Assumptions{Lease: time.Second, MaxDriftPPM: 1000, MaxPause: 100 * time.Millisecond},
+		Assumptions:     protocol.Assumptions{Lease: time.Second, MaxDriftPPM: 1000, MaxPause: 100 * time.Millisecond},
 		NoFencingTokens: true,
 		Coverage:        []harness.CoverageSet{{Name: "ladder rungs", Points: names}},
 	}

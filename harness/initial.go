@@ -5,6 +5,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/linearizability"
+	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -38,7 +39,7 @@ func initialRecord(p Protocol, plan *faults.Plan, h *sim.History) []linearizabil
 	if lease <= 0 {
 		lease = p.StatedLease() // what the protocol's encoder writes for it
 	}
-	earliest := lease - faults.DriftMargin(lease, p.Assumptions.MaxDriftPPM)
+	earliest := lease - protocol.DriftMargin(lease, p.Assumptions.MaxDriftPPM)
 	var out []linearizability.Violation
 	for _, t := range h.Terms {
 		if !p.NoFencingTokens && t.Token <= rec.Token {

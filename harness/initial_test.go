@@ -7,6 +7,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -29,7 +30,7 @@ func TestInitialRecordIsATerm(t *testing.T) {
 		return nil
 	}
 	p := harness.Protocol{Name: "leads-at-once", Candidate: lead, EncodeRecord: faults.EncodeRecord,
-		Assumptions: faults.Assumptions{Lease: 3 * time.Second, MaxDriftPPM: 1000, MaxPause: time.Second}}
+		Assumptions: protocol.Assumptions{Lease: 3 * time.Second, MaxDriftPPM: 1000, MaxPause: time.Second}}
 	for _, c := range []struct {
 		initial *faults.Object
 		rules   []string

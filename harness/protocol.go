@@ -5,6 +5,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/linearizability"
+	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -28,7 +29,7 @@ type Protocol struct {
 	// clock drift, pause, offset and wall-clock step it tolerates, and
 	// whether it tolerates stalls, foreign writes and lingering
 	// applications. Runs outside them are still judged, less strictly.
-	Assumptions faults.Assumptions
+	Assumptions protocol.Assumptions
 	// LivenessBound is how long after faults heal a leader must be in
 	// place; 0 promises nothing, and liveness is not judged.
 	LivenessBound time.Duration

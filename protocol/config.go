@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
-	"math/bits"
 	"time"
 )
 
@@ -180,7 +178,7 @@ func (c Config) validate() error {
 		return bad("RetryPeriod", "(%v) times 1.2 must be less than RenewDeadline (%v)", c.RetryPeriod, c.RenewDeadline)
 	}
 	ppm := c.driftPPM()
-	if limit := c.LeaseDuration - driftMargin(c.LeaseDuration, ppm); c.RenewDeadline > limit {
+	if limit := c.LeaseDuration - DriftMargin(c.LeaseDuration, ppm); c.RenewDeadline > limit {
 		return bad("RenewDeadline", "(%v) must be at most LeaseDuration minus the clock-drift margin for %d ppm (%v)",
 			c.RenewDeadline, ppm, limit)
 	}
@@ -204,128 +202,40 @@ func (c Config) requestTimeout() time.Duration {
 	return c.RequestTimeout
 }
 
-// driftMargin is how much shorter than a lease a leader's term must be so
-// that no follower can end the lease while the leader still leads, when every
-// clock rate is within ppm of true time (rho = ppm/1e6).
-//
-// A follower takes over only after it measured lease on its own clock from
-// the moment it first saw the leader's record; its clock may run fast, so at
-// least lease/(1+rho) of true time has passed. The leader sent that record
-// before the follower saw it, and ends its term once term has passed on its
-// own clock from the send; its clock may run slow, so at most term/(1-rho) of
-// true time has passed. The term ends first when
-//
-//	term/(1-rho) <= lease/(1+rho)  <=>  term <= lease - lease*2*rho/(1+rho)
-//
-// so the margin is lease*2*ppm/(1e6+ppm), rounded up. It is computed exactly
-// in 128-bit integer arithmetic: no floating point, no overflow. Outside the
-// validated ranges (lease in (0, MaxLeaseDuration], ppm in [0,
-// MaxClockDriftPPM]) the result means nothing, but it does not panic.
-func driftMargin(lease time.Duration, ppm int64) time.Duration {
-	hi, lo := bits.Mul64(uint64(lease), uint64(2*ppm))
-	d := uint64(1_000_000 + ppm)
-	if hi >= d { // Div64 would panic; in the validated ranges hi < 2^18 < d
-		return math.MaxInt64
-	}
-	q, r := bits.Div64(hi, lo, d)
-	if r != 0 {
-		q++
-	}
-	return time.Duration(q)
-}
-
 // termLength is how long a term lasts after the send of its last successful
 // write: min(RenewDeadline, LeaseDuration - driftMargin). Validation makes it
 // RenewDeadline; the min keeps the safety rule local.
 func (c Config) termLength() time.Duration {
-	return min(c.RenewDeadline, c.LeaseDuration-driftMargin(c.LeaseDuration, c.driftPPM()))
+	return TermLength(c.LeaseDuration, c.RenewDeadline, c.driftPPM())
 }
 
-// Assumptions are what an elector needs of the world for its guarantee, that
-// no two terms overlap in true time, and what it promises once faults heal,
-// as numbers computed from its Config; see Config.Assumptions. Beyond them
-// the guarantee needs what the package documentation lists: monotonic clocks
-// that do not stop, a strongly consistent S3, no writes of the lock object
-// except by electors, and applications that stop when their context ends.
-//
-// # The pause bound
-//
-// Let rho = ClockDriftPPM/1e6, and let a leader send its last successful
-// write at true time t. Its term ends once Term has passed on its monotonic
-// clock, read just before t; that clock runs at least 1-rho times as fast as
-// true time, so the term ends by t + Term/(1-rho). A process pause of p at
-// the worst moment (just before its watchdog fires, or between the
-// application's check of leadership and its action) lets it act until
-// t + Term/(1-rho) + p. A follower first read that write after t and takes
-// over once LeaseDuration has passed on its own clock, which runs at most
-// 1+rho times as fast: not before t + LeaseDuration/(1+rho). The two do not
-// overlap if
-//
-//	p <= LeaseDuration/(1+rho) - Term/(1-rho)
-//	   = LeaseDuration - Term - rho*LeaseDuration/(1+rho) - rho*Term/(1-rho).
-//
-// With p = 0 this is the drift margin that NewElector requires of
-// RenewDeadline. As Term < LeaseDuration and rho <= 0.1, the two drift terms
-// together are less than 2.03*rho*LeaseDuration. MaxPause subtracts
-// 4*rho*LeaseDuration instead, about twice that: it is conservative (to the
-// nanosecond it is rounded to), deliberately so, and it is the bound the
-// project's simulator has always judged runs by.
-//
-// MaxPause is negative when RenewDeadline is within 4*rho*LeaseDuration of
-// LeaseDuration, which NewElector accepts down to the drift margin of about
-// 2*rho*LeaseDuration; for example a 15 s lease at 1000 ppm with a
-// RenewDeadline of 14.95 s. Such a configuration is safe without pauses but
-// promises to survive none: read a negative MaxPause as zero.
-type Assumptions struct {
-	// ClockDriftPPM bounds how far every node's monotonic clock rate may
-	// differ from true time, in parts per million (Config.ClockDriftPPM
-	// after its default).
-	ClockDriftPPM int64
-	// LeaseDuration is how long a follower waits, on its own clock, after
-	// first seeing a record unchanged before it takes the record over.
-	LeaseDuration time.Duration
-	// RenewDeadline is Config.RenewDeadline.
-	RenewDeadline time.Duration
-	// Term is how long a term lasts, on the leader's clock, after the send
-	// of its last successful write: min(RenewDeadline, LeaseDuration minus
-	// the drift margin), which validation makes RenewDeadline.
-	Term time.Duration
-	// RequestTimeout bounds each S3 call (Config.RequestTimeout after its
-	// default).
-	RequestTimeout time.Duration
-	// MaxPause is the longest process pause, in true time, that the
-	// guarantee survives: LeaseDuration - RenewDeadline -
-	// LeaseDuration*4*ClockDriftPPM/1e6, rounded down to the nanosecond.
-	// It may be negative; see above.
-	MaxPause time.Duration
-	// LivenessBound is how long after faults heal (S3 answers within
-	// RequestTimeout, no node pauses) a leader must be in place: a follower
-	// reads the abandoned record (a RetryPeriod with jitter, and a request),
-	// waits a lease, and writes (another request), with a RetryPeriod and a
-	// request to spare for a conflict: LeaseDuration + 3*RetryPeriod +
-	// 3*RequestTimeout.
-	LivenessBound time.Duration
-}
-
-// Assumptions returns the assumptions and promises of an elector with
-// configuration c. They are meaningful only for a Config that NewElector
-// accepts; for another the values mean nothing, though computing them does
-// not panic. Only the duration and drift fields of c are read.
+// Assumptions returns what an elector with configuration c needs of the
+// world for its guarantee, that no two terms overlap in true time: clock
+// rates within ClockDriftPPM (after its default), its Term (TermLength,
+// which validation makes RenewDeadline) against its LeaseDuration, and
+// pauses within PauseBound of them; see Assumptions for the derivation.
+// Beyond them the guarantee needs what the package documentation lists:
+// monotonic clocks that do not stop, a strongly consistent S3, no writes of
+// the lock object except by electors, and applications that stop when their
+// context ends. The values are meaningful only for a Config that NewElector
+// accepts; for another they mean nothing, though computing them does not
+// panic. Only the duration and drift fields of c are read.
 func (c Config) Assumptions() Assumptions {
 	ppm := c.driftPPM()
-	lease := c.LeaseDuration
-	// lease*4*ppm/1e6 rounded down, without forming the product, which
-	// could overflow: lease <= MaxLeaseDuration < 2^47, 4*ppm < 2^19.
-	k := time.Duration(4 * ppm)
-	drift := lease/1e6*k + lease%1e6*k/1e6
-	rt := c.requestTimeout()
 	return Assumptions{
-		ClockDriftPPM:  ppm,
-		LeaseDuration:  lease,
-		RenewDeadline:  c.RenewDeadline,
-		Term:           c.termLength(),
-		RequestTimeout: rt,
-		MaxPause:       lease - c.RenewDeadline - drift,
-		LivenessBound:  lease + 3*c.RetryPeriod + 3*rt,
+		Lease:       c.LeaseDuration,
+		Term:        c.termLength(),
+		MaxDriftPPM: ppm,
+		MaxPause:    PauseBound(c.LeaseDuration, c.RenewDeadline, ppm),
 	}
+}
+
+// LivenessBound is how long after faults heal (S3 answers within
+// RequestTimeout, no node pauses) an elector with configuration c promises
+// a leader in place: a follower reads the abandoned record (a RetryPeriod
+// with jitter, and a request), waits a lease, and writes (another
+// request), with a RetryPeriod and a request to spare for a conflict:
+// LeaseDuration + 3*RetryPeriod + 3*RequestTimeout (after its default).
+func (c Config) LivenessBound() time.Duration {
+	return c.LeaseDuration + 3*c.RetryPeriod + 3*c.requestTimeout()
 }

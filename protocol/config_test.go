@@ -204,7 +204,7 @@ func validDurations(t *rapid.T) Config {
 	c.LeaseDuration = time.Duration(rapid.OneOf(rapid.Int64Range(3, int64(MaxLeaseDuration)),
 		rapid.Int64Range(3, 1000), rapid.Int64Range(int64(time.Second), int64(time.Minute)),
 		rapid.Just(int64(MaxLeaseDuration))).Draw(t, "lease"))
-	limit := c.LeaseDuration - driftMargin(c.LeaseDuration, c.driftPPM())
+	limit := c.LeaseDuration - DriftMargin(c.LeaseDuration, c.driftPPM())
 	if limit < 2 {
 		t.Skip("lease too short for its drift margin")
 	}
@@ -221,7 +221,10 @@ func validDurations(t *rapid.T) Config {
 }
 
 // Assumptions gives the harness's formulas, computed exactly, and what they
-// promise holds.
+// promise holds, for every configuration NewElector accepts (leases up to
+// MaxLeaseDuration, drift bounds up to MaxClockDriftPPM): a term with its
+// drift margin, and the pause bound PauseBound documents; so does
+// LivenessBound.
 func TestAssumptions(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := validDurations(t)
@@ -233,12 +236,14 @@ func TestAssumptions(t *testing.T) {
 		if rt == 0 {
 			rt = c.RetryPeriod
 		}
-		if a.ClockDriftPPM != ppm || a.LeaseDuration != c.LeaseDuration || a.RenewDeadline != c.RenewDeadline ||
-			a.RequestTimeout != rt {
-			t.Fatalf("Assumptions() = %+v: settings not passed through (ppm %d, request timeout %v)", a, ppm, rt)
+		if a.MaxDriftPPM != ppm || a.Lease != c.LeaseDuration {
+			t.Fatalf("Assumptions() = %+v: settings not passed through (ppm %d)", a, ppm)
 		}
-		if a.Term <= 0 || a.Term > a.RenewDeadline || a.Term != c.termLength() {
-			t.Fatalf("Term %v, RenewDeadline %v, termLength %v", a.Term, a.RenewDeadline, c.termLength())
+		if a.Term <= 0 || a.Term != c.RenewDeadline || a.Term != c.termLength() {
+			t.Fatalf("Term %v, RenewDeadline %v, termLength %v", a.Term, c.RenewDeadline, c.termLength())
+		}
+		if m := DriftMargin(c.LeaseDuration, ppm); m <= 0 || a.Term > c.LeaseDuration-m {
+			t.Fatalf("Term %v leaves no drift margin (%v) of LeaseDuration %v", a.Term, m, c.LeaseDuration)
 		}
 		b := bigs(c.LeaseDuration, c.RenewDeadline, c.RetryPeriod, rt, a.Term)
 		lease, renew, retry, timeout, term := b[0], b[1], b[2], b[3], b[4]
@@ -246,13 +251,6 @@ func TestAssumptions(t *testing.T) {
 		drift := new(big.Int).Quo(mul(lease, 4*ppm), big.NewInt(1_000_000))
 		if want := new(big.Int).Sub(new(big.Int).Sub(lease, renew), drift); want.Cmp(big.NewInt(int64(a.MaxPause))) != 0 {
 			t.Fatalf("MaxPause %d, want %v", a.MaxPause, want)
-		}
-		// The harness's own integer formula, where it does not overflow.
-		if c.LeaseDuration <= math.MaxInt64/time.Duration(4*ppm) {
-			harness := c.LeaseDuration * time.Duration(4*ppm) / 1_000_000
-			if a.MaxPause != c.LeaseDuration-c.RenewDeadline-harness {
-				t.Fatalf("MaxPause %v, harness formula %v", a.MaxPause, c.LeaseDuration-c.RenewDeadline-harness)
-			}
 		}
 		// MaxPause is within what the derivation allows: a term ending
 		// Term/(1-rho) after the send, plus the pause, ends before
@@ -264,11 +262,11 @@ func TestAssumptions(t *testing.T) {
 			t.Fatalf("MaxPause %v exceeds the pause budget %v ns", a.MaxPause, budget.FloatString(3))
 		}
 		want := new(big.Int).Add(lease, new(big.Int).Add(mul(retry, 3), mul(timeout, 3)))
-		if want.Cmp(big.NewInt(int64(a.LivenessBound))) != 0 {
-			t.Fatalf("LivenessBound %v, want %v", a.LivenessBound, want)
+		if want.Cmp(big.NewInt(int64(c.LivenessBound()))) != 0 {
+			t.Fatalf("LivenessBound %v, want %v", c.LivenessBound(), want)
 		}
-		if a.LivenessBound <= a.LeaseDuration {
-			t.Fatalf("LivenessBound %v is not above LeaseDuration %v", a.LivenessBound, a.LeaseDuration)
+		if c.LivenessBound() <= c.LeaseDuration {
+			t.Fatalf("LivenessBound %v is not above LeaseDuration %v", c.LivenessBound(), c.LeaseDuration)
 		}
 	})
 }
@@ -276,13 +274,14 @@ func TestAssumptions(t *testing.T) {
 func TestAssumptionsExamples(t *testing.T) {
 	c := validConfig() // 15 s, 10 s, 2 s; 1000 ppm and 2 s timeout by default
 	want := Assumptions{
-		ClockDriftPPM: 1000, LeaseDuration: 15 * time.Second, RenewDeadline: 10 * time.Second,
-		Term: 10 * time.Second, RequestTimeout: 2 * time.Second,
-		MaxPause:      5*time.Second - 60*time.Millisecond,
-		LivenessBound: 15*time.Second + 6*time.Second + 6*time.Second,
+		MaxDriftPPM: 1000, Lease: 15 * time.Second, Term: 10 * time.Second,
+		MaxPause: 5*time.Second - 60*time.Millisecond,
 	}
 	if got := c.Assumptions(); got != want {
 		t.Errorf("defaults: Assumptions() = %+v, want %+v", got, want)
+	}
+	if got, want := c.LivenessBound(), 15*time.Second+6*time.Second+6*time.Second; got != want {
+		t.Errorf("defaults: LivenessBound() = %v, want %v", got, want)
 	}
 	// A RenewDeadline that validation accepts but that leaves less than
 	// 4*rho*lease: no pause is promised.
@@ -313,8 +312,8 @@ func TestDriftMargin(t *testing.T) {
 		{1, 1, 1},
 	}
 	for _, tt := range tests {
-		if got := driftMargin(tt.lease, tt.ppm); got != tt.want {
-			t.Errorf("driftMargin(%v, %d) = %d, want %d", tt.lease, tt.ppm, got, tt.want)
+		if got := DriftMargin(tt.lease, tt.ppm); got != tt.want {
+			t.Errorf("DriftMargin(%v, %d) = %d, want %d", tt.lease, tt.ppm, got, tt.want)
 		}
 	}
 }

@@ -118,8 +118,8 @@
 //     outside write of old bytes (same ETag, ABA) restarts the wait.
 //   - A leader's term ends at its local deadline: the monotonic reading taken
 //     just before sending its last successful write, plus
-//     min(RenewDeadline, LeaseDuration - driftMargin), where
-//     driftMargin = LeaseDuration*2*ppm/(1e6+ppm). The write was applied
+//     TermLength: min(RenewDeadline, LeaseDuration - DriftMargin), where
+//     DriftMargin = LeaseDuration*2*ppm/(1e6+ppm). The write was applied
 //     before any follower could read it, so the leader's deadline passes
 //     (in true time) before any follower's wait ends.
 //   - A grant whose answer arrives after its deadline is not acted on.
@@ -265,7 +265,9 @@
 // Fencing tokens states. Liveness: once S3 answers within RequestTimeout
 // and no node pauses, a released lease is taken within about RetryPeriod, an
 // abandoned one within about LeaseDuration + RetryPeriod.
-// [Config.Assumptions] gives these bounds as numbers for a configuration: the
-// drift bound, the longest pause the guarantee survives, and how soon after
-// faults heal a leader must be in place.
+// [Config.Assumptions] gives these bounds as numbers for a configuration (the
+// drift bound, the term, the longest pause the guarantee survives), and
+// [Config.LivenessBound] how soon after faults heal a leader must be in
+// place. [DriftMargin], [TermLength] and [PauseBound] derive them from a
+// lease; every lock the project runs derives its own with them.
 package protocol

@@ -9,6 +9,7 @@ import (
 
 	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
+	"github.com/s3lease/s3lease/zoo/lockkit"
 )
 
 // mistakes are the switches of the careful lock: each one, set alone, turns
@@ -75,31 +76,36 @@ type careful struct {
 
 func (c careful) candidate() sim.Candidate {
 	return func(ctx context.Context, env sim.Env) error {
-		n := &node{s: c.s, m: c.m, env: env, clk: env.Clock}
+		term := c.s.Assumptions().Term
+		if c.m.termEqualsLease {
+			term = c.s.LeaseDuration
+		}
+		n := &node{s: c.s, m: c.m, env: env, Node: lockkit.Node{Clock: env.Clock, Entropy: env.Entropy,
+			Store: env.Store, Bucket: env.Bucket, RequestTimeout: c.s.requestTimeout(), Retry: c.s.RetryPeriod,
+			Term: term, Renew: c.s.RetryPeriod, NoWatchdog: c.m.noWatchdog, WallClockTimer: c.m.wallClockTimer}}
 		if env.ReportLease != nil {
 			env.ReportLease(n.lease)
 		}
-		n.run(ctx)
+		lockkit.Run(ctx, env.Clock, n.step, n.lead)
 		return nil
 	}
 }
 
 // node is one incarnation of a candidate running the lock.
 type node struct {
+	lockkit.Node
 	s   settings
 	m   mistakes
 	env sim.Env
-	clk protocol.Clock
 
-	mu  sync.Mutex // guards cur, term.deadline and term.ended; never held across a blocking call
+	mu  sync.Mutex // guards cur; never held across a blocking call
 	cur *term      // the term in progress, nil between terms
 
 	// Owned by the goroutine in run.
-	highest   uint64          // highest token seen in a record or written by this node
-	lastGrant uint64          // token of the last acquisition judged (a term began, or it came too late)
-	writes    []sentWrite     // this incarnation's recent writes, oldest first
-	seen      observation     // the record being timed as a follower
-	prevLead  context.Context // done once the last term's application returned
+	highest   uint64                    // highest token seen in a record or written by this node
+	lastGrant uint64                    // token of the last acquisition judged (a term began, or it came too late)
+	writes    lockkit.Writes[sentWrite] // this incarnation's recent writes
+	seen      observation               // the record being timed as a follower
 }
 
 // observation is the record a follower is timing and the first instant it
@@ -109,44 +115,18 @@ type observation struct {
 	at  time.Duration
 }
 
-// run campaigns and leads until ctx is done.
-func (n *node) run(ctx context.Context) {
-	for ctx.Err() == nil {
-		t := n.campaign(ctx)
-		if t == nil {
-			return
-		}
-		n.lead(ctx, t)
-	}
-}
-
-// campaign reads the object every retry period until a term begins; it
-// returns nil once ctx is done.
-func (n *node) campaign(ctx context.Context) *term {
-	for ctx.Err() == nil {
-		wait, t := n.step(ctx)
-		if t != nil {
-			return t
-		}
-		if n.clk.Sleep(ctx, wait) != nil {
-			break
-		}
-	}
-	return nil
-}
-
 // step reads the object once and acts on it.
 func (n *node) step(ctx context.Context) (time.Duration, *term) {
 	s, err := n.read(ctx)
 	switch {
 	case err != nil:
-		return n.pollWait(), nil
-	case !s.exists:
+		return n.PollWait(), nil
+	case !s.Exists:
 		return n.acquire(ctx, s)
 	case s.bad:
 		// No record, or one holding the largest token: time it for the
 		// lease it states, if any, and at least ours.
-		return n.await(ctx, s, max(max(s.rec.lease(), 0), n.s.lease))
+		return n.await(ctx, s, max(max(s.rec.lease(), 0), n.s.LeaseDuration))
 	}
 	n.highest = max(n.highest, s.rec.Token)
 	if n.m.identityOwnsRecord && s.rec.Holder == n.env.Identity && !s.rec.Released {
@@ -158,7 +138,7 @@ func (n *node) step(ctx context.Context) (time.Duration, *term) {
 	if s.rec.Released {
 		return n.acquire(ctx, s)
 	}
-	return n.await(ctx, s, max(s.rec.lease(), n.s.lease))
+	return n.await(ctx, s, max(s.rec.lease(), n.s.LeaseDuration))
 }
 
 // resumeOwn handles a record this incarnation wrote. An acquisition whose
@@ -167,7 +147,7 @@ func (n *node) step(ctx context.Context) (time.Duration, *term) {
 // take it again with a new token.
 func (n *node) resumeOwn(ctx context.Context, s snapshot, w sentWrite) (time.Duration, *term) {
 	if w.acquire && !s.rec.Released && w.rec.Token > n.lastGrant {
-		if t := n.begin(ctx, s.etag, w); t != nil {
+		if t := n.begin(ctx, s.ETag, w); t != nil {
 			return 0, t
 		}
 	}
@@ -177,26 +157,26 @@ func (n *node) resumeOwn(ctx context.Context, s snapshot, w sentWrite) (time.Dur
 // await times a record someone else wrote, from the first read that
 // returned it, and takes it over once it stayed unchanged for wait.
 func (n *node) await(ctx context.Context, s snapshot, wait time.Duration) (time.Duration, *term) {
-	key := s.etag + " " + s.rec.Nonce
+	key := s.ETag + " " + s.rec.Nonce
 	if n.m.followerNoReset {
 		key = s.rec.Holder + " " + strconv.FormatUint(s.rec.Token, 10)
 	}
 	if key != n.seen.key {
-		n.seen = observation{key: key, at: s.at}
+		n.seen = observation{key: key, at: s.At}
 	}
-	elapsed := s.at - n.seen.at
+	elapsed := s.At - n.seen.at
 	expired := elapsed >= wait
 	left := wait - elapsed
 	switch {
 	case n.m.wallClockExpiry && !s.rec.Expires.IsZero():
-		now := n.clk.Now()
+		now := n.Clock.Now()
 		expired, left = now.After(s.rec.Expires), s.rec.Expires.Sub(now)
 	case n.m.lastModified:
-		now, until := n.clk.Now(), s.lastModified.Add(wait)
+		now, until := n.Clock.Now(), s.LastModified.Add(wait)
 		expired, left = !now.Before(until), until.Sub(now)
 	}
 	if !expired {
-		return max(0, min(n.pollWait(), left)), nil
+		return max(0, min(n.PollWait(), left)), nil
 	}
 	return n.acquire(ctx, s)
 }
@@ -217,62 +197,38 @@ func (n *node) acquire(ctx context.Context, s snapshot) (time.Duration, *term) {
 // ETag or If-None-Match if there was no object, and begins a term if the
 // write succeeded in time.
 func (n *node) claim(ctx context.Context, s snapshot, token uint64) (time.Duration, *term) {
-	if n.prevLead != nil && n.prevLead.Err() == nil {
-		return n.pollWait(), nil // the last term's application has not returned
+	if n.AppRunning() {
+		return n.PollWait(), nil // the last term's application has not returned
 	}
 	n.highest = max(n.highest, token)
-	rec := record{Holder: n.env.Identity, Token: token, LeaseMS: n.s.lease.Milliseconds()}
-	c := ifMatch(s.etag)
-	if n.m.unconditionalAcquire {
-		c = unconditional
-	}
-	etag, w, err := n.put(ctx, rec, c, true)
+	rec := record{Holder: n.env.Identity, Token: token, LeaseMS: n.s.LeaseDuration.Milliseconds()}
+	etag, w, err := n.put(ctx, rec, lockkit.Condition{ETag: s.ETag, Unconditional: n.m.unconditionalAcquire}, true)
 	class := protocol.ClassifyError(err)
 	if n.m.conflictAsSuccess && class == protocol.ClassConflict {
-		class, etag = protocol.ClassNone, s.etag
+		class, etag = protocol.ClassNone, s.ETag
 	}
 	switch class {
 	case protocol.ClassNone:
 		if t := n.begin(ctx, etag, w); t != nil {
 			return 0, t
 		}
-		return n.pollWait(), nil
+		return n.PollWait(), nil
 	case protocol.ClassPreconditionFailed, protocol.ClassNotFound:
 		return 0, nil // lost the race, or our earlier attempt won: read again now
 	case protocol.ClassConflict, protocol.ClassUnknownOutcome:
-		return n.backoff(), nil
+		return n.Backoff(), nil
 	}
-	return n.pollWait(), nil
-}
-
-// now is the reading every duration is measured on: the monotonic clock.
-func (n *node) now() time.Duration {
-	if n.m.wallClockTimer {
-		return time.Duration(n.clk.Now().UnixNano())
-	}
-	return n.clk.Monotonic()
-}
-
-// spawn runs f via Clock.Go and returns a context that is done once f
-// returned: the way to join it with Clock.Sleep.
-func (n *node) spawn(f func()) context.Context {
-	done, markDone := context.WithCancel(context.Background())
-	n.clk.Go(func() {
-		defer markDone()
-		f()
-	})
-	return done
+	return n.PollWait(), nil
 }
 
 // lease answers an application's "do I lead?": the current term's token,
 // if it has not ended and, but for a lock without a watchdog (whose terms
 // end only when a renewal fails), its deadline has not passed.
 func (n *node) lease() (uint64, bool) {
-	now := n.now()
 	n.mu.Lock()
-	defer n.mu.Unlock()
 	t := n.cur
-	if t == nil || t.ended || !n.m.noWatchdog && now >= t.deadline {
+	n.mu.Unlock()
+	if t == nil || !n.Leads(t.Term) {
 		return 0, false
 	}
 	return t.token, true

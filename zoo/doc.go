@@ -11,22 +11,16 @@
 //   - One JSON record {holder, token, nonce, leaseMs, released}, written only
 //     by conditional PutObject: If-None-Match: * to create it, If-Match its
 //     ETag to take it over, renew it and release it. It is never deleted.
-//   - Every write carries a fresh nonce, so no two bodies (and no two ETags)
-//     are equal, and a writer recognises its own write on a later read when
-//     the answer was lost or an SDK retry was answered 412.
 //   - A follower reads every retry period plus jitter and times the record
 //     it sees on its own monotonic clock, from the first read that returned
 //     that exact record (ETag and nonce); it takes over once the record
 //     stayed unchanged for max(the record's lease, its own), with the
 //     highest token it has seen plus one. A released record is taken at
 //     once, with the next token.
-//   - A leader's term ends at a deadline measured from the send of its last
-//     successful write, min(renew deadline, lease less a drift margin) later;
-//     a watchdog goroutine cancels the leader's context when it passes, even
-//     while a renewal hangs. A grant whose answer comes after that deadline
-//     is not acted on. The application runs under that context.
-//   - Stopping, the leader waits for its application, then marks the record
-//     released, same token, If-Match its ETag, before its deadline.
+//   - Its terms, releases, reads and writes are package lockkit's, which
+//     the seed designs' safe forms share: a fresh nonce in every write, a
+//     term that ends at a deadline from the send of its last successful
+//     write, enforced by a watchdog, and a release, same token, before it.
 //   - A body that is no record, or a record holding the largest token
 //     (which no token can follow), is timed like a record, for the lease it
 //     states if any and at least its own, then overwritten; tokens stop at
@@ -34,9 +28,6 @@
 //   - It answers an application's "do I lead?" from its current term (the
 //     lease check of sim.AppChecks and sim.AppPolls): yes while the term has
 //     not ended and its deadline has not passed.
-//   - Every S3 call has a timeout (Clock.WithTimeout), every wait is a
-//     Clock.Sleep, every goroutine is started with Clock.Go, and time is read
-//     only from the Clock: it runs unchanged in the simulator.
 //
 // It uses the settings of the swarm campaign's elector (6 s lease, 4 s renew
 // deadline, 1 s retry period, 1.5 s request timeout, 1000 ppm drift) and

@@ -9,7 +9,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
@@ -36,7 +35,7 @@ type NaiveLock struct {
 // Protocol returns the naive lock as a harness protocol. It declares no
 // assumptions and promises no liveness bound.
 func (p NaiveLock) Protocol() harness.Protocol {
-	return harness.Protocol{Name: "naive", Candidate: p.candidate(), Assumptions: faults.Assumptions{Lease: p.Lease}}
+	return harness.Protocol{Name: "naive", Candidate: p.candidate(), Assumptions: protocol.Assumptions{Lease: p.Lease}}
 }
 
 type naiveRecord struct {

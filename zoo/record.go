@@ -54,7 +54,7 @@ func decodeRecord(body []byte) (r record, ok bool) {
 func (s settings) encodeRecord(r faults.Record) []byte {
 	lease := r.Lease.D()
 	if lease <= 0 {
-		lease = s.lease
+		lease = s.LeaseDuration
 	}
 	return record{Holder: r.Holder, Token: r.Token, Nonce: r.Nonce(), LeaseMS: lease.Milliseconds(), Released: r.Released}.encode()
 }

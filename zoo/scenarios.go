@@ -6,7 +6,6 @@ import (
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/harness/elector"
-	"github.com/s3lease/s3lease/protocol"
 )
 
 // Protocol is the variant as a harness protocol, judged by the variant's
@@ -24,16 +23,9 @@ func (v Variant) configure(fs faults.Settings) (harness.Protocol, error) {
 	if v.Candidate == nil {
 		return harness.Protocol{}, fmt.Errorf("zoo: variant %q was not made by this package", v.Name)
 	}
-	if err := elector.SettingsOf(fs).Validate(); err != nil {
+	s := settings{elector.SettingsOf(fs)}
+	if err := s.Validate(); err != nil {
 		return harness.Protocol{}, err
-	}
-	s := settings{lease: fs.Lease.D(), renewDeadline: fs.RenewDeadline.D(), retry: fs.RetryPeriod.D(),
-		reqTimeout: fs.RequestTimeout.D(), driftPPM: fs.DriftPPM}
-	if s.reqTimeout == 0 {
-		s.reqTimeout = s.retry
-	}
-	if s.driftPPM == 0 {
-		s.driftPPM = protocol.DefaultClockDriftPPM
 	}
 	return variantWith(v.Name, v.Mistake, v.m, s).Protocol(), nil
 }

@@ -3,55 +3,23 @@ package zoo
 import (
 	"time"
 
-	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness/elector"
 )
 
-// settings are the careful lock's knobs. The zoo runs every lock with
-// defaults, the settings of the swarm campaign's elector
-// (elector.DefaultSettings), so that a variant's failure is measured
-// under exactly the plans the production elector passes.
-type settings struct {
-	lease         time.Duration // how long followers wait on their own clocks
-	renewDeadline time.Duration // how long a term lasts after its last successful send
-	retry         time.Duration // between renewals, and (plus jitter) between a follower's reads
-	reqTimeout    time.Duration // bound on every S3 call
-	driftPPM      int64         // assumed bound on every clock's rate error
-}
+// settings are the careful lock's: the production elector's
+// (elector.Settings), whose term, assumptions and liveness bound it
+// shares. The zoo runs every lock with those of the swarm campaign's
+// elector (elector.DefaultSettings), so that a variant's failure is
+// measured under exactly the plans the production elector passes.
+type settings struct{ elector.Settings }
 
-var defaults = settings{
-	lease:         6 * time.Second,
-	renewDeadline: 4 * time.Second,
-	retry:         1 * time.Second,
-	reqTimeout:    1500 * time.Millisecond,
-	driftPPM:      1000,
-}
+var defaults = settings{elector.DefaultSettings}
 
-// driftMargin is how much shorter than a lease a term must be so that no
-// follower, whose clock may run fast, ends the lease while the leader, whose
-// clock may run slow, still leads: lease*2*ppm/(1e6+ppm), rounded up.
-func (s settings) driftMargin() time.Duration {
-	num := int64(s.lease) * 2 * s.driftPPM
-	den := 1_000_000 + s.driftPPM
-	return time.Duration((num + den - 1) / den)
-}
-
-// termLen is how long a term lasts after the send of its last successful
-// write: min(renewDeadline, lease - driftMargin).
-func (s settings) termLen() time.Duration {
-	return min(s.renewDeadline, s.lease-s.driftMargin())
-}
-
-// assumptions are the claims a correct lock with these settings makes: clock
-// rates within driftPPM, and pauses no longer than the slack between the end
-// of a term and the earliest takeover, less what drift can eat of it.
-func (s settings) assumptions() faults.Assumptions {
-	drift := s.lease * time.Duration(4*s.driftPPM) / 1_000_000
-	return faults.Assumptions{Lease: s.lease, Term: s.termLen(), MaxDriftPPM: s.driftPPM, MaxPause: s.lease - s.renewDeadline - drift}
-}
-
-// livenessBound is how long after faults heal a correct lock has a leader:
-// a read (a retry period with jitter and a request), a full lease, a write,
-// and a retry period to spare for a conflict.
-func (s settings) livenessBound() time.Duration {
-	return s.lease + 3*s.retry + 3*s.reqTimeout
+// requestTimeout bounds every S3 call: RequestTimeout, 0 meaning
+// RetryPeriod, as for the elector.
+func (s settings) requestTimeout() time.Duration {
+	if s.RequestTimeout == 0 {
+		return s.RetryPeriod
+	}
+	return s.RequestTimeout
 }

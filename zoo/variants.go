@@ -3,7 +3,7 @@ package zoo
 import (
 	"time"
 
-	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -15,7 +15,7 @@ type Variant struct {
 	Candidate     sim.Candidate
 	// Assumptions are what the variant claims: the claims the careful lock
 	// with the same settings makes, for every variant.
-	Assumptions   faults.Assumptions
+	Assumptions   protocol.Assumptions
 	LivenessBound time.Duration
 
 	m mistakes
@@ -62,8 +62,8 @@ func variantWith(name, mistake string, m mistakes, s settings) Variant {
 		Name:          name,
 		Mistake:       mistake,
 		Candidate:     careful{s: s, m: m}.candidate(),
-		Assumptions:   s.assumptions(),
-		LivenessBound: s.livenessBound(),
+		Assumptions:   s.Assumptions(),
+		LivenessBound: s.LivenessBound(),
 		m:             m,
 		s:             s,
 	}

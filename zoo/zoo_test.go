@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/linearizability"
+	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -60,24 +62,25 @@ func TestEveryVariantIsOneMistake(t *testing.T) {
 	}
 }
 
-// TestSettings: a term lasts the renew deadline (the drift margin of 1000
-// ppm on a 6 s lease is 12 ms, far less than the 2 s between them), pauses up
-// to the slack less four times the drift are assumed, and the liveness bound
-// is a lease, three retry periods and three request timeouts.
+// TestSettings: the careful lock's are the swarm campaign's elector's, and
+// so are its claims: a term of the renew deadline (the drift margin of 1000
+// ppm on a 6 s lease is 12 ms, far less than the 2 s between them), pauses
+// up to the slack less four times the drift, and a liveness bound of a
+// lease, three retry periods and three request timeouts.
 func TestSettings(t *testing.T) {
-	s := defaults
-	if got := s.driftMargin(); got != 11_988_012 {
+	c := Careful()
+	if c.s.Settings != elector.DefaultSettings {
+		t.Errorf("settings %+v, not the swarm's elector's", c.s)
+	}
+	if got := protocol.DriftMargin(c.s.LeaseDuration, c.s.ClockDriftPPM); got != 11_988_012 {
 		t.Errorf("drift margin %v; want 11.988012ms", got)
 	}
-	if got := s.termLen(); got != 4*time.Second {
-		t.Errorf("term length %v; want 4s", got)
-	}
-	a := s.assumptions()
-	if a.MaxDriftPPM != 1000 || a.MaxPause != 1976*time.Millisecond || a.Stalls || a.ForeignWrites || a.Linger {
+	a := c.Assumptions
+	if a.Term != 4*time.Second || a.MaxDriftPPM != 1000 || a.MaxPause != 1976*time.Millisecond || a.Stalls || a.ForeignWrites || a.Linger {
 		t.Errorf("assumptions %+v", a)
 	}
-	if got := s.livenessBound(); got != 13500*time.Millisecond {
-		t.Errorf("liveness bound %v; want 13.5s", got)
+	if c.LivenessBound != 13500*time.Millisecond {
+		t.Errorf("liveness bound %v; want 13.5s", c.LivenessBound)
 	}
 }
 

@@ -13,9 +13,9 @@ func (n *safeNode) cleanup(t *term, l listing) {
 	}
 	below := t.epoch - n.cfg.KeepEpochs
 	for _, f := range l.files {
-		if f.epoch >= below || t.ctx.Err() != nil {
+		if f.epoch >= below || t.Ctx.Err() != nil {
 			return
 		}
-		_ = n.del(t.ctx, f.key, f.etag)
+		_ = n.Delete(t.Ctx, f.key, f.etag)
 	}
 }

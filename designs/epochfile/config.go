@@ -1,10 +1,10 @@
 package epochfile
 
 import (
-	"fmt"
 	"time"
 
-	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/protocol"
+	"github.com/s3lease/s3lease/zoo/lockkit"
 )
 
 // Config are the timings and knobs of both forms of the protocol.
@@ -67,53 +67,42 @@ var Default = Config{
 // an error, never a truncated answer read as the whole.
 const maxPages = 1000
 
-// Validate reports the first setting the protocol cannot run with.
+// Validate reports the first setting the protocol cannot run with, as a
+// *protocol.ConfigError naming it: among them a validity, renew deadline
+// or drift bound that leaves no margin (lockkit.Timings.Check), and a term
+// no longer than a retry period.
 func (c Config) Validate() error {
+	if err := c.timings().Check(); err != nil {
+		return err
+	}
 	switch {
-	case c.Validity <= 0 || c.Retry <= 0 || c.RequestTimeout <= 0:
-		return fmt.Errorf("epochfile: Validity, Retry and RequestTimeout must be positive")
-	case c.DriftPPM < 0 || c.DriftPPM >= 100_000:
-		return fmt.Errorf("epochfile: DriftPPM %d is outside [0, 100000)", c.DriftPPM)
-	case c.termLen() <= c.Retry:
-		return fmt.Errorf("epochfile: the term (%v) must outlast a retry period (%v)", c.termLen(), c.Retry)
-	case c.maxPause() <= 0:
-		return fmt.Errorf("epochfile: no slack between the term (%v) and the validity (%v)", c.termLen(), c.Validity)
+	case c.Retry <= 0 || c.termLen() <= c.Retry:
+		return lockkit.Invalid("Retry", "must be positive and less than the term (%v), got %v", c.termLen(), c.Retry)
+	case c.RequestTimeout <= 0:
+		return lockkit.Invalid("RequestTimeout", "must be positive, got %v", c.RequestTimeout)
 	case c.PageSize < 1 || c.PageSize > 1000:
-		return fmt.Errorf("epochfile: PageSize %d is outside [1, 1000]", c.PageSize)
+		return lockkit.Invalid("PageSize", "must be in [1, 1000], got %d", c.PageSize)
 	}
 	return nil
 }
 
-// driftMargin is how much shorter than the validity a term must be so that
-// no follower, whose clock may run fast, ends the validity while the
-// leader, whose clock may run slow, still leads: Validity*2*ppm/(1e6+ppm),
-// rounded up.
-func (c Config) driftMargin() time.Duration {
-	num := int64(c.Validity) * 2 * c.DriftPPM
-	den := 1_000_000 + c.DriftPPM
-	return time.Duration((num + den - 1) / den)
+// timings are the figures the safe form derives its term and assumptions
+// from.
+func (c Config) timings() lockkit.Timings {
+	return lockkit.Timings{Lease: c.Validity, RenewDeadline: c.RenewDeadline, DriftPPM: c.DriftPPM,
+		Fields: [3]string{"Validity", "RenewDeadline", "DriftPPM"}}
 }
 
 // termLen is how long a term lasts after the send of its last successful
-// write: min(RenewDeadline, Validity - driftMargin).
-func (c Config) termLen() time.Duration {
-	return min(c.RenewDeadline, c.Validity-c.driftMargin())
-}
-
-// maxPause is the longest process pause the safe form tolerates: the slack
-// between the end of a term and the earliest takeover, less what drift can
-// eat of it (4ρ·Validity covers ρ·Validity + 2ρ·Term for ρ ≤ 1%).
-func (c Config) maxPause() time.Duration {
-	return c.Validity - c.termLen() - c.Validity*time.Duration(4*c.DriftPPM)/1_000_000
-}
+// write: protocol.TermLength of the validity.
+func (c Config) termLen() time.Duration { return c.timings().Term() }
 
 // Assumptions are what both forms claim of the world: clock rates within
 // DriftPPM and pauses no longer than the slack between the term and the
-// validity. They say nothing of clock offsets: the design claims not to
-// need synchronised clocks, and the naive form is judged by that claim.
-func (c Config) Assumptions() faults.Assumptions {
-	return faults.Assumptions{Lease: c.Validity, Term: c.termLen(), MaxDriftPPM: c.DriftPPM, MaxPause: c.maxPause()}
-}
+// validity (lockkit.Timings.Assumptions). They say nothing of clock
+// offsets: the design claims not to need synchronised clocks, and the naive
+// form is judged by that claim.
+func (c Config) Assumptions() protocol.Assumptions { return c.timings().Assumptions() }
 
 // LivenessBound is how long after faults heal the safe form has a leader:
 // a listing and a read of the latest file (a retry period with jitter and

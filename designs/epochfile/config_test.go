@@ -1,10 +1,13 @@
 package epochfile
 
 import (
+	"errors"
 	"testing"
 	"time"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/protocol"
+	"pgregory.net/rapid"
 )
 
 // TestDefaultTimings: a term lasts the renew deadline (the drift margin of
@@ -16,7 +19,7 @@ func TestDefaultTimings(t *testing.T) {
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if got := c.driftMargin(); got != 11_988_012 {
+	if got := protocol.DriftMargin(c.Validity, c.DriftPPM); got != 11_988_012 {
 		t.Errorf("drift margin %v; want 11.988012ms", got)
 	}
 	if got := c.termLen(); got != 4*time.Second {
@@ -51,3 +54,35 @@ func TestValidateRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateKeepsAMargin: over validities up to protocol.MaxLeaseDuration
+// and drift bounds up to the largest accepted, every configuration
+// Validate accepts runs terms that outlast a retry period, end the drift
+// margin (there whenever the drift bound is) before the validity, and leave
+// room for a pause; every one it refuses is refused by a
+// *protocol.ConfigError naming a field.
+func TestValidateKeepsAMargin(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := Default
+		c.Validity = time.Duration(rapid.OneOf(rapid.Int64Range(1, int64(protocol.MaxLeaseDuration)),
+			rapid.Int64Range(1, int64(time.Minute)), rapid.Just(int64(protocol.MaxLeaseDuration))).Draw(t, "validity"))
+		c.DriftPPM = rapid.OneOf(rapid.Int64Range(0, maxPPM), rapid.Just(maxPPM)).Draw(t, "ppm")
+		c.RenewDeadline = time.Duration(rapid.Int64Range(1, int64(c.Validity)).Draw(t, "renew deadline"))
+		c.Retry = time.Duration(rapid.Int64Range(1, int64(c.Validity)).Draw(t, "retry"))
+		if err := c.Validate(); err != nil {
+			var ce *protocol.ConfigError
+			if !errors.As(err, &ce) || ce.Field == "" {
+				t.Fatalf("Validate: %v", err)
+			}
+			return
+		}
+		a, margin := c.Assumptions(), protocol.DriftMargin(c.Validity, c.DriftPPM)
+		if a.Term != c.termLen() || a.Term <= c.Retry || a.Term > c.Validity-margin || (margin > 0) != (c.DriftPPM > 0) ||
+			a.MaxPause <= 0 || a.MaxPause != protocol.PauseBound(c.Validity, a.Term, c.DriftPPM) {
+			t.Fatalf("Validate accepted %+v: %+v, margin %v", c, a, margin)
+		}
+	})
+}
+
+// maxPPM is the largest drift bound Validate accepts.
+const maxPPM int64 = protocol.MaxClockDriftPPM - 1

@@ -80,6 +80,11 @@
 //     create shows it is the highest epoch with the version it created.
 //     The highest epoch ever created is never deleted, so such a listing
 //     rules out a re-created epoch (and its reused token).
+//   - With no lock file listed, a node creates the epoch after the highest
+//     it has listed, never the one after a create of its own that was
+//     refused or has not arrived: creators of one epoch contend for one key,
+//     which If-None-Match gives to one of them, while a create of the epoch
+//     after it would succeed beside the first and pass its confirmation.
 //   - The cleanup runs as each term begins: the leader of epoch c deletes
 //     the files of epochs below c - KeepEpochs, If-Match the ETags listed.
 //     The margin keeps the files a candidate holding an older listing may

@@ -2,8 +2,9 @@ package epochfile
 
 import (
 	"fmt"
-	"github.com/s3lease/s3lease/harness"
 	"testing"
+
+	"github.com/s3lease/s3lease/harness"
 )
 
 // TestListRace: on every seed, each of nodes 1 to 4 had a listing that S3

@@ -16,7 +16,7 @@ func (c Config) naiveCandidate(ctx context.Context, env sim.Env) error {
 	}
 	n := newClient(c, env)
 	for ctx.Err() == nil {
-		if n.clk.Sleep(ctx, n.naiveStep(ctx)) != nil {
+		if n.Clock.Sleep(ctx, n.naiveStep(ctx)) != nil {
 			break
 		}
 	}
@@ -36,10 +36,10 @@ func (n *client) naiveStep(ctx context.Context) time.Duration {
 	epoch := uint64(1)
 	if latest, ok := l.latest(); ok {
 		s, err := n.get(ctx, latest.key)
-		if err != nil || !s.exists {
+		if err != nil || !s.Exists {
 			return n.cfg.Retry
 		}
-		if !s.bad && !s.file.Expired && n.clk.Now().Before(s.lastModified.Add(s.file.validity())) {
+		if !s.bad && !s.file.Expired && n.Clock.Now().Before(s.LastModified.Add(s.file.validity())) {
 			return n.cfg.Retry // another process is the leader
 		}
 		epoch = latest.epoch + 1
@@ -62,11 +62,11 @@ func (n *client) naiveStep(ctx context.Context) time.Duration {
 // candidate is stopping.
 func (n *client) naiveLead(ctx context.Context, key string, f lockFile, etag string) {
 	lctx, stop := context.WithCancel(ctx)
-	done := n.spawn(func() { n.env.Lead(lctx, f.Epoch) })
+	done := n.Spawn(func() { n.env.Lead(lctx, f.Epoch) })
 	lastModified, err := n.head(ctx, key)
-	valid := func() bool { return err == nil && n.clk.Now().Before(lastModified.Add(n.cfg.Validity)) }
+	valid := func() bool { return err == nil && n.Clock.Now().Before(lastModified.Add(n.cfg.Validity)) }
 	for valid() {
-		if n.clk.Sleep(ctx, n.cfg.Retry) != nil || !valid() {
+		if n.Clock.Sleep(ctx, n.cfg.Retry) != nil || !valid() {
 			break
 		}
 		var touched string
@@ -78,7 +78,7 @@ func (n *client) naiveLead(ctx context.Context, key string, f lockFile, etag str
 		lastModified, err = n.head(ctx, key)
 	}
 	stop()
-	_ = n.clk.Sleep(done, n.cfg.Validity)
+	_ = n.Clock.Sleep(done, n.cfg.Validity)
 	if ctx.Err() != nil {
 		f.Expired = true
 		_, _, _ = n.put(context.WithoutCancel(ctx), key, f, etag)

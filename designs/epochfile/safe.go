@@ -2,24 +2,21 @@ package epochfile
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
+	"github.com/s3lease/s3lease/zoo/lockkit"
 )
 
 // safeNode is one incarnation of a candidate running the safe form.
 type safeNode struct {
 	*client
 
-	mu sync.Mutex // guards term.deadline and term.ended; never held across a blocking call
-
 	// Owned by the goroutine in run.
-	highest   uint64          // highest epoch listed or created by this incarnation
-	lastGrant uint64          // epoch of the last create judged (a term began on it, or it came too late)
-	seen      observation     // the latest file being timed as a follower
-	prevLead  context.Context // done once the last term's application returned
+	highest   uint64      // highest epoch listed by this incarnation (not its creates: see create)
+	lastGrant uint64      // epoch of the last create judged (a term began on it, or it came too late)
+	seen      observation // the latest file being timed as a follower
 }
 
 // observation is the version of the latest lock file a follower is timing
@@ -35,28 +32,7 @@ func (c Config) safeCandidate(ctx context.Context, env sim.Env) error {
 		return err
 	}
 	n := &safeNode{client: newClient(c, env)}
-	for ctx.Err() == nil {
-		t := n.campaign(ctx)
-		if t == nil {
-			break
-		}
-		n.lead(ctx, t)
-	}
-	return nil
-}
-
-// campaign lists the lock files every retry period until a term begins;
-// it returns nil once ctx is done.
-func (n *safeNode) campaign(ctx context.Context) *term {
-	for ctx.Err() == nil {
-		wait, t := n.step(ctx)
-		if t != nil {
-			return t
-		}
-		if n.clk.Sleep(ctx, wait) != nil {
-			break
-		}
-	}
+	lockkit.Run(ctx, env.Clock, n.step, n.lead)
 	return nil
 }
 
@@ -66,7 +42,7 @@ func (n *safeNode) campaign(ctx context.Context) *term {
 func (n *safeNode) step(ctx context.Context) (time.Duration, *term) {
 	l, err := n.list(ctx)
 	if err != nil {
-		return n.pollWait(), nil
+		return n.PollWait(), nil
 	}
 	latest, ok := l.latest()
 	if !ok {
@@ -76,11 +52,11 @@ func (n *safeNode) step(ctx context.Context) (time.Duration, *term) {
 	s, err := n.get(ctx, latest.key)
 	switch {
 	case err != nil:
-		return n.pollWait(), nil
-	case !s.exists:
+		return n.PollWait(), nil
+	case !s.Exists:
 		// Deleted since the listing: only a newer epoch's cleanup deletes
 		// a file, so list again. It is never "no lock file".
-		return n.backoff(), nil
+		return n.Backoff(), nil
 	case s.bad:
 		return n.await(ctx, latest, s, n.cfg.Validity)
 	}
@@ -103,10 +79,10 @@ func (n *safeNode) resumeOwn(ctx context.Context, latest listed, s snapshot, w s
 		return n.create(ctx, latest.epoch+1)
 	}
 	if w.create && latest.epoch > n.lastGrant {
-		if t := n.confirm(ctx, w, s.etag); t != nil {
+		if t := n.confirm(ctx, w, s.ETag); t != nil {
 			return 0, t
 		}
-		return n.backoff(), nil
+		return n.Backoff(), nil
 	}
 	return n.expire(ctx, latest, s)
 }
@@ -114,13 +90,13 @@ func (n *safeNode) resumeOwn(ctx context.Context, latest listed, s snapshot, w s
 // await times the latest file's version from the first read that returned
 // it, and marks it expired once it stayed unchanged for wait.
 func (n *safeNode) await(ctx context.Context, latest listed, s snapshot, wait time.Duration) (time.Duration, *term) {
-	version := latest.key + " " + s.etag
+	version := latest.key + " " + s.ETag
 	if version != n.seen.version {
-		n.seen = observation{version: version, at: s.at}
+		n.seen = observation{version: version, at: s.At}
 	}
-	elapsed := s.at - n.seen.at
+	elapsed := s.At - n.seen.at
 	if elapsed < wait {
-		return max(0, min(n.pollWait(), wait-elapsed)), nil
+		return max(0, min(n.PollWait(), wait-elapsed)), nil
 	}
 	if n.cfg.weak.noExpiryMark {
 		return n.create(ctx, latest.epoch+1)
@@ -134,18 +110,18 @@ func (n *safeNode) await(ctx context.Context, latest listed, s snapshot, wait ti
 // safe: it conflicts with the leader's touch on the same key, so a leader
 // cannot extend a term that a follower has already ended.
 func (n *safeNode) expire(ctx context.Context, latest listed, s snapshot) (time.Duration, *term) {
-	if n.prevLead != nil && n.prevLead.Err() == nil {
+	if n.AppRunning() {
 		// The mark hands the lock on at once: not while the application
 		// of this incarnation's last term has not returned (it may be
 		// between its check and its write, within the pause bound).
-		return n.pollWait(), nil
+		return n.PollWait(), nil
 	}
 	f := s.file
 	if s.bad {
 		f = lockFile{ValidityMS: n.cfg.Validity.Milliseconds()}
 	}
 	f.Epoch, f.Expired, f.ExpiredBy = latest.epoch, true, n.env.Identity
-	_, _, err := n.put(ctx, latest.key, f, s.etag)
+	_, _, err := n.put(ctx, latest.key, f, s.ETag)
 	switch protocol.ClassifyError(err) {
 	case protocol.ClassNone:
 		n.seen = observation{}
@@ -153,18 +129,21 @@ func (n *safeNode) expire(ctx context.Context, latest listed, s snapshot) (time.
 	case protocol.ClassPreconditionFailed, protocol.ClassNotFound:
 		return 0, nil // the file changed: list again now
 	case protocol.ClassConflict, protocol.ClassUnknownOutcome:
-		return n.backoff(), nil // the next read shows whether the mark applied
+		return n.Backoff(), nil // the next read shows whether the mark applied
 	}
-	return n.pollWait(), nil
+	return n.PollWait(), nil
 }
 
 // create writes the lock file of epoch with If-None-Match: *, and begins a
-// term if it succeeded and a listing confirms it.
+// term if it succeeded and a listing confirms it. It does not raise
+// highest: a create that was refused, or is still on its way, must not
+// make the next empty listing create the epoch after it, a key no other
+// creator of this epoch contends for, which a later listing would confirm
+// as the highest while this epoch's holder still leads.
 func (n *safeNode) create(ctx context.Context, epoch uint64) (time.Duration, *term) {
-	if n.prevLead != nil && n.prevLead.Err() == nil {
-		return n.pollWait(), nil // the last term's application has not returned
+	if n.AppRunning() {
+		return n.PollWait(), nil // the last term's application has not returned
 	}
-	n.highest = max(n.highest, epoch)
 	f := lockFile{Epoch: epoch, Holder: n.env.Identity, ValidityMS: n.cfg.Validity.Milliseconds()}
 	etag, w, err := n.put(ctx, n.files.key(epoch), f, "")
 	switch protocol.ClassifyError(err) {
@@ -172,13 +151,13 @@ func (n *safeNode) create(ctx context.Context, epoch uint64) (time.Duration, *te
 		if t := n.confirm(ctx, w, etag); t != nil {
 			return 0, t
 		}
-		return n.backoff(), nil
+		return n.Backoff(), nil
 	case protocol.ClassPreconditionFailed:
 		return 0, nil // lost the race, or an earlier attempt of ours won: list again now
 	case protocol.ClassConflict, protocol.ClassUnknownOutcome:
-		return n.backoff(), nil
+		return n.Backoff(), nil
 	}
-	return n.pollWait(), nil
+	return n.PollWait(), nil
 }
 
 // confirm lists the lock files after the create w, which S3 answered (or a

@@ -163,7 +163,7 @@
 //
 // Everything in this package runs under the simulator: time, sleeping and
 // goroutines go through the protocol.Clock, randomness through an
-// io.Reader, S3 through protocol.ObjectStore, SQL through the node's
+// io.Reader, S3 through sim.S3Client, SQL through the node's
 // sim.RowClient, and `simrun vet ./designs/leadermgr` is clean. Scenarios lists
 // the package's scenarios for a program's simrun.Main: the swarm scenarios
 // NaiveS3Scenario, SafeS3Scenario, NaiveSQLScenario and SafeSQLScenario,

@@ -12,6 +12,8 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/protocol"
+	"pgregory.net/rapid"
 )
 
 // naiveBudget is the seed budget within which the swarm must catch the
@@ -392,4 +394,34 @@ func TestSafeS3WithoutWatchdogCaught(t *testing.T) {
 		}
 	}
 	t.Error("the safe manager without its watchdog passed seeds 1..200")
+}
+
+// TestSafeConfigKeepsAMargin: over leases up to protocol.MaxLeaseDuration
+// and drift bounds up to the largest accepted, every configuration Validate
+// accepts runs terms that end the drift margin (there whenever the drift
+// bound is) before the lease, outlast the renewal interval, and leave room
+// for a pause; every one it refuses is refused by a *protocol.ConfigError
+// naming a field.
+func TestSafeConfigKeepsAMargin(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := SimSafeConfig
+		c.Term = time.Duration(rapid.OneOf(rapid.Int64Range(1, int64(protocol.MaxLeaseDuration)),
+			rapid.Int64Range(1, int64(time.Minute)), rapid.Just(int64(protocol.MaxLeaseDuration))).Draw(t, "term"))
+		c.DriftPPM = rapid.OneOf(rapid.Int64Range(0, protocol.MaxClockDriftPPM-1), rapid.Just[int64](protocol.MaxClockDriftPPM-1)).Draw(t, "ppm")
+		c.RenewDeadline = time.Duration(rapid.Int64Range(1, int64(c.Term)).Draw(t, "renew deadline"))
+		c.Renew = time.Duration(rapid.Int64Range(1, int64(c.Term)).Draw(t, "renew"))
+		c.RequestTimeout = time.Duration(rapid.Int64Range(1, int64(c.Term)).Draw(t, "request timeout"))
+		if err := c.Validate(); err != nil {
+			var ce *protocol.ConfigError
+			if !errors.As(err, &ce) || ce.Field == "" {
+				t.Fatalf("Validate: %v", err)
+			}
+			return
+		}
+		a, margin := c.Assumptions(), protocol.DriftMargin(c.Term, c.DriftPPM)
+		if a.Term != c.TermLength() || a.Term <= c.Renew || a.Term > c.Term-margin || (margin > 0) != (c.DriftPPM > 0) ||
+			a.MaxPause <= 0 || a.MaxPause != protocol.PauseBound(c.Term, a.Term, c.DriftPPM) {
+			t.Fatalf("Validate accepted %+v: %+v, margin %v", c, a, margin)
+		}
+	})
 }

@@ -1,21 +1,16 @@
 package leadermgr
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"sync"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/s3lease/s3lease/protocol"
+	"github.com/s3lease/s3lease/sim"
+	"github.com/s3lease/s3lease/zoo/lockkit"
 )
-
-// maxEntryBytes bounds the body of a lock object the backends read.
-const maxEntryBytes = 64 << 10
 
 // S3Backend is the document's Backend on S3: the entry is one object,
 // {"leader_id", "term_ms", "written_at"}, and WriteEntry is the document's
@@ -37,9 +32,8 @@ const maxEntryBytes = 64 << 10
 // One S3Backend serves one manager (it keeps that manager's observation of
 // the object); it is safe for concurrent use.
 type S3Backend struct {
-	store       protocol.ObjectStore
-	bucket, key string
-	clock       protocol.Clock
+	kit lockkit.Node // reads and writes the object
+	key string
 
 	mu     sync.Mutex
 	seen   string        // ETag being timed
@@ -48,11 +42,11 @@ type S3Backend struct {
 
 // NewS3Backend returns the document's backend on the object bucket/key of
 // store, timing entries on clock (nil: protocol.NewRealClock()).
-func NewS3Backend(store protocol.ObjectStore, bucket, key string, clock protocol.Clock) *S3Backend {
+func NewS3Backend(store sim.S3Client, bucket, key string, clock protocol.Clock) *S3Backend {
 	if clock == nil {
 		clock = protocol.NewRealClock()
 	}
-	return &S3Backend{store: store, bucket: bucket, key: key, clock: clock}
+	return &S3Backend{kit: lockkit.Node{Clock: clock, Store: store, Bucket: bucket}, key: key}
 }
 
 // naiveEntry is the body of the document's lock object.
@@ -67,41 +61,24 @@ type naiveEntry struct {
 // write that fails otherwise than by its condition is an error, and the
 // write's outcome is then unknown, as the document's is.
 func (b *S3Backend) WriteEntry(ctx context.Context, id string, term time.Duration) (bool, error) {
-	out, err := b.store.GetObject(ctx, &s3.GetObjectInput{Bucket: &b.bucket, Key: &b.key})
-	exists := err == nil
-	var cur naiveEntry
-	var etag string
-	switch {
-	case err == nil:
-		body, rerr := io.ReadAll(io.LimitReader(out.Body, maxEntryBytes))
-		_ = out.Body.Close()
-		if rerr != nil {
-			return false, fmt.Errorf("leadermgr: read the entry: %w", rerr)
-		}
-		etag = aws.ToString(out.ETag)
-		if json.Unmarshal(body, &cur) != nil {
-			cur = naiveEntry{} // not an entry: it expires after the reader's term
-		}
-	case !protocol.ObjectMissing(err):
+	o, err := b.kit.Read(ctx, b.key)
+	if err != nil {
 		return false, fmt.Errorf("leadermgr: read the entry: %w", err)
 	}
-	if exists && cur.LeaderID != id && !b.expired(etag, time.Duration(cur.TermMS)*time.Millisecond, term) {
+	var cur naiveEntry
+	if o.Exists && json.Unmarshal(o.Body, &cur) != nil {
+		cur = naiveEntry{} // not an entry: it expires after the reader's term
+	}
+	if o.Exists && cur.LeaderID != id && !b.expired(o.ETag, time.Duration(cur.TermMS)*time.Millisecond, term) {
 		return false, nil
 	}
-	body, err := json.Marshal(naiveEntry{LeaderID: id, TermMS: term.Milliseconds(), WrittenAt: b.clock.Now()})
+	body, err := json.Marshal(naiveEntry{LeaderID: id, TermMS: term.Milliseconds(), WrittenAt: b.kit.Clock.Now()})
 	if err != nil {
 		return false, fmt.Errorf("leadermgr: encode the entry: %w", err)
 	}
-	in := &s3.PutObjectInput{Bucket: &b.bucket, Key: &b.key, Body: bytes.NewReader(body),
-		ContentLength: aws.Int64(int64(len(body))), ContentType: aws.String("application/json")}
-	if exists {
-		in.IfMatch = aws.String(etag)
-	} else {
-		in.IfNoneMatch = aws.String("*")
-	}
-	if _, err := b.store.PutObject(ctx, in); err != nil {
+	if _, err := b.kit.Put(ctx, b.key, body, lockkit.Condition{ETag: o.ETag}); err != nil {
 		switch c := protocol.ClassifyError(err); {
-		case c == protocol.ClassPreconditionFailed, c == protocol.ClassNotFound, exists && protocol.ObjectMissing(err):
+		case c == protocol.ClassPreconditionFailed, c == protocol.ClassNotFound, o.Exists && protocol.ObjectMissing(err):
 			return false, nil // the condition failed: someone else wrote first
 		}
 		return false, fmt.Errorf("leadermgr: write the entry: %w", err)
@@ -113,7 +90,7 @@ func (b *S3Backend) WriteEntry(ctx context.Context, id string, term time.Duratio
 // reports whether it stayed unchanged for its term (the reader's own if
 // the entry states none).
 func (b *S3Backend) expired(etag string, entryTerm, ownTerm time.Duration) bool {
-	now := b.clock.Monotonic()
+	now := b.kit.Clock.Monotonic()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if etag != b.seen {

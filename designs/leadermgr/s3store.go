@@ -1,17 +1,15 @@
 package leadermgr
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"sync"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/s3lease/s3lease/protocol"
+	"github.com/s3lease/s3lease/sim"
+	"github.com/s3lease/s3lease/zoo/lockkit"
 )
 
 // S3Store is a LeaseStore on one S3 object, written only by conditional
@@ -31,9 +29,8 @@ import (
 // the object and the highest token it has seen); it is safe for concurrent
 // use.
 type S3Store struct {
-	store       protocol.ObjectStore
-	bucket, key string
-	clock       protocol.Clock
+	kit lockkit.Node // reads and writes the object
+	key string
 
 	mu      sync.Mutex
 	seen    string        // version being timed
@@ -43,11 +40,11 @@ type S3Store struct {
 
 // NewS3Store returns a LeaseStore on the object bucket/key of store,
 // timing entries on clock (nil: protocol.NewRealClock()).
-func NewS3Store(store protocol.ObjectStore, bucket, key string, clock protocol.Clock) *S3Store {
+func NewS3Store(store sim.S3Client, bucket, key string, clock protocol.Clock) *S3Store {
 	if clock == nil {
 		clock = protocol.NewRealClock()
 	}
-	return &S3Store{store: store, bucket: bucket, key: key, clock: clock}
+	return &S3Store{kit: lockkit.Node{Clock: clock, Store: store, Bucket: bucket}, key: key}
 }
 
 // s3Entry is the JSON body of the lock object.
@@ -69,26 +66,21 @@ type snapshot struct {
 
 // get reads the object and times its version.
 func (s *S3Store) get(ctx context.Context) (snapshot, error) {
-	out, err := s.store.GetObject(ctx, &s3.GetObjectInput{Bucket: &s.bucket, Key: &s.key})
-	if err != nil {
-		if protocol.ObjectMissing(err) {
-			return snapshot{at: s.clock.Monotonic()}, nil
-		}
-		return snapshot{}, fmt.Errorf("leadermgr: s3 read: %w", err)
-	}
-	body, err := io.ReadAll(io.LimitReader(out.Body, maxEntryBytes))
-	_ = out.Body.Close()
+	o, err := s.kit.Read(ctx, s.key)
 	if err != nil {
 		return snapshot{}, fmt.Errorf("leadermgr: s3 read: %w", err)
 	}
-	snap := snapshot{exists: true, at: s.clock.Monotonic()}
+	snap := snapshot{exists: o.Exists, at: o.At}
+	if !o.Exists {
+		return snap, nil
+	}
 	var e s3Entry
-	if json.Unmarshal(body, &e) != nil || e.Holder == "" || e.Token == 0 || e.Nonce == "" || e.TermMS <= 0 {
+	if json.Unmarshal(o.Body, &e) != nil || e.Holder == "" || e.Token == 0 || e.Nonce == "" || e.TermMS <= 0 {
 		snap.bad = true
 	} else {
 		snap.entry = Entry{Holder: e.Holder, Token: e.Token, Nonce: e.Nonce, Term: time.Duration(e.TermMS) * time.Millisecond, Released: e.Released}
 	}
-	snap.entry.Version = aws.ToString(out.ETag)
+	snap.entry.Version = o.ETag
 	s.mu.Lock()
 	if snap.entry.Version != s.seen {
 		s.seen, s.seenAt = snap.entry.Version, snap.at
@@ -149,14 +141,10 @@ func (s *S3Store) put(ctx context.Context, exists bool, version string, e Entry)
 	if err != nil {
 		return Entry{}, fmt.Errorf("leadermgr: encode the entry: %w", err)
 	}
-	in := &s3.PutObjectInput{Bucket: &s.bucket, Key: &s.key, Body: bytes.NewReader(body),
-		ContentLength: aws.Int64(int64(len(body))), ContentType: aws.String("application/json")}
-	if exists {
-		in.IfMatch = aws.String(version)
-	} else {
-		in.IfNoneMatch = aws.String("*")
+	if !exists {
+		version = "" // If-None-Match: *
 	}
-	out, err := s.store.PutObject(ctx, in)
+	etag, err := s.kit.Put(ctx, s.key, body, lockkit.Condition{ETag: version})
 	if err != nil {
 		switch c := protocol.ClassifyError(err); {
 		case c == protocol.ClassPreconditionFailed, c == protocol.ClassNotFound, c == protocol.ClassConflict,
@@ -165,6 +153,6 @@ func (s *S3Store) put(ctx context.Context, exists bool, version string, e Entry)
 		}
 		return Entry{}, fmt.Errorf("leadermgr: s3 write: %w", err)
 	}
-	e.Version = aws.ToString(out.ETag)
+	e.Version = etag
 	return e, nil
 }

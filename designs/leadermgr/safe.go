@@ -2,16 +2,13 @@ package leadermgr
 
 import (
 	"context"
-	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 	"time"
 
-	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/protocol"
+	"github.com/s3lease/s3lease/zoo/lockkit"
 )
 
 // Lease is what the application of a SafeManager is told when a term
@@ -76,42 +73,33 @@ type SafeConfig struct {
 	noWatchdog bool
 }
 
-// maxDriftPPM bounds SafeConfig.DriftPPM.
-const maxDriftPPM = 100_000
-
-// driftMargin is how much shorter than the lease a term must be so that no
-// other clock, which may run fast, ends the lease while the manager's,
-// which may run slow, still leads: Term*2*ppm/(1e6+ppm), rounded up.
-func (c SafeConfig) driftMargin() time.Duration {
-	num := int64(c.Term) * 2 * c.DriftPPM
-	den := 1_000_000 + c.DriftPPM
-	return time.Duration((num + den - 1) / den)
+// timings are the figures the manager derives its term and assumptions
+// from.
+func (c SafeConfig) timings() lockkit.Timings {
+	return lockkit.Timings{Lease: c.Term, RenewDeadline: c.RenewDeadline, DriftPPM: c.DriftPPM,
+		Fields: [3]string{"Term", "RenewDeadline", "DriftPPM"}}
 }
 
 // TermLength is how long a term lasts after the send of its last
-// successful write: min(RenewDeadline, Term - drift margin).
-func (c SafeConfig) TermLength() time.Duration {
-	return min(c.RenewDeadline, c.Term-c.driftMargin())
-}
+// successful write: protocol.TermLength, min(RenewDeadline, Term less the
+// drift margin).
+func (c SafeConfig) TermLength() time.Duration { return c.timings().Term() }
 
 // Validate reports what is wrong with the configuration's settings (not
-// its Store, Clock or callbacks).
+// its Store, Clock or callbacks), as a *protocol.ConfigError naming the
+// field: among them a lease, renew deadline or drift bound that leaves no
+// margin (lockkit.Timings.Check).
 func (c SafeConfig) Validate() error {
+	if err := c.timings().Check(); err != nil {
+		return err
+	}
 	switch {
-	case c.Term <= 0:
-		return fmt.Errorf("leadermgr: Term is %v; it must be positive", c.Term)
-	case c.DriftPPM < 0 || c.DriftPPM >= maxDriftPPM:
-		return fmt.Errorf("leadermgr: DriftPPM is %d; it must be in [0, %d)", c.DriftPPM, maxDriftPPM)
-	case c.RenewDeadline <= 0 || c.RenewDeadline >= c.Term:
-		return fmt.Errorf("leadermgr: RenewDeadline is %v; it must be positive and less than Term (%v)", c.RenewDeadline, c.Term)
-	case c.TermLength() <= 0:
-		return fmt.Errorf("leadermgr: the drift margin of %d ppm leaves no term", c.DriftPPM)
 	case c.Renew <= 0 || c.Renew >= c.TermLength():
-		return fmt.Errorf("leadermgr: Renew is %v; it must be positive and less than the term length (%v)", c.Renew, c.TermLength())
+		return lockkit.Invalid("Renew", "must be positive and less than the term length (%v), got %v", c.TermLength(), c.Renew)
 	case c.Retry <= 0:
-		return fmt.Errorf("leadermgr: Retry is %v; it must be positive", c.Retry)
+		return lockkit.Invalid("Retry", "must be positive, got %v", c.Retry)
 	case c.RequestTimeout <= 0 || c.RequestTimeout > c.TermLength()/2:
-		return fmt.Errorf("leadermgr: RequestTimeout is %v; it must be positive and at most half the term length (%v)", c.RequestTimeout, c.TermLength())
+		return lockkit.Invalid("RequestTimeout", "must be positive and at most half the term length (%v), got %v", c.TermLength(), c.RequestTimeout)
 	}
 	return nil
 }
@@ -121,12 +109,9 @@ func (c SafeConfig) Validate() error {
 // managers', and the SQL server's, which decides expiry there) within
 // DriftPPM of true time, and no process pause longer than the slack between
 // the end of a term and the earliest takeover, less what drift can eat of
-// it. Outside them the fencing token still keeps a stale leader's writes
-// out.
-func (c SafeConfig) Assumptions() faults.Assumptions {
-	drift := c.Term * time.Duration(4*c.DriftPPM) / 1_000_000
-	return faults.Assumptions{Lease: c.Term, Term: c.TermLength(), MaxDriftPPM: c.DriftPPM, MaxPause: c.Term - c.TermLength() - drift}
-}
+// it (lockkit.Timings.Assumptions). Outside them the fencing token still
+// keeps a stale leader's writes out.
+func (c SafeConfig) Assumptions() protocol.Assumptions { return c.timings().Assumptions() }
 
 // LivenessBound is how long after faults heal a manager leads: a read (a
 // retry period with jitter and a request), a full lease, a write, and a
@@ -142,13 +127,10 @@ func (c SafeConfig) LivenessBound() time.Duration {
 // resolved by reading the entry back and comparing nonces.
 type SafeManager struct {
 	cfg SafeConfig
-	clk protocol.Clock
-
-	mu sync.Mutex // guards term.deadline and term.ended; never held across a blocking call
+	kit lockkit.Node // the term, its timings, nonces and jitter
 
 	// Owned by the goroutine in Run.
-	writes   []sentWrite     // this manager's recent writes, oldest first
-	prevLead context.Context // done once the last term's application returned
+	writes lockkit.Writes[sentWrite] // this manager's recent writes
 }
 
 // sentWrite is one write this manager sent.
@@ -157,9 +139,6 @@ type sentWrite struct {
 	at      time.Duration // Monotonic() just before the call
 	acquire bool
 }
-
-// maxWrites is how many recent writes a manager recognises by nonce.
-const maxWrites = 16
 
 // NewSafeManager checks cfg and returns its manager.
 func NewSafeManager(cfg SafeConfig) (*SafeManager, error) {
@@ -185,69 +164,38 @@ func NewSafeManager(cfg SafeConfig) (*SafeManager, error) {
 		}
 		cfg.Identity = id
 	}
-	return &SafeManager{cfg: cfg, clk: cfg.Clock}, nil
+	return &SafeManager{cfg: cfg, kit: lockkit.Node{Clock: cfg.Clock, Entropy: cfg.Entropy, Retry: cfg.Retry,
+		Term: cfg.TermLength(), Renew: cfg.Renew, NoWatchdog: cfg.noWatchdog}}, nil
 }
 
 // Identity returns the manager's identity.
 func (m *SafeManager) Identity() string { return m.cfg.Identity }
 
-// term is one leadership term.
+// term is one leadership term: its timing (lockkit.Term) and its lease.
 type term struct {
-	lease  Lease
-	ctx    context.Context // the application's: cancelled when the term ends
-	cancel context.CancelFunc
-	// leadDone and watchdogDone are done once the application and the
-	// watchdog returned.
-	leadDone, watchdogDone context.Context
-
-	// Guarded by SafeManager.mu.
-	deadline time.Duration // Monotonic() at which the term ends
-	ended    bool
-
-	// Owned by the goroutine in Run.
-	entry Entry         // the term's current entry
-	from  time.Duration // send of the last successful write
+	*lockkit.Term
+	lease Lease
+	entry Entry // the term's current entry; owned by the goroutine in Run
 }
 
 // Run campaigns and leads until ctx is done, then ends the term it has,
 // waits for its application, releases the lease if the application
 // returned before the deadline, and returns nil. A manager runs once.
 func (m *SafeManager) Run(ctx context.Context) error {
-	for ctx.Err() == nil {
-		t := m.campaign(ctx)
-		if t == nil {
-			break
-		}
-		m.lead(ctx, t)
-	}
-	return nil
-}
-
-// campaign tries to acquire every retry period until a term begins; nil
-// once ctx is done.
-func (m *SafeManager) campaign(ctx context.Context) *term {
-	for ctx.Err() == nil {
-		wait, t := m.attempt(ctx)
-		if t != nil {
-			return t
-		}
-		if m.clk.Sleep(ctx, wait) != nil {
-			break
-		}
-	}
+	lockkit.Run(ctx, m.kit.Clock, m.attempt, m.lead)
 	return nil
 }
 
 // attempt makes one acquisition attempt and returns the term it began, or
 // how long to wait before the next.
 func (m *SafeManager) attempt(ctx context.Context) (time.Duration, *term) {
-	if m.prevLead != nil && m.prevLead.Err() == nil {
-		return m.pollWait(), nil // the last term's application has not returned
+	if m.kit.AppRunning() {
+		return m.kit.PollWait(), nil // the last term's application has not returned
 	}
-	w := sentWrite{nonce: m.nonce(), acquire: true}
-	cctx, cancel := m.clk.WithTimeout(ctx, m.cfg.RequestTimeout)
-	w.at = m.clk.Monotonic()
-	m.remember(w)
+	w := sentWrite{nonce: m.kit.Nonce(), acquire: true}
+	cctx, cancel := m.kit.Clock.WithTimeout(ctx, m.cfg.RequestTimeout)
+	w.at = m.kit.Clock.Monotonic()
+	m.writes.Remember(w)
 	e, err := m.cfg.Store.Acquire(cctx, m.cfg.Identity, w.nonce, m.cfg.Term)
 	cancel()
 	switch {
@@ -255,9 +203,9 @@ func (m *SafeManager) attempt(ctx context.Context) (time.Duration, *term) {
 		if t := m.begin(ctx, e, w); t != nil {
 			return 0, t
 		}
-		return m.pollWait(), nil
+		return m.kit.PollWait(), nil
 	case errors.Is(err, ErrHeld):
-		return m.pollWait(), nil
+		return m.kit.PollWait(), nil
 	}
 	m.onError(err)
 	// The outcome is unknown, or the condition failed (which may hide an
@@ -265,191 +213,115 @@ func (m *SafeManager) attempt(ctx context.Context) (time.Duration, *term) {
 	e, ok, rerr := m.read(ctx)
 	if rerr != nil {
 		m.onError(rerr)
-		return m.pollWait(), nil
+		return m.kit.PollWait(), nil
 	}
 	if own, mine := m.ours(e); ok && mine && own.acquire && !e.Released {
 		if t := m.begin(ctx, e, own); t != nil {
 			return 0, t
 		}
 	}
-	return m.backoff(), nil
+	return m.kit.Backoff(), nil
 }
 
 // begin starts a term on the acquisition w, which wrote e, unless its
 // deadline (from w's send) has passed already. Each acquisition begins at
 // most one term: the writes it and older ones made are forgotten.
 func (m *SafeManager) begin(ctx context.Context, e Entry, w sentWrite) *term {
-	m.writes = m.writes[:0]
-	now := m.clk.Monotonic()
-	deadline := w.at + m.cfg.TermLength()
-	if now >= deadline {
+	m.writes = lockkit.Writes[sentWrite]{}
+	lease := Lease{Identity: m.cfg.Identity, Token: e.Token}
+	kt := m.kit.Begin(ctx, w.at, func(lctx context.Context) { m.cfg.OnElected(lctx, lease) })
+	if kt == nil {
 		return nil // granted too late: the entry expires unused
 	}
-	lctx, cancel := context.WithCancel(ctx)
-	t := &term{lease: Lease{Identity: m.cfg.Identity, Token: e.Token}, ctx: lctx, cancel: cancel,
-		deadline: deadline, entry: e, from: w.at}
-	if m.cfg.noWatchdog {
-		t.watchdogDone = lctx
-	} else {
-		t.watchdogDone = m.spawn(func() { m.watchdog(t) })
-	}
-	t.leadDone = m.spawn(func() { m.cfg.OnElected(lctx, t.lease) })
-	m.prevLead = t.leadDone
-	return t
+	return &term{Term: kt, lease: lease, entry: e}
 }
 
 // lead renews the term every Renew, counted from the send of its last
-// successful write, until the term ends, then finishes it.
+// successful write, until the term ends, then finishes it (see
+// lockkit.Node.Lead) and calls OnOusting.
 func (m *SafeManager) lead(ctx context.Context, t *term) {
-	wait := max(0, t.from+m.cfg.Renew-m.clk.Monotonic())
-	for m.clk.Sleep(t.ctx, wait) == nil {
-		wait = m.renew(t)
-	}
-	m.finish(ctx, t)
-}
-
-// renew writes the term's entry again, same token, conditioned on its
-// current version, and returns how long to wait before the next renewal.
-func (m *SafeManager) renew(t *term) time.Duration {
-	w := sentWrite{nonce: m.nonce()}
-	cctx, cancel := m.clk.WithTimeout(t.ctx, m.cfg.RequestTimeout)
-	w.at = m.clk.Monotonic()
-	m.remember(w)
-	e, err := m.cfg.Store.Renew(cctx, t.entry, w.nonce, m.cfg.Term)
-	cancel()
-	if err == nil {
-		return m.extend(t, e, w)
-	}
-	if t.ctx.Err() != nil {
-		return 0 // the term ended while the call was in flight
-	}
-	m.onError(err)
-	// What does the entry hold now?
-	cur, ok, rerr := m.read(t.ctx)
-	switch {
-	case rerr != nil:
-		m.onError(rerr)
-		return m.backoff()
-	case !ok:
-		m.stop(t)
-		return 0
-	case cur.Version == t.entry.Version:
-		return m.backoff() // nothing we sent has applied yet
-	}
-	if own, mine := m.ours(cur); mine && !own.acquire && cur.Token == t.lease.Token && cur.Holder == m.cfg.Identity && !cur.Released {
-		return m.extend(t, cur, own) // a renewal whose answer we lost did apply
-	}
-	m.stop(t)
-	return 0
-}
-
-// extend moves the deadline to the send of w plus the term length, if the
-// term is still alive, makes e the term's entry, and returns the wait until
-// the next renewal.
-func (m *SafeManager) extend(t *term, e Entry, w sentWrite) time.Duration {
-	now := m.clk.Monotonic()
-	m.mu.Lock()
-	alive := !t.ended && now < t.deadline
-	if alive {
-		t.deadline = max(t.deadline, w.at+m.cfg.TermLength())
-	}
-	m.mu.Unlock()
-	if !alive {
-		m.stop(t)
-		return 0
-	}
-	t.entry, t.from = e, max(t.from, w.at)
-	return max(0, w.at+m.cfg.Renew-now)
-}
-
-// stop ends the term now: the application's context is cancelled.
-func (m *SafeManager) stop(t *term) {
-	m.mu.Lock()
-	t.ended = true
-	m.mu.Unlock()
-	t.cancel()
-}
-
-// watchdog ends the term when its deadline passes, even while a call is
-// in flight. It re-reads the deadline after every sleep: renewals move it.
-func (m *SafeManager) watchdog(t *term) {
-	for {
-		now := m.clk.Monotonic()
-		m.mu.Lock()
-		ended, deadline := t.ended, t.deadline
-		m.mu.Unlock()
-		if ended {
-			return
-		}
-		if now >= deadline {
-			m.stop(t)
-			return
-		}
-		if m.clk.Sleep(t.ctx, deadline-now) != nil {
-			return
-		}
-	}
-}
-
-// finish ends the term, waits for the application but not past the
-// deadline, releases the lease if the manager is stopping and the
-// application returned in time, joins the watchdog and calls OnOusting.
-func (m *SafeManager) finish(ctx context.Context, t *term) {
-	m.mu.Lock()
-	t.ended = true
-	deadline := t.deadline
-	m.mu.Unlock()
-	t.cancel()
-	if left := deadline - m.clk.Monotonic(); left > 0 {
-		_ = m.clk.Sleep(t.leadDone, left)
-	}
-	if t.leadDone.Err() != nil && ctx.Err() != nil {
-		m.release(ctx, t, deadline)
-	}
-	_ = m.clk.Sleep(t.watchdogDone, m.cfg.Term)
+	m.kit.Lead(ctx, t.Term, func() time.Duration { return m.renew(t) },
+		func(ctx context.Context) bool { return m.releaseOnce(ctx, t) })
 	if m.cfg.OnOusting != nil {
 		m.cfg.OnOusting(t.lease)
 	}
 }
 
-// release marks the term's entry released, so that the next manager
-// takes over at once with the next token. It writes only before the
-// deadline; ctx is the manager's, already done, so the calls use a copy
-// without its cancellation.
-func (m *SafeManager) release(ctx context.Context, t *term, deadline time.Duration) {
-	base := context.WithoutCancel(ctx)
-	for range 3 {
-		left := deadline - m.clk.Monotonic()
-		if left <= 0 {
-			return
+// renew writes the term's entry again, same token, conditioned on its
+// current version, and returns how long to wait before the next renewal.
+func (m *SafeManager) renew(t *term) time.Duration {
+	w := sentWrite{nonce: m.kit.Nonce()}
+	cctx, cancel := m.kit.Clock.WithTimeout(t.Ctx, m.cfg.RequestTimeout)
+	w.at = m.kit.Clock.Monotonic()
+	m.writes.Remember(w)
+	e, err := m.cfg.Store.Renew(cctx, t.entry, w.nonce, m.cfg.Term)
+	cancel()
+	class := protocol.ClassNone
+	if err != nil {
+		class = protocol.ClassUnknownOutcome // the store's errors all leave the outcome to a read
+		if t.Ctx.Err() == nil {
+			m.onError(err)
 		}
-		cctx, cancel := m.clk.WithTimeout(base, min(left, m.cfg.RequestTimeout))
-		w := sentWrite{nonce: m.nonce(), at: m.clk.Monotonic()}
-		m.remember(w)
-		err := m.cfg.Store.Release(cctx, t.entry, w.nonce)
-		cancel()
-		if err == nil {
-			return
-		}
-		m.onError(err)
-		rctx, rcancel := m.clk.WithTimeout(base, m.cfg.RequestTimeout)
-		cur, ok, rerr := m.cfg.Store.Read(rctx)
-		rcancel()
-		if rerr != nil {
-			m.onError(rerr)
-			continue
-		}
-		own, mine := m.ours(cur)
-		if !ok || !mine || cur.Released || cur.Token != t.lease.Token || own.acquire {
-			return // released, or someone else's now
-		}
-		t.entry = cur // a renewal of ours applied after all: release that
 	}
+	var cur Entry
+	return m.kit.Settle(t.Term, class, func() time.Duration { return m.extend(t, e, w) }, t.entry.Version,
+		func() (lockkit.Object, error) {
+			var ok bool
+			var err error
+			cur, ok, err = m.read(t.Ctx)
+			if err != nil {
+				m.onError(err)
+			}
+			return lockkit.Object{Exists: ok, ETag: cur.Version}, err
+		},
+		func() (time.Duration, bool) {
+			own, mine := m.ours(cur)
+			if mine && !own.acquire && cur.Token == t.lease.Token && cur.Holder == m.cfg.Identity && !cur.Released {
+				return m.extend(t, cur, own), true
+			}
+			return 0, false
+		})
+}
+
+// extend moves the term's deadline after its successful write w (see
+// lockkit.Node.Extend) and, if the term is still alive, makes e its entry.
+func (m *SafeManager) extend(t *term, e Entry, w sentWrite) time.Duration {
+	wait, ok := m.kit.Extend(t.Term, w.at, w.at)
+	if ok {
+		t.entry = e
+	}
+	return wait
+}
+
+// releaseOnce marks the term's entry released, so that the next manager
+// takes over at once with the next token, and reports whether there is
+// nothing more to do.
+func (m *SafeManager) releaseOnce(ctx context.Context, t *term) bool {
+	w := sentWrite{nonce: m.kit.Nonce(), at: m.kit.Clock.Monotonic()}
+	m.writes.Remember(w)
+	cctx, cancel := m.kit.Clock.WithTimeout(ctx, m.cfg.RequestTimeout)
+	err := m.cfg.Store.Release(cctx, t.entry, w.nonce)
+	cancel()
+	if err == nil {
+		return true
+	}
+	m.onError(err)
+	cur, ok, rerr := m.read(ctx)
+	if rerr != nil {
+		m.onError(rerr)
+		return false
+	}
+	own, mine := m.ours(cur)
+	if !ok || !mine || cur.Released || cur.Token != t.lease.Token || own.acquire {
+		return true // released, or someone else's now
+	}
+	t.entry = cur // a renewal of ours applied after all: release that
+	return false
 }
 
 // read reads the entry under a request timeout.
 func (m *SafeManager) read(ctx context.Context) (Entry, bool, error) {
-	cctx, cancel := m.clk.WithTimeout(ctx, m.cfg.RequestTimeout)
+	cctx, cancel := m.kit.Clock.WithTimeout(ctx, m.cfg.RequestTimeout)
 	defer cancel()
 	return m.cfg.Store.Read(cctx)
 }
@@ -460,55 +332,10 @@ func (m *SafeManager) onError(err error) {
 	}
 }
 
-func (m *SafeManager) remember(w sentWrite) {
-	if len(m.writes) == maxWrites {
-		m.writes = append(m.writes[:0], m.writes[1:]...)
-	}
-	m.writes = append(m.writes, w)
-}
-
 // ours returns the write of this manager that e is, by nonce.
 func (m *SafeManager) ours(e Entry) (sentWrite, bool) {
 	if e.Nonce == "" || e.Holder != m.cfg.Identity {
 		return sentWrite{}, false
 	}
-	for _, w := range m.writes {
-		if w.nonce == e.Nonce {
-			return w, true
-		}
-	}
-	return sentWrite{}, false
+	return m.writes.Find(func(w sentWrite) bool { return w.nonce == e.Nonce })
 }
-
-// spawn runs f via Clock.Go and returns a context that is done once f
-// returned: the way to join it with Clock.Sleep.
-func (m *SafeManager) spawn(f func()) context.Context {
-	done, markDone := context.WithCancel(context.Background())
-	m.clk.Go(func() {
-		defer markDone()
-		f()
-	})
-	return done
-}
-
-// nonce returns 16 fresh hex digits.
-func (m *SafeManager) nonce() string {
-	var b [8]byte
-	_, _ = io.ReadFull(m.cfg.Entropy, b[:])
-	return hex.EncodeToString(b[:])
-}
-
-// jitter returns a duration in [0, limit].
-func (m *SafeManager) jitter(limit time.Duration) time.Duration {
-	var b [8]byte
-	_, _ = io.ReadFull(m.cfg.Entropy, b[:])
-	return time.Duration(binary.BigEndian.Uint64(b[:]) % uint64(limit+1))
-}
-
-// pollWait is the interval between acquisition attempts: a retry period
-// plus up to 20% jitter.
-func (m *SafeManager) pollWait() time.Duration { return m.cfg.Retry + m.jitter(m.cfg.Retry/5) }
-
-// backoff is the short pause after a conflict or an unknown outcome: 10-20%
-// of a retry period.
-func (m *SafeManager) backoff() time.Duration { return m.cfg.Retry/10 + m.jitter(m.cfg.Retry/10) }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -38,11 +39,10 @@ var SimSafeConfig = SafeConfig{
 // bound.
 func NaiveS3Protocol() harness.Protocol {
 	c := DocumentConfig
-	drift := c.Term * 4 * 1000 / 1_000_000
 	return harness.Protocol{
 		Name:            "leadermgr/naive-s3",
 		Candidate:       naiveCandidate(c, s3Backend),
-		Assumptions:     faults.Assumptions{Lease: c.Term, Term: c.Term, MaxDriftPPM: 1000, MaxPause: c.Term - c.Renew - drift},
+		Assumptions:     protocol.Assumptions{Lease: c.Term, Term: c.Term, MaxDriftPPM: 1000, MaxPause: protocol.PauseBound(c.Term, c.Renew, 1000)},
 		NoFencingTokens: true,
 	}
 }

@@ -16,7 +16,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
@@ -49,7 +48,7 @@ func Protocol() harness.Protocol { return Default.Protocol() }
 // at least. So the term is over in time if Term/(1-ρ) + pause < Lease/(1+ρ),
 // which holds for any pause up to Lease - Term - 4ρ·Lease (for ρ ≤ 1%, 4ρ·Lease
 // exceeds the drift terms ρ·Lease + 2ρ·Term): MaxPause, the slack between
-// the term and the lease, less the drift.
+// the term and the lease, less the drift (protocol.PauseBound).
 //
 // After faults heal, a write sent before may still land a retry period and
 // a request later; a follower sees the last record within a retry period and
@@ -59,8 +58,8 @@ func (c Config) Protocol() harness.Protocol {
 	return harness.Protocol{
 		Name:      "mylock",
 		Candidate: c.Candidate,
-		Assumptions: faults.Assumptions{Lease: c.Lease, MaxDriftPPM: c.DriftPPM,
-			MaxPause: c.Lease - c.Term - c.Lease*time.Duration(4*c.DriftPPM)/1_000_000},
+		Assumptions: protocol.Assumptions{Lease: c.Lease, MaxDriftPPM: c.DriftPPM,
+			MaxPause: protocol.PauseBound(c.Lease, c.Term, c.DriftPPM)},
 		LivenessBound: c.Lease + 3*c.Retry + 3*c.RequestTimeout,
 	}
 }

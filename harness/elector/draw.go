@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/protocol"
 )
 
 // Vary draws the production elector's settings (DrawSettings): a
@@ -21,9 +22,8 @@ func Vary(src harness.Source) (harness.Protocol, any) {
 func DrawSettings(src harness.Source) Settings {
 	lease := src.Int(2_000, 20_000, "lease ms")
 	ppm := src.Int(1, 5_000, "drift bound ppm")
-	// The drift margin of protocol.driftMargin, rounded up to a millisecond.
-	marginNs := (lease*int64(time.Millisecond)*2*ppm + 1_000_000 + ppm - 1) / (1_000_000 + ppm)
-	marginMs := (marginNs + int64(time.Millisecond) - 1) / int64(time.Millisecond)
+	// protocol.DriftMargin, rounded up to a millisecond.
+	marginMs := int64((protocol.DriftMargin(ms(lease), ppm) + time.Millisecond - 1) / time.Millisecond)
 	renew := src.Int(lease/3, lease-marginMs, "renew deadline ms")
 	retry := src.Int(100, renew*5/6-1, "retry period ms")
 	timeout := src.Int(100, renew/2, "request timeout ms")

@@ -77,15 +77,14 @@ func (s Settings) config(env sim.Env) protocol.Config {
 // rates within ClockDriftPPM, pauses no longer than its pause bound, and no
 // stalled monotonic clocks, foreign writes of the lock object or lingering
 // applications.
-func (s Settings) Assumptions() faults.Assumptions {
-	a := s.Config(sim.Env{}).Assumptions()
-	return faults.Assumptions{Lease: a.LeaseDuration, Term: a.Term, MaxDriftPPM: a.ClockDriftPPM, MaxPause: a.MaxPause}
+func (s Settings) Assumptions() protocol.Assumptions {
+	return s.Config(sim.Env{}).Assumptions()
 }
 
-// LivenessBound is the elector's own (protocol.Config.Assumptions): how
+// LivenessBound is the elector's own (protocol.Config.LivenessBound): how
 // long after faults heal a leader must be in place.
 func (s Settings) LivenessBound() time.Duration {
-	return s.Config(sim.Env{}).Assumptions().LivenessBound
+	return s.Config(sim.Env{}).LivenessBound()
 }
 
 // electorBurst is the most S3 requests the elector sends without a wait in

@@ -8,6 +8,7 @@ import (
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -27,7 +28,7 @@ func TestStatementsOnThePage(t *testing.T) {
 			return now.Add(1500 * time.Millisecond), sim.RowResult{Tag: "UPDATE 1", Rows: 1}
 		}}
 	}
-	p := harness.Protocol{Name: "row-claims", NoFencingTokens: true, Assumptions: faults.Assumptions{Lease: time.Second, MaxPause: time.Second},
+	p := harness.Protocol{Name: "row-claims", NoFencingTokens: true, Assumptions: protocol.Assumptions{Lease: time.Second, MaxPause: time.Second},
 		Candidate: func(ctx context.Context, env sim.Env) error {
 			for ctx.Err() == nil {
 				if r, err := env.Rows.Exec(ctx, claim()); err == nil && r.Rows == 1 {

@@ -12,6 +12,7 @@ import (
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/linearizability"
+	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -98,7 +99,7 @@ func judge(res *Result, cfg Config) {
 	res.Checks = append(res.Checks, s3)
 
 	live := Check{Name: CheckLiveness, Doc: "A leader is in place within the protocol's liveness bound and still leads at the end.", Verdict: CheckNotJudged}
-	bound := cfg.assumptions().LivenessBound
+	bound := cfg.electorConfig(nil, "", protocol.LeaderCallbacks{}, nil).LivenessBound()
 	var liveness []Violation
 	switch {
 	case cfg.Faults.any():

@@ -123,7 +123,7 @@ var Triage = []Judgement{
 	{Kind: KindEquivalent, File: "protocol/clock.go", Func: "RealClock.Sleep", Operator: OpOffByOne,
 		Original: "0", Replacement: "1", Occurrence: 1,
 		Reason: "A Sleep of exactly 1 ns returns at once instead of after a 1 ns timer: Go's timers do not resolve a nanosecond, so the two cannot be told apart by any caller."}, // clock-75e332ae
-	{Kind: KindGap, File: "protocol/config.go", Func: "Config.Assumptions", Operator: OpOffByOne,
+	{Kind: KindGap, File: "protocol/config.go", Func: "Config.LivenessBound", Operator: OpOffByOne,
 		Original: "3", Replacement: "2", Occurrence: 2,
 		Reason: "The liveness bound claimed is a RetryPeriod tighter (lease + 2 retry periods + 3 request timeouts) and the elector met it on every seed: the bound's spare RetryPeriod (for a conflict just after the heal) is never needed in the swarm, whose 409s end with the faults."}, // config-4a56544a
 	{Kind: KindGap, File: "protocol/config.go", Func: "Config.driftPPM", Operator: OpOffByOne,
@@ -183,16 +183,16 @@ var Triage = []Judgement{
 	{Kind: KindGap, File: "protocol/config.go", Func: "const DefaultRetryPeriod", Operator: OpOffByOne,
 		Original: "2", Replacement: "3", Occurrence: 1,
 		Reason: "DefaultRetryPeriod, a value for users to copy, becomes 3 s; nothing in the elector reads it."}, // config-c53ffe9e
-	{Kind: KindGap, File: "protocol/config.go", Func: "driftMargin", Operator: OpArith,
+	{Kind: KindGap, File: "protocol/assumptions.go", Func: "DriftMargin", Operator: OpArith,
 		Original: "1_000_000 + ppm", Replacement: "1_000_000 - ppm", Occurrence: 1, Area: AreaConfig,
 		Reason: "A larger drift margin: NewElector refuses RenewDeadlines near the limit, which the swarm draws and then runs with its own defaults (harness.SwarmPlan), so it cannot see the refusal; for every configuration still accepted the term is RenewDeadline as before."}, // config-020380f7
-	{Kind: KindGap, File: "protocol/config.go", Func: "driftMargin", Operator: OpOffByOne,
+	{Kind: KindGap, File: "protocol/assumptions.go", Func: "DriftMargin", Operator: OpOffByOne,
 		Original: "1_000_000", Replacement: "999999", Occurrence: 1, Area: AreaConfig,
 		Reason: "A drift margin a little larger: NewElector refuses a RenewDeadline at the exact limit, which the swarm draws and then runs with its own defaults (harness.SwarmPlan), so it cannot see the refusal; for every configuration still accepted the term is RenewDeadline as before."}, // config-5d3eddd3
-	{Kind: KindGap, File: "protocol/config.go", Func: "driftMargin", Operator: OpOffByOne,
+	{Kind: KindGap, File: "protocol/assumptions.go", Func: "DriftMargin", Operator: OpOffByOne,
 		Original: "2", Replacement: "1", Occurrence: 1, Area: AreaConfig,
 		Reason: "A smaller drift margin changes no configuration the original accepts (the term is RenewDeadline either way): it only lets NewElector accept a RenewDeadline beyond the true drift limit."}, // config-a3245080
-	{Kind: KindGap, File: "protocol/config.go", Func: "driftMargin", Operator: OpOffByOne,
+	{Kind: KindGap, File: "protocol/assumptions.go", Func: "DriftMargin", Operator: OpOffByOne,
 		Original: "q++", Replacement: "", Occurrence: 1, Area: AreaConfig,
 		Reason: "A drift margin rounded down instead of up changes no configuration the original accepts (the term is RenewDeadline either way): it only lets NewElector accept a RenewDeadline 1 ns beyond the drift limit."}, // config-e15b8797
 	{Kind: KindGap, File: "protocol/elector.go", Func: "Elector.Leader", Operator: OpArith,
