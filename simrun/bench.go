@@ -60,7 +60,7 @@ func (cli *program) cmdBench(args []string, stdout, stderr io.Writer) (int, erro
 	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}
-	if err := checkCounts(*seeds, *workers); err != nil {
+	if err := cmdline.CheckCounts(*seeds, *workers); err != nil {
 		return 0, err
 	}
 	switch {

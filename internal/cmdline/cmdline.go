@@ -70,6 +70,18 @@ func Parse(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
+// CheckCounts is the usage check of -seeds and -workers that every command
+// running a number of seeds shares.
+func CheckCounts(seeds, workers int) error {
+	switch {
+	case seeds < 1:
+		return fmt.Errorf("%w: -seeds must be at least 1, got %d", ErrUsage, seeds)
+	case workers < 1:
+		return fmt.Errorf("%w: -workers must be at least 1, got %d", ErrUsage, workers)
+	}
+	return nil
+}
+
 // CheckOutputDir checks that the directory of an output file exists, so
 // that a campaign does not run for hours only to fail writing its JUnit.
 func CheckOutputDir(file string) error {

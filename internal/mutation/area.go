@@ -381,10 +381,7 @@ func (a *areaFinder) onlyReports(list []ast.Stmt, logs bool) bool {
 	return some
 }
 
-func (a *areaFinder) logOnly(s ast.Stmt) bool {
-	e := &enumerator{p: a.p}
-	return e.logOnly(s)
-}
+func (a *areaFinder) logOnly(s ast.Stmt) bool { return (&enumerator{p: a.p}).logOnly(s) }
 
 // sinkCall reports whether call calls a sink or a hook variable.
 func (a *areaFinder) sinkCall(call *ast.CallExpr) bool {
@@ -433,13 +430,17 @@ func (a *areaFinder) hookInit(init ast.Stmt) bool {
 	return true
 }
 
-// pure reports whether x calls nothing but Err methods.
-func (a *areaFinder) pure(x ast.Expr) bool {
+// pure reports whether x calls nothing but Err methods and conversions.
+func (a *areaFinder) pure(x ast.Expr) bool { return callsOnlyErr(a.p.info, x, true) }
+
+// callsOnlyErr reports whether x calls nothing but Err methods (and, with
+// conversions, type conversions).
+func callsOnlyErr(info *types.Info, x ast.Expr, conversions bool) bool {
 	ok := true
 	ast.Inspect(x, func(n ast.Node) bool {
 		if call, isCall := n.(*ast.CallExpr); isCall {
-			if tv, conv := a.p.info.Types[call.Fun]; conv && tv.IsType() {
-				return ok // a conversion
+			if tv, conv := info.Types[call.Fun]; conversions && conv && tv.IsType() {
+				return ok
 			}
 			sel, isSel := call.Fun.(*ast.SelectorExpr)
 			ok = ok && isSel && sel.Sel.Name == "Err" && len(call.Args) == 0
