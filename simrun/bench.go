@@ -96,7 +96,7 @@ func (cli *program) cmdBench(args []string, stdout, stderr io.Writer) (int, erro
 			return 0, err
 		}
 		if *asJSON {
-			return exitOK, writeJSON(stdout, b)
+			return exitOK, schema.Write(stdout, b)
 		}
 		return exitOK, printScale(stdout, &b)
 	}
@@ -113,7 +113,7 @@ func (cli *program) cmdBench(args []string, stdout, stderr io.Writer) (int, erro
 		b.SDK = &cell
 	}
 	if *asJSON {
-		return exitOK, writeJSON(stdout, b)
+		return exitOK, schema.Write(stdout, b)
 	}
 	printBenchCell(stdout, b.Scenario, &b.BenchCell, path3)
 	if b.SDK != nil {

@@ -105,7 +105,7 @@ func (cli *program) cmdCoverage(args []string, stdout, stderr io.Writer) (int, e
 	doc := schema.CoverageRun{Header: schema.NewHeader(schema.CommandCoverage), Scenario: sc.Name, FirstSeed: *start,
 		Seeds: uint64(len(results)), Workers: *workers, Wall: faults.Duration(wall), Coverage: *cov, Guided: g}
 	if *asJSON {
-		if err := writeJSON(stdout, doc); err != nil {
+		if err := schema.Write(stdout, doc); err != nil {
 			return 0, err
 		}
 	} else {

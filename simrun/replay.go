@@ -114,7 +114,7 @@ func (cli *program) printReplay(stdout, stderr io.Writer, o *harness.Outcome, re
 		if res.Failure != nil {
 			doc.Failure = res.Failure.Error()
 		}
-		return writeJSON(stdout, doc)
+		return schema.Write(stdout, doc)
 	}
 	fmt.Fprintf(stdout, "# %s seed %d\n", o.Scenario, o.Seed)
 	if rep != nil {

@@ -123,7 +123,7 @@ func (cli *program) cmdRun(args []string, stdout, stderr io.Writer) (int, error)
 	}
 	sum.Coverage, sum.Guided = cov, g
 	if *asJSON {
-		if err := writeJSON(stdout, sum); err != nil {
+		if err := schema.Write(stdout, sum); err != nil {
 			return 0, err
 		}
 	} else {

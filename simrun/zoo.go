@@ -106,7 +106,7 @@ func (cli *program) cmdZoo(args []string, stdout, stderr io.Writer) (int, error)
 		sum.MedianCatch, sum.MaxCatch = faults.Duration(median), faults.Duration(catches[len(catches)-1])
 	}
 	if *asJSON {
-		if err := writeJSON(stdout, sum); err != nil {
+		if err := schema.Write(stdout, sum); err != nil {
 			return 0, err
 		}
 	} else if err := cli.printZoo(stdout, &sum, *shrink > 0); err != nil {

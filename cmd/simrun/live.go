@@ -2,10 +2,8 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/s3lease/s3lease/harness"
@@ -94,7 +92,7 @@ func runLive(env simrun.Env, args []string) (int, error) {
 		fmt.Fprintf(env.Stderr, "simrun: live: %v\n", err)
 	}
 	if *asJSON {
-		if err := writeLiveJSON(stdout, res); err != nil {
+		if err := schema.Write(stdout, res); err != nil {
 			return 0, err
 		}
 	} else if err := res.WriteText(stdout); err != nil {
@@ -115,28 +113,4 @@ func runLive(env simrun.Env, args []string) (int, error) {
 		return cmdline.SignalStatus(sig), nil
 	}
 	return res.Verdict.ExitCode(), nil
-}
-
-// writeLiveJSON prints a live run as a document of the schema: the header,
-// then the run's own fields (live.Result's encoding).
-func writeLiveJSON(w io.Writer, res *live.Result) error {
-	body, err := json.Marshal(res)
-	if err != nil {
-		return err
-	}
-	head, err := json.Marshal(schema.NewHeader(schema.CommandLive))
-	if err != nil {
-		return err
-	}
-	var doc bytes.Buffer
-	doc.Write(head[:len(head)-1])
-	doc.WriteByte(',')
-	doc.Write(body[1:])
-	var out bytes.Buffer
-	if err := json.Indent(&out, doc.Bytes(), "", "  "); err != nil {
-		return err
-	}
-	out.WriteByte('\n')
-	_, err = w.Write(out.Bytes())
-	return err
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/internal/cmdline"
+	"github.com/s3lease/s3lease/internal/schema"
 )
 
 // errUsage marks errors in the command line.
@@ -420,12 +420,7 @@ func emit(o *Options, rep *Report, stdout io.Writer) error {
 		}
 	}
 	if o.JSON {
-		data, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return fmt.Errorf("mutation: report: %w", err)
-		}
-		_, err = stdout.Write(append(data, '\n'))
-		return err
+		return schema.Write(stdout, rep)
 	}
 	return rep.WriteSummary(stdout)
 }
