@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -80,7 +81,7 @@ func (r *runner) step(ctx context.Context, s Step) string {
 			Bucket:        bucket,
 			Key:           r.key(s.Key),
 			Body:          strings.NewReader(s.Body),
-			ContentLength: int64Ptr(int64(len(s.Body))),
+			ContentLength: aws.Int64(int64(len(s.Body))),
 			IfMatch:       r.header(s.IfMatch),
 			IfNoneMatch:   r.header(s.IfNoneMatch),
 		})
@@ -236,5 +237,3 @@ func successStatus(md middleware.Metadata, nominal int) int {
 	}
 	return nominal
 }
-
-func int64Ptr(v int64) *int64 { return &v }
