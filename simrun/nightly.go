@@ -369,20 +369,8 @@ func (cli *program) printReport(w io.Writer, r *nightly.Report, dir string, show
 	case r.Complete:
 		state = "complete"
 	}
-	fmt.Fprintf(w, "campaign %s shard %s, %s: %d seeds run (%s): %d pass, %d unsafe, %d liveness, %d crashed",
-		r.Scenario, strings.Join(shards, ","), rng, r.SeedsRun, state, r.Pass, r.Unsafe, r.Liveness, r.Crashed)
-	if r.Inconclusive > 0 {
-		fmt.Fprintf(w, ", %d inconclusive", r.Inconclusive)
-	}
-	if r.Blocked > 0 {
-		fmt.Fprintf(w, ", %d blocked outside the simulator", r.Blocked)
-	}
-	if r.CheckDeterminism {
-		fmt.Fprintf(w, ", %d nondeterministic", r.Nondeterministic)
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintf(w, "%d runs (%.1f%%) outside the protocol's assumptions; %d overlaps of leaders; %d violations excused by the faults that left them; %d stale writes refused by the fence\n",
-		r.Outside, 100*float64(r.Outside)/float64(max(r.SeedsRun, 1)), r.Overlaps, r.Excused, r.Refused)
+	fmt.Fprintf(w, "campaign %s shard %s, %s: %d seeds run (%s)", r.Scenario, strings.Join(shards, ","), rng, r.SeedsRun, state)
+	printCounts(w, &r.Counts, r.SeedsRun, r.CheckDeterminism)
 	printCoverage(w, r.Coverage, r.SeedsRun, showCoverage)
 	if len(r.Groups) > 0 {
 		fmt.Fprintf(w, "%d failure signatures:\n", len(r.Groups))

@@ -256,18 +256,16 @@ func reproFile(name string) (uint64, bool) {
 
 // ReproducerPath and TracePath are where a group's seed is kept, relative
 // to the campaign directory.
-func ReproducerPath(slug string, seed uint64) string {
-	return path.Join(FailuresDir, slug, "seed-"+strconv.FormatUint(seed, 10)+".json")
-}
+func ReproducerPath(slug string, seed uint64) string { return seedFile(slug, seed, ".json") }
 
 // PagePath is where a kept seed's HTML page is: see ReproducerPath.
-func PagePath(slug string, seed uint64) string {
-	return path.Join(FailuresDir, slug, "seed-"+strconv.FormatUint(seed, 10)+".html")
-}
+func PagePath(slug string, seed uint64) string { return seedFile(slug, seed, ".html") }
 
 // TracePath: see ReproducerPath.
-func TracePath(slug string, seed uint64) string {
-	return path.Join(FailuresDir, slug, "seed-"+strconv.FormatUint(seed, 10)+".trace.txt")
+func TracePath(slug string, seed uint64) string { return seedFile(slug, seed, ".trace.txt") }
+
+func seedFile(slug string, seed uint64, ext string) string {
+	return path.Join(FailuresDir, slug, "seed-"+strconv.FormatUint(seed, 10)+ext)
 }
 
 // Run runs the campaign until its shard of the range is done, its duration
@@ -423,27 +421,13 @@ func (c *Campaign) runSeed(seed uint64) (r seedRun, err error) {
 		r.nondet = r.hashes[0] != r.hashes[1]
 		again.Result.Release()
 	}
-	switch {
-	case r.nondet:
-		r.counts.Nondeterministic = 1
+	r.counts = schema.CountsOf(o)
+	if r.nondet {
+		*r.counts.Of(o.Verdict), r.counts.Nondeterministic = 0, 1
 		r.sig = harness.Signature{Verdict: Nondeterministic}
-	default:
-		*r.counts.Of(o.Verdict) = 1
 	}
 	r.fail = r.counts.Pass == 0
 	r.verdict, r.key = r.sig.Verdict, r.sig.String()
-	if len(o.Outside) > 0 {
-		r.counts.Outside = 1
-	}
-	r.counts.Overlaps = uint64(len(o.Overlaps))
-	r.counts.Excused = uint64(len(o.Excused))
-	if o.Result != nil && o.Result.History != nil {
-		for _, w := range o.Result.History.Writes {
-			if !w.Accepted {
-				r.counts.Refused++
-			}
-		}
-	}
 	return r, nil
 }
 
