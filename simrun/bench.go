@@ -66,13 +66,10 @@ func (cli *program) cmdBench(args []string, stdout, stderr io.Writer) (int, erro
 	switch {
 	case *scale && *workers != 1:
 		return 0, fmt.Errorf("%w: -scale measures one goroutine; do not combine it with -workers", errUsage)
-	case *compareS3 && (*scale || *s3 != string(s3Fast)):
+	case *compareS3 && (*scale || *s3 != s3Fast):
 		return 0, fmt.Errorf("%w: -compare-s3 measures both paths; do not combine it with -scale or -s3", errUsage)
 	}
-	path3, err := parseS3(*s3)
-	if err != nil {
-		return 0, err
-	}
+	path3 := *s3
 	sc, err := cli.lookup(*scenario)
 	if err != nil {
 		return 0, err

@@ -37,10 +37,7 @@ func (cli *program) cmdHTML(args []string, stdout, stderr io.Writer) (int, error
 	if *out == "" {
 		return 0, fmt.Errorf("%w: html needs -o PAGE, the file to write", errUsage)
 	}
-	path3, err := parseS3(*s3)
-	if err != nil {
-		return 0, err
-	}
+	path3 := *s3
 	o, _, path, err := cli.runNamed(fs, "html", files, *scenario, *seed, path3)
 	if err != nil {
 		return 0, err

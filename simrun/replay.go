@@ -49,10 +49,7 @@ func (cli *program) cmdReplay(args []string, stdout, stderr io.Writer) (int, err
 	if err != nil {
 		return 0, err
 	}
-	path3, err := parseS3(*s3)
-	if err != nil {
-		return 0, err
-	}
+	path3 := *s3
 	o, rep, path, err := cli.runNamed(fs, "replay", files, *scenario, *seed, path3, "o")
 	if err != nil {
 		return 0, err

@@ -79,10 +79,7 @@ func (cli *program) cmdRun(args []string, stdout, stderr io.Writer) (int, error)
 	if err := checkRange(*start, *seeds, *workers); err != nil {
 		return 0, err
 	}
-	path3, err := parseS3(*s3)
-	if err != nil {
-		return 0, err
-	}
+	path3 := *s3
 	sc, err := cli.lookup(*scenario)
 	if err != nil {
 		return 0, err
