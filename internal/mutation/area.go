@@ -12,34 +12,12 @@ import (
 // which the swarm's checkers judge, or the code that only reports on it.
 type Area string
 
-// The areas.
+// The areas; the package documentation says what each holds.
 const (
-	// AreaElection is every mutant not in AreaObservability: the code that
-	// decides who leads, for how long, with which token, and what is
-	// written to S3 (the record codec and the configuration's rules
-	// included). The swarm's safety and liveness checkers judge it, and
-	// the swarm score is over it.
-	AreaElection Area = "election"
-	// AreaObservability is code whose only effect is what the elector
-	// reports: Metrics hooks, Healthy and the /healthz adaptor, the phase
-	// machine's transitions and their names, Leader, Phase and
-	// OnNewLeader. Users see these values, so a mutant there is not
-	// equivalent; but no safety or liveness checker of the swarm can
-	// observe them, so its mutants are scored apart, mostly by the tests.
+	AreaElection      Area = "election"
 	AreaObservability Area = "observability"
-	// AreaReal is production code that the simulator replaces by design
-	// and so never runs under the swarm: the real clock and the operating
-	// system's entropy, marked //simvet:real (see package simvet). Live
-	// mode and the tests run it.
-	AreaReal Area = "real"
-	// AreaConfig is what NewElector accepts and the error it gives for
-	// a configuration it refuses, and the defaults it offers users to
-	// copy: the swarm builds electors only from settings it draws valid,
-	// and runs one with its own defaults when the elector refuses a draw,
-	// so it never judges these rules; the tests do (config_test.go). What
-	// a configuration means once accepted (the term, the drift margin,
-	// the assumptions) is the election path.
-	AreaConfig Area = "config"
+	AreaReal          Area = "real"
+	AreaConfig        Area = "config"
 )
 
 // Areas lists the areas in the order reports give them.

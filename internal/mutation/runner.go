@@ -39,13 +39,10 @@ const (
 	// behaviour. It is not run and not counted in any score.
 	Equivalent Status = "equivalent"
 	// SpeedOnly: the swarm passed every seed and the only tests that
-	// failed are speed guards (Options.SpeedGuards): tests that a fast
-	// path is taken, which judge no value. The mutant computes what the
-	// original computes, more slowly; like an equivalent one it is not
-	// counted in the scores, and unlike one it is shown by a run, not
-	// judged by hand. It is derived from a KilledByTests result when a
-	// report is made (the results file keeps KilledByTests and the
-	// failed tests), so a changed list of guards applies to every result.
+	// failed are speed guards (Options.SpeedGuards; see the package
+	// documentation). It is derived from a KilledByTests result when a
+	// report is made (the results file keeps KilledByTests and the failed
+	// tests), so a changed list of guards applies to every result.
 	SpeedOnly Status = "speed-only"
 )
 
