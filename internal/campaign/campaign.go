@@ -261,7 +261,7 @@ func ReproducerPath(slug string, seed uint64) string { return seedFile(slug, see
 // PagePath is where a kept seed's HTML page is: see ReproducerPath.
 func PagePath(slug string, seed uint64) string { return seedFile(slug, seed, ".html") }
 
-// TracePath: see ReproducerPath.
+// TracePath is where a kept seed's readable trace is: see ReproducerPath.
 func TracePath(slug string, seed uint64) string { return seedFile(slug, seed, ".trace.txt") }
 
 func seedFile(slug string, seed uint64, ext string) string {

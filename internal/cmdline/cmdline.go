@@ -59,7 +59,7 @@ func ParseFlags(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-// parse parses args and rejects stray positional arguments.
+// Parse parses args and rejects stray positional arguments.
 func Parse(fs *flag.FlagSet, args []string) error {
 	if err := ParseFlags(fs, args); err != nil {
 		return err
@@ -137,14 +137,14 @@ func StopOnSignal() (context.Context, *Signals) {
 	return ctx, c
 }
 
-// signal returns the signal caught, or nil.
+// Caught returns the signal caught, or nil.
 func (c *Signals) Caught() os.Signal {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.got
 }
 
-// release stops listening for signals.
+// Release stops listening for signals.
 func (c *Signals) Release() {
 	signal.Stop(c.ch)
 	c.cancel()

@@ -209,10 +209,9 @@ func (r *Runner) BuildWith(ctx context.Context, overlay string) (bin string, wal
 
 // swarmOutcome is what one run of the swarm gave.
 type swarmOutcome struct {
-	passed  bool
-	summary *schema.Run
-	res     Result // Verdict, FirstFailingSeed, SeedsToCatch, Detail when failed
-	wall    time.Duration
+	passed bool
+	res    Result // Verdict, FirstFailingSeed, SeedsToCatch, Detail when failed
+	wall   time.Duration
 }
 
 // Swarm runs the binary's swarm from seed 1, stopping at the first failing
@@ -252,7 +251,6 @@ func (r *Runner) Swarm(ctx context.Context, bin string, timeout time.Duration) (
 		o.res.Detail = firstLines(msg, 2)
 		return o, nil
 	}
-	o.summary = &sum
 	if s.exit == 0 && sum.Failures != nil && len(sum.Failures) == 0 && sum.Pass == sum.Seeds {
 		o.passed = true
 		return o, nil
