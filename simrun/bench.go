@@ -44,7 +44,7 @@ flags:
 
 // cmdBench measures the simulator.
 func (cli *program) cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := cmdline.NewFlags("bench", stderr)
+	fs := cmdline.NewFlagsUsage("bench", stderr, benchUsage)
 	scenario := cli.scenarioFlag(fs)
 	seeds := fs.Int("seeds", 2000, "number of seeds to run")
 	workers := fs.Int("workers", 1, "runs at once")
@@ -53,10 +53,6 @@ func (cli *program) cmdBench(args []string, stdout, stderr io.Writer) (int, erro
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
 	s3 := s3Flag(fs)
 	compareS3 := fs.Bool("compare-s3", false, "run the seeds on the fast path and through the real SDK, one after the other, and print both")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), benchUsage)
-		fs.PrintDefaults()
-	}
 	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}

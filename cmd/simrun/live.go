@@ -43,7 +43,7 @@ var liveTool = simrun.Tool{Name: "live", Run: runLive,
 // runLive runs `simrun live`.
 func runLive(env simrun.Env, args []string) (int, error) {
 	stdout := env.Stdout
-	fs := cmdline.NewFlags("live", env.Stderr)
+	fs := cmdline.NewFlagsUsage("live", env.Stderr, liveUsage)
 	duration := fs.Duration("duration", 10*time.Second, "how long the electors run")
 	nodes := fs.Int("nodes", 3, "number of electors")
 	withFaults := fs.Bool("faults", true, "inject the proxy's default fault mix")
@@ -54,10 +54,6 @@ func runLive(env simrun.Env, args []string) (int, error) {
 	createBucket := fs.Bool("create-bucket", false, "create -bucket at -endpoint first")
 	asJSON := fs.Bool("json", false, "print the run and its verdicts as JSON")
 	page := fs.String("html", "", "write the run's page to `FILE` (atomically)")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), liveUsage)
-		fs.PrintDefaults()
-	}
 	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}

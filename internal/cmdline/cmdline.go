@@ -37,6 +37,17 @@ func NewFlags(name string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
+// NewFlagsUsage is NewFlags with a usage (-h) that prints text, then the
+// flags and their defaults.
+func NewFlagsUsage(name string, stderr io.Writer, text string) *flag.FlagSet {
+	fs := NewFlags(name, stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), text)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
 // quiet is a flag set's output while it parses: it discards what the flag
 // package prints on an error, and keeps where the usage goes for -h.
 type quiet struct{ help io.Writer }
