@@ -528,21 +528,27 @@ func (c *Campaign) elapsedLocked() time.Duration {
 func (c *Campaign) stateLocked() *State {
 	st := &State{Version: StateVersion, Scenario: c.cfg.Scenario.Name, Shard: c.cfg.Shard, Start: c.cfg.Start,
 		Seeds: c.cfg.Seeds, CheckDeterminism: c.cfg.CheckDeterminism, Duration: faults.Duration(c.cfg.Duration),
-		Elapsed: faults.Duration(c.elapsedLocked()), Counts: c.counts, Groups: []Group{}, Coverage: c.coverageLocked(),
+		Elapsed: faults.Duration(c.elapsedLocked()), Counts: c.counts, Groups: c.groupsLocked(), Coverage: c.coverageLocked(),
 		Done: DoneSeeds{Count: c.done.count(), Next: c.cfg.Shard.Seed(c.cfg.Start, c.done.next)}}
 	for _, k := range c.done.above {
 		st.Done.Above = append(st.Done.Above, c.cfg.Shard.Seed(c.cfg.Start, k))
 	}
+	return st
+}
+
+// groupsLocked is a copy of the groups that counted a seed, sorted.
+func (c *Campaign) groupsLocked() []Group {
+	gs := []Group{}
 	for _, g := range c.groups {
 		if g.Count == 0 {
 			continue // found, but not yet counted
 		}
-		sg := g.Group
-		sg.Checkers, sg.FirstSeeds = slices.Clone(g.Checkers), slices.Clone(g.FirstSeeds)
-		st.Groups = append(st.Groups, sg)
+		cg := g.Group
+		cg.Checkers, cg.FirstSeeds = slices.Clone(g.Checkers), slices.Clone(g.FirstSeeds)
+		gs = append(gs, cg)
 	}
-	sortGroups(st.Groups)
-	return st
+	sortGroups(gs)
+	return gs
 }
 
 // coverageLocked is a copy of the campaign's coverage, or nil if no seed
@@ -566,7 +572,7 @@ func (c *Campaign) Report() *Report {
 func (c *Campaign) reportLocked() *Report {
 	r := &Report{Header: schema.NewHeader(schema.CommandCampaign), Scenario: c.cfg.Scenario.Name, Shards: []Shard{c.cfg.Shard}, Start: c.cfg.Start,
 		Seeds: c.cfg.Seeds, CheckDeterminism: c.cfg.CheckDeterminism, Complete: c.cfg.Seeds > 0 && c.done.count() == c.total,
-		SeedsRun: c.counts.Seeds(), Counts: c.counts, Groups: []Group{}, Coverage: c.coverageLocked()}
+		SeedsRun: c.counts.Seeds(), Counts: c.counts, Groups: c.groupsLocked(), Coverage: c.coverageLocked()}
 	if wall := c.elapsedLocked(); wall > 0 {
 		r.Wall = faults.Duration(wall)
 		r.SeedsPerSecond = float64(r.SeedsRun) / wall.Seconds()
@@ -575,19 +581,14 @@ func (c *Campaign) reportLocked() *Report {
 		m := c.memory.m
 		r.Memory = &m
 	}
-	for _, g := range c.groups {
-		if g.Count == 0 {
-			continue
+	for i := range r.Groups {
+		g := &r.Groups[i]
+		slug := c.groups[g.Signature].slug
+		for _, s := range slices.Sorted(maps.Keys(c.files[slug])) {
+			g.Reproducers = append(g.Reproducers, ReproducerPath(slug, s))
 		}
-		rg := g.Group
-		rg.Checkers, rg.FirstSeeds = slices.Clone(g.Checkers), slices.Clone(g.FirstSeeds)
-		for _, s := range slices.Sorted(maps.Keys(c.files[g.slug])) {
-			rg.Reproducers = append(rg.Reproducers, ReproducerPath(g.slug, s))
-		}
-		rg.Replay = harness.Repro{Program: c.cfg.Program, Scenario: c.cfg.Scenario.Name, Seed: rg.FirstSeeds[0]}.Command()
-		r.Groups = append(r.Groups, rg)
+		g.Replay = harness.Repro{Program: c.cfg.Program, Scenario: c.cfg.Scenario.Name, Seed: g.FirstSeeds[0]}.Command()
 	}
-	sortGroups(r.Groups)
 	return r
 }
 
