@@ -44,7 +44,7 @@ flags:
 
 // cmdBench measures the simulator.
 func (cli *program) cmdBench(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := cmdline.NewFlags("bench", stderr)
+	fs := cmdline.NewFlagsUsage("bench", stderr, benchUsage)
 	scenario := cli.scenarioFlag(fs)
 	seeds := fs.Int("seeds", 2000, "number of seeds to run")
 	workers := fs.Int("workers", 1, "runs at once")
@@ -53,26 +53,19 @@ func (cli *program) cmdBench(args []string, stdout, stderr io.Writer) (int, erro
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
 	s3 := s3Flag(fs)
 	compareS3 := fs.Bool("compare-s3", false, "run the seeds on the fast path and through the real SDK, one after the other, and print both")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), benchUsage)
-		fs.PrintDefaults()
-	}
 	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}
-	if err := checkCounts(*seeds, *workers); err != nil {
+	if err := cmdline.CheckCounts(*seeds, *workers); err != nil {
 		return 0, err
 	}
 	switch {
 	case *scale && *workers != 1:
 		return 0, fmt.Errorf("%w: -scale measures one goroutine; do not combine it with -workers", errUsage)
-	case *compareS3 && (*scale || *s3 != string(s3Fast)):
+	case *compareS3 && (*scale || *s3 != s3Fast):
 		return 0, fmt.Errorf("%w: -compare-s3 measures both paths; do not combine it with -scale or -s3", errUsage)
 	}
-	path3, err := parseS3(*s3)
-	if err != nil {
-		return 0, err
-	}
+	path3 := *s3
 	sc, err := cli.lookup(*scenario)
 	if err != nil {
 		return 0, err
@@ -96,7 +89,7 @@ func (cli *program) cmdBench(args []string, stdout, stderr io.Writer) (int, erro
 			return 0, err
 		}
 		if *asJSON {
-			return exitOK, writeJSON(stdout, b)
+			return exitOK, schema.Write(stdout, b)
 		}
 		return exitOK, printScale(stdout, &b)
 	}
@@ -113,7 +106,7 @@ func (cli *program) cmdBench(args []string, stdout, stderr io.Writer) (int, erro
 		b.SDK = &cell
 	}
 	if *asJSON {
-		return exitOK, writeJSON(stdout, b)
+		return exitOK, schema.Write(stdout, b)
 	}
 	printBenchCell(stdout, b.Scenario, &b.BenchCell, path3)
 	if b.SDK != nil {

@@ -15,12 +15,8 @@ import (
 // seedResult is what a campaign keeps of one run.
 type seedResult struct {
 	schema.SeedResult
-	verdict  harness.Verdict
-	steps    int
-	outside  bool
-	overlaps int
-	refused  int
-	excused  int
+	verdict harness.Verdict
+	counts  schema.Counts
 }
 
 // campaign runs count seeds starting at first on workers goroutines
@@ -82,18 +78,10 @@ func (cli *program) summarize(o *harness.Outcome, path3 s3Path) seedResult {
 			Replay:     cli.repro(harness.Repro{Scenario: o.Scenario, Seed: o.Seed, Flags: path3.flags()}),
 		},
 		verdict: o.Verdict,
-		steps:   o.Result.Steps,
+		counts:  schema.CountsOf(o),
 	}
 	if o.Result.Failure != nil {
 		r.Failure = o.Result.Failure.Error()
-	}
-	r.outside = len(o.Outside) > 0
-	r.overlaps = len(o.Overlaps)
-	r.excused = len(o.Excused)
-	for _, w := range o.Result.History.Writes {
-		if !w.Accepted {
-			r.refused++
-		}
 	}
 	return r
 }

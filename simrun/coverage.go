@@ -63,7 +63,7 @@ flags:
 
 // cmdCoverage runs `simrun coverage`.
 func (cli *program) cmdCoverage(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := cmdline.NewFlags("coverage", stderr)
+	fs := cmdline.NewFlagsUsage("coverage", stderr, coverageUsage)
 	scenario := cli.scenarioFlag(fs)
 	seeds := fs.Int("seeds", 1000, "number of seeds to run")
 	start := fs.Uint64("start", 1, "first seed of the range")
@@ -71,10 +71,6 @@ func (cli *program) cmdCoverage(args []string, stdout, stderr io.Writer) (int, e
 	asJSON := fs.Bool("json", false, "print the coverage as JSON")
 	docFile := fs.String("doc", "", "write the coverage as a Markdown document to `FILE` (docs/coverage.md)")
 	guided := fs.Bool("guided", false, "run a guided campaign of -seeds runs instead (see 'simrun run -guided')")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), coverageUsage)
-		fs.PrintDefaults()
-	}
 	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}
@@ -105,7 +101,7 @@ func (cli *program) cmdCoverage(args []string, stdout, stderr io.Writer) (int, e
 	doc := schema.CoverageRun{Header: schema.NewHeader(schema.CommandCoverage), Scenario: sc.Name, FirstSeed: *start,
 		Seeds: uint64(len(results)), Workers: *workers, Wall: faults.Duration(wall), Coverage: *cov, Guided: g}
 	if *asJSON {
-		if err := writeJSON(stdout, doc); err != nil {
+		if err := schema.Write(stdout, doc); err != nil {
 			return 0, err
 		}
 	} else {

@@ -105,7 +105,7 @@ func (cli *program) cmdExplore(args []string, stdout, stderr io.Writer) (int, er
 		}
 	}
 	if *asJSON {
-		if err := writeJSON(stdout, sum); err != nil {
+		if err := schema.Write(stdout, sum); err != nil {
 			return 0, err
 		}
 	} else {

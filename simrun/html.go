@@ -21,15 +21,11 @@ flags:
 
 // cmdHTML writes the page of one run.
 func (cli *program) cmdHTML(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := cmdline.NewFlags("html", stderr)
+	fs := cmdline.NewFlagsUsage("html", stderr, htmlUsage)
 	scenario := cli.scenarioFlag(fs)
 	seed := fs.Uint64("seed", 0, "the seed to draw")
 	out := fs.String("o", "", "write the page to `PAGE` (atomically); required")
 	s3 := s3Flag(fs)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), htmlUsage)
-		fs.PrintDefaults()
-	}
 	files, err := cmdline.ParseFiles(fs, args)
 	if err != nil {
 		return 0, err
@@ -37,10 +33,7 @@ func (cli *program) cmdHTML(args []string, stdout, stderr io.Writer) (int, error
 	if *out == "" {
 		return 0, fmt.Errorf("%w: html needs -o PAGE, the file to write", errUsage)
 	}
-	path3, err := parseS3(*s3)
-	if err != nil {
-		return 0, err
-	}
+	path3 := *s3
 	o, _, path, err := cli.runNamed(fs, "html", files, *scenario, *seed, path3)
 	if err != nil {
 		return 0, err

@@ -1,7 +1,6 @@
 package simrun
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -155,11 +154,4 @@ func (cli *program) run(args []string, stdout, stderr io.Writer) int {
 		return exitCrashed
 	}
 	return code
-}
-
-// writeJSON prints a document (package schema) as indented JSON.
-func writeJSON(w io.Writer, doc any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
 }

@@ -67,7 +67,7 @@ flags:
 
 // cmdCampaign runs `simrun campaign`.
 func (cli *program) cmdCampaign(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := cmdline.NewFlags("campaign", stderr)
+	fs := cmdline.NewFlagsUsage("campaign", stderr, campaignUsage)
 	out := fs.String("out", "", "the campaign's `DIR` (created if need be; an existing campaign there is resumed)")
 	scenario := cli.scenarioFlag(fs)
 	seeds := fs.Uint64("seeds", 1000, "the number of seeds in the range (unbounded if only -duration is given)")
@@ -80,10 +80,6 @@ func (cli *program) cmdCampaign(args []string, stdout, stderr io.Writer) (int, e
 	junit := fs.String("junit", "", "also write the report as JUnit XML to `FILE`")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	showCoverage := fs.Bool("coverage", false, "list the coverage points no seed reached, by name (the summary counts them)")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), campaignUsage)
-		fs.PrintDefaults()
-	}
 	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}
@@ -175,15 +171,11 @@ func (cli *program) cmdCampaign(args []string, stdout, stderr io.Writer) (int, e
 
 // cmdMerge runs `simrun merge`.
 func (cli *program) cmdMerge(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := cmdline.NewFlags("merge", stderr)
+	fs := cmdline.NewFlagsUsage("merge", stderr, mergeUsage)
 	out := fs.String("out", "", "write the merged report to `FILE`")
 	junit := fs.String("junit", "", "also write the merged report as JUnit XML to `FILE`")
 	asJSON := fs.Bool("json", false, "print the merged report as JSON")
 	showCoverage := fs.Bool("coverage", false, "list the coverage points no seed of any shard reached, by name (the summary counts them)")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), mergeUsage)
-		fs.PrintDefaults()
-	}
 	files, err := cmdline.ParseFiles(fs, args)
 	if err != nil {
 		return 0, err
@@ -369,20 +361,8 @@ func (cli *program) printReport(w io.Writer, r *nightly.Report, dir string, show
 	case r.Complete:
 		state = "complete"
 	}
-	fmt.Fprintf(w, "campaign %s shard %s, %s: %d seeds run (%s): %d pass, %d unsafe, %d liveness, %d crashed",
-		r.Scenario, strings.Join(shards, ","), rng, r.SeedsRun, state, r.Pass, r.Unsafe, r.Liveness, r.Crashed)
-	if r.Inconclusive > 0 {
-		fmt.Fprintf(w, ", %d inconclusive", r.Inconclusive)
-	}
-	if r.Blocked > 0 {
-		fmt.Fprintf(w, ", %d blocked outside the simulator", r.Blocked)
-	}
-	if r.CheckDeterminism {
-		fmt.Fprintf(w, ", %d nondeterministic", r.Nondeterministic)
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintf(w, "%d runs (%.1f%%) outside the protocol's assumptions; %d overlaps of leaders; %d violations excused by the faults that left them; %d stale writes refused by the fence\n",
-		r.Outside, 100*float64(r.Outside)/float64(max(r.SeedsRun, 1)), r.Overlaps, r.Excused, r.Refused)
+	fmt.Fprintf(w, "campaign %s shard %s, %s: %d seeds run (%s)", r.Scenario, strings.Join(shards, ","), rng, r.SeedsRun, state)
+	printCounts(w, &r.Counts, r.SeedsRun, r.CheckDeterminism)
 	printCoverage(w, r.Coverage, r.SeedsRun, showCoverage)
 	if len(r.Groups) > 0 {
 		fmt.Fprintf(w, "%d failure signatures:\n", len(r.Groups))

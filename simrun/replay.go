@@ -34,25 +34,18 @@ flags:
 `
 
 func (cli *program) cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := cmdline.NewFlags("replay", stderr)
+	fs := cmdline.NewFlagsUsage("replay", stderr, replayUsage)
 	scenario := cli.scenarioFlag(fs)
 	seed := fs.Uint64("seed", 0, "the seed to replay")
 	out := fs.String("o", "", "with -seed: write the run's reproducer to `FILE` (atomically)")
 	asJSON := fs.Bool("json", false, "print the trace and verdict as one JSON document")
 	s3 := s3Flag(fs)
 	page := fs.String("html", "", "also write the run as a self-contained HTML page to `FILE` (atomically)")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), replayUsage)
-		fs.PrintDefaults()
-	}
 	files, err := cmdline.ParseFiles(fs, args)
 	if err != nil {
 		return 0, err
 	}
-	path3, err := parseS3(*s3)
-	if err != nil {
-		return 0, err
-	}
+	path3 := *s3
 	o, rep, path, err := cli.runNamed(fs, "replay", files, *scenario, *seed, path3, "o")
 	if err != nil {
 		return 0, err
@@ -114,7 +107,7 @@ func (cli *program) printReplay(stdout, stderr io.Writer, o *harness.Outcome, re
 		if res.Failure != nil {
 			doc.Failure = res.Failure.Error()
 		}
-		return writeJSON(stdout, doc)
+		return schema.Write(stdout, doc)
 	}
 	fmt.Fprintf(stdout, "# %s seed %d\n", o.Scenario, o.Seed)
 	if rep != nil {

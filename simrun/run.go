@@ -79,10 +79,7 @@ func (cli *program) cmdRun(args []string, stdout, stderr io.Writer) (int, error)
 	if err := checkRange(*start, *seeds, *workers); err != nil {
 		return 0, err
 	}
-	path3, err := parseS3(*s3)
-	if err != nil {
-		return 0, err
-	}
+	path3 := *s3
 	sc, err := cli.lookup(*scenario)
 	if err != nil {
 		return 0, err
@@ -107,23 +104,15 @@ func (cli *program) cmdRun(args []string, stdout, stderr io.Writer) (int, error)
 	sum := schema.Run{Header: schema.NewHeader(schema.CommandRun), Scenario: sc.Name, FirstSeed: *start,
 		Seeds: uint64(ran), Workers: *workers, Wall: faults.Duration(wall),
 		SeedsPerSecond: float64(ran) / wall.Seconds(), Failures: []schema.SeedResult{}, Interrupted: sig != nil}
-	worst := harness.Pass
 	for _, r := range results {
-		if r.outside {
-			sum.Outside++
-		}
-		sum.Overlaps += uint64(r.overlaps)
-		sum.Refused += uint64(r.refused)
-		sum.Excused += uint64(r.excused)
-		*sum.Of(r.verdict)++
+		sum.Counts.Add(r.counts)
 		if r.verdict != harness.Pass {
 			sum.Failures = append(sum.Failures, r.SeedResult)
 		}
-		worst = harness.Worst(worst, r.verdict)
 	}
 	sum.Coverage, sum.Guided = cov, g
 	if *asJSON {
-		if err := writeJSON(stdout, sum); err != nil {
+		if err := schema.Write(stdout, sum); err != nil {
 			return 0, err
 		}
 	} else {
@@ -136,7 +125,7 @@ func (cli *program) cmdRun(args []string, stdout, stderr io.Writer) (int, error)
 	if *expectFlag != "" {
 		return expected(stderr, results, expect), nil
 	}
-	return worst.ExitCode(), nil
+	return sum.Worst().ExitCode(), nil
 }
 
 // expected judges a run of a scenario meant to fail: success if some seed
@@ -176,17 +165,8 @@ func (cli *program) printSummary(w io.Writer, s *schema.Run, showCoverage bool) 
 	case s.Interrupted:
 		seeds = fmt.Sprintf("%d seeds from %d (interrupted)", s.Seeds, s.FirstSeed)
 	}
-	fmt.Fprintf(w, "scenario %s: %s: %d pass, %d unsafe, %d liveness, %d crashed",
-		s.Scenario, seeds, s.Pass, s.Unsafe, s.Liveness, s.Crashed)
-	if s.Inconclusive > 0 {
-		fmt.Fprintf(w, ", %d inconclusive", s.Inconclusive)
-	}
-	if s.Blocked > 0 {
-		fmt.Fprintf(w, ", %d blocked outside the simulator", s.Blocked)
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintf(w, "%d runs (%.1f%%) outside the protocol's assumptions; %d overlaps of leaders; %d violations excused by the faults that left them; %d stale writes refused by the fence\n",
-		s.Outside, 100*float64(s.Outside)/float64(max(s.Seeds, 1)), s.Overlaps, s.Excused, s.Refused)
+	fmt.Fprintf(w, "scenario %s: %s", s.Scenario, seeds)
+	printCounts(w, &s.Counts, s.Seeds, false)
 	unit := "seeds"
 	if s.Guided != nil {
 		unit = "runs"
@@ -232,6 +212,24 @@ func (cli *program) printSummary(w io.Writer, s *schema.Run, showCoverage bool) 
 	if len(s.Failures) > 0 {
 		fmt.Fprintf(w, "\nadd -o FILE to a replay for a reproducer file (then '%s'), -html FILE for a page\n", cli.repro(harness.Repro{Verb: "shrink", Flags: []string{"FILE"}}))
 	}
+}
+
+// printCounts ends a summary's first line with the verdicts counted (with
+// nondet, the nondeterministic seeds too), and prints the line of what the
+// runs did outside the protocol's assumptions.
+func printCounts(w io.Writer, c *schema.Counts, runs uint64, nondet bool) {
+	fmt.Fprintf(w, ": %d pass, %d unsafe, %d liveness, %d crashed", c.Pass, c.Unsafe, c.Liveness, c.Crashed)
+	if c.Inconclusive > 0 {
+		fmt.Fprintf(w, ", %d inconclusive", c.Inconclusive)
+	}
+	if c.Blocked > 0 {
+		fmt.Fprintf(w, ", %d blocked outside the simulator", c.Blocked)
+	}
+	if nondet {
+		fmt.Fprintf(w, ", %d nondeterministic", c.Nondeterministic)
+	}
+	fmt.Fprintf(w, "\n%d runs (%.1f%%) outside the protocol's assumptions; %d overlaps of leaders; %d violations excused by the faults that left them; %d stale writes refused by the fence\n",
+		c.Outside, 100*float64(c.Outside)/float64(max(runs, 1)), c.Overlaps, c.Excused, c.Refused)
 }
 
 // randomStart is a fresh seed to start from: drawn from the operating

@@ -1,8 +1,8 @@
 package simrun
 
 import (
+	"errors"
 	"flag"
-	"fmt"
 
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sdkhttp"
@@ -22,18 +22,23 @@ const (
 )
 
 // s3Flag registers the -s3 flag.
-func s3Flag(fs *flag.FlagSet) *string {
-	return fs.String("s3", string(s3Fast), "how nodes reach the simulated S3: `fast` (directly) or sdk (the real aws-sdk-go-v2 client over a simulated HTTP transport)")
+func s3Flag(fs *flag.FlagSet) *s3Path {
+	p := s3Fast
+	fs.Var(&p, "s3", "how nodes reach the simulated S3: `fast` (directly) or sdk (the real aws-sdk-go-v2 client over a simulated HTTP transport)")
+	return &p
 }
 
-// parseS3 reads the -s3 flag's value.
-func parseS3(v string) (s3Path, error) {
-	switch p := s3Path(v); p {
+// Set reads the -s3 flag's value.
+func (p *s3Path) Set(v string) error {
+	switch s3Path(v) {
 	case s3Fast, s3SDK:
-		return p, nil
+		*p = s3Path(v)
+		return nil
 	}
-	return "", fmt.Errorf("%w: -s3 %q: want fast or sdk", errUsage, v)
+	return errors.New("want fast or sdk")
 }
+
+func (p *s3Path) String() string { return string(*p) }
 
 // setup makes s reach S3 by path p.
 func (p s3Path) setup(s harness.Setup) harness.Setup {

@@ -6,25 +6,14 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/internal/cmdline"
 	"github.com/s3lease/s3lease/internal/schema"
 )
 
-// checkCounts is the usage check of -seeds and -workers that every command
-// running a range of seeds shares.
-func checkCounts(seeds, workers int) error {
-	switch {
-	case seeds < 1:
-		return fmt.Errorf("%w: -seeds must be at least 1, got %d", errUsage, seeds)
-	case workers < 1:
-		return fmt.Errorf("%w: -workers must be at least 1, got %d", errUsage, workers)
-	}
-	return nil
-}
-
-// checkRange is checkCounts, and that the range of seeds from start does
+// checkRange is cmdline.CheckCounts, and that the range of seeds from start does
 // not overflow.
 func checkRange(start uint64, seeds, workers int) error {
-	if err := checkCounts(seeds, workers); err != nil {
+	if err := cmdline.CheckCounts(seeds, workers); err != nil {
 		return err
 	}
 	if start+uint64(seeds)-1 < start {

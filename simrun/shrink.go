@@ -28,13 +28,9 @@ flags:
 const defaultShrinkBudget = 2000
 
 func (cli *program) cmdShrink(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := cmdline.NewFlags("shrink", stderr)
+	fs := cmdline.NewFlagsUsage("shrink", stderr, shrinkUsage)
 	out := fs.String("o", "", "write the shrunk reproducer to `OUT` (default: FILE with .min.json)")
 	budget := fs.Int("budget", defaultShrinkBudget, "the most runs to spend")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), shrinkUsage)
-		fs.PrintDefaults()
-	}
 	files, err := cmdline.ParseFiles(fs, args)
 	if err != nil {
 		return 0, err

@@ -77,10 +77,8 @@ func (cli *program) cmdZoo(args []string, stdout, stderr io.Writer) (int, error)
 	if err != nil {
 		return 0, err
 	}
-	if *masked {
-		for i := unmasked; i < len(rows); i++ {
-			rows[i].Masked = true
-		}
+	for i := unmasked; i < len(rows); i++ {
+		rows[i].Masked = true
 	}
 	sum := schema.Zoo{Header: schema.NewHeader(schema.CommandZoo), Budget: *budget, Start: *first, Workers: *workers, ControlPassed: true,
 		Wall: faults.Duration(time.Since(start)), Rows: rows, Swarm: *swarm, Guided: *guided, GOMAXPROCS: runtime.GOMAXPROCS(0)}
@@ -106,7 +104,7 @@ func (cli *program) cmdZoo(args []string, stdout, stderr io.Writer) (int, error)
 		sum.MedianCatch, sum.MaxCatch = faults.Duration(median), faults.Duration(catches[len(catches)-1])
 	}
 	if *asJSON {
-		if err := writeJSON(stdout, sum); err != nil {
+		if err := schema.Write(stdout, sum); err != nil {
 			return 0, err
 		}
 	} else if err := cli.printZoo(stdout, &sum, *shrink > 0); err != nil {

@@ -2,10 +2,8 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/s3lease/s3lease/harness"
@@ -45,7 +43,7 @@ var liveTool = simrun.Tool{Name: "live", Run: runLive,
 // runLive runs `simrun live`.
 func runLive(env simrun.Env, args []string) (int, error) {
 	stdout := env.Stdout
-	fs := cmdline.NewFlags("live", env.Stderr)
+	fs := cmdline.NewFlagsUsage("live", env.Stderr, liveUsage)
 	duration := fs.Duration("duration", 10*time.Second, "how long the electors run")
 	nodes := fs.Int("nodes", 3, "number of electors")
 	withFaults := fs.Bool("faults", true, "inject the proxy's default fault mix")
@@ -56,10 +54,6 @@ func runLive(env simrun.Env, args []string) (int, error) {
 	createBucket := fs.Bool("create-bucket", false, "create -bucket at -endpoint first")
 	asJSON := fs.Bool("json", false, "print the run and its verdicts as JSON")
 	page := fs.String("html", "", "write the run's page to `FILE` (atomically)")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), liveUsage)
-		fs.PrintDefaults()
-	}
 	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}
@@ -94,7 +88,7 @@ func runLive(env simrun.Env, args []string) (int, error) {
 		fmt.Fprintf(env.Stderr, "simrun: live: %v\n", err)
 	}
 	if *asJSON {
-		if err := writeLiveJSON(stdout, res); err != nil {
+		if err := schema.Write(stdout, res); err != nil {
 			return 0, err
 		}
 	} else if err := res.WriteText(stdout); err != nil {
@@ -115,28 +109,4 @@ func runLive(env simrun.Env, args []string) (int, error) {
 		return cmdline.SignalStatus(sig), nil
 	}
 	return res.Verdict.ExitCode(), nil
-}
-
-// writeLiveJSON prints a live run as a document of the schema: the header,
-// then the run's own fields (live.Result's encoding).
-func writeLiveJSON(w io.Writer, res *live.Result) error {
-	body, err := json.Marshal(res)
-	if err != nil {
-		return err
-	}
-	head, err := json.Marshal(schema.NewHeader(schema.CommandLive))
-	if err != nil {
-		return err
-	}
-	var doc bytes.Buffer
-	doc.Write(head[:len(head)-1])
-	doc.WriteByte(',')
-	doc.Write(body[1:])
-	var out bytes.Buffer
-	if err := json.Indent(&out, doc.Bytes(), "", "  "); err != nil {
-		return err
-	}
-	out.WriteByte('\n')
-	_, err = w.Write(out.Bytes())
-	return err
 }

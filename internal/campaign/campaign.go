@@ -256,18 +256,16 @@ func reproFile(name string) (uint64, bool) {
 
 // ReproducerPath and TracePath are where a group's seed is kept, relative
 // to the campaign directory.
-func ReproducerPath(slug string, seed uint64) string {
-	return path.Join(FailuresDir, slug, "seed-"+strconv.FormatUint(seed, 10)+".json")
-}
+func ReproducerPath(slug string, seed uint64) string { return seedFile(slug, seed, ".json") }
 
 // PagePath is where a kept seed's HTML page is: see ReproducerPath.
-func PagePath(slug string, seed uint64) string {
-	return path.Join(FailuresDir, slug, "seed-"+strconv.FormatUint(seed, 10)+".html")
-}
+func PagePath(slug string, seed uint64) string { return seedFile(slug, seed, ".html") }
 
-// TracePath: see ReproducerPath.
-func TracePath(slug string, seed uint64) string {
-	return path.Join(FailuresDir, slug, "seed-"+strconv.FormatUint(seed, 10)+".trace.txt")
+// TracePath is where a kept seed's readable trace is: see ReproducerPath.
+func TracePath(slug string, seed uint64) string { return seedFile(slug, seed, ".trace.txt") }
+
+func seedFile(slug string, seed uint64, ext string) string {
+	return path.Join(FailuresDir, slug, "seed-"+strconv.FormatUint(seed, 10)+ext)
 }
 
 // Run runs the campaign until its shard of the range is done, its duration
@@ -423,27 +421,13 @@ func (c *Campaign) runSeed(seed uint64) (r seedRun, err error) {
 		r.nondet = r.hashes[0] != r.hashes[1]
 		again.Result.Release()
 	}
-	switch {
-	case r.nondet:
-		r.counts.Nondeterministic = 1
+	r.counts = schema.CountsOf(o)
+	if r.nondet {
+		*r.counts.Of(o.Verdict), r.counts.Nondeterministic = 0, 1
 		r.sig = harness.Signature{Verdict: Nondeterministic}
-	default:
-		*r.counts.Of(o.Verdict) = 1
 	}
 	r.fail = r.counts.Pass == 0
 	r.verdict, r.key = r.sig.Verdict, r.sig.String()
-	if len(o.Outside) > 0 {
-		r.counts.Outside = 1
-	}
-	r.counts.Overlaps = uint64(len(o.Overlaps))
-	r.counts.Excused = uint64(len(o.Excused))
-	if o.Result != nil && o.Result.History != nil {
-		for _, w := range o.Result.History.Writes {
-			if !w.Accepted {
-				r.counts.Refused++
-			}
-		}
-	}
 	return r, nil
 }
 
@@ -544,21 +528,27 @@ func (c *Campaign) elapsedLocked() time.Duration {
 func (c *Campaign) stateLocked() *State {
 	st := &State{Version: StateVersion, Scenario: c.cfg.Scenario.Name, Shard: c.cfg.Shard, Start: c.cfg.Start,
 		Seeds: c.cfg.Seeds, CheckDeterminism: c.cfg.CheckDeterminism, Duration: faults.Duration(c.cfg.Duration),
-		Elapsed: faults.Duration(c.elapsedLocked()), Counts: c.counts, Groups: []Group{}, Coverage: c.coverageLocked(),
+		Elapsed: faults.Duration(c.elapsedLocked()), Counts: c.counts, Groups: c.groupsLocked(), Coverage: c.coverageLocked(),
 		Done: DoneSeeds{Count: c.done.count(), Next: c.cfg.Shard.Seed(c.cfg.Start, c.done.next)}}
 	for _, k := range c.done.above {
 		st.Done.Above = append(st.Done.Above, c.cfg.Shard.Seed(c.cfg.Start, k))
 	}
+	return st
+}
+
+// groupsLocked is a copy of the groups that counted a seed, sorted.
+func (c *Campaign) groupsLocked() []Group {
+	gs := []Group{}
 	for _, g := range c.groups {
 		if g.Count == 0 {
 			continue // found, but not yet counted
 		}
-		sg := g.Group
-		sg.Checkers, sg.FirstSeeds = slices.Clone(g.Checkers), slices.Clone(g.FirstSeeds)
-		st.Groups = append(st.Groups, sg)
+		cg := g.Group
+		cg.Checkers, cg.FirstSeeds = slices.Clone(g.Checkers), slices.Clone(g.FirstSeeds)
+		gs = append(gs, cg)
 	}
-	sortGroups(st.Groups)
-	return st
+	sortGroups(gs)
+	return gs
 }
 
 // coverageLocked is a copy of the campaign's coverage, or nil if no seed
@@ -582,7 +572,7 @@ func (c *Campaign) Report() *Report {
 func (c *Campaign) reportLocked() *Report {
 	r := &Report{Header: schema.NewHeader(schema.CommandCampaign), Scenario: c.cfg.Scenario.Name, Shards: []Shard{c.cfg.Shard}, Start: c.cfg.Start,
 		Seeds: c.cfg.Seeds, CheckDeterminism: c.cfg.CheckDeterminism, Complete: c.cfg.Seeds > 0 && c.done.count() == c.total,
-		SeedsRun: c.counts.Seeds(), Counts: c.counts, Groups: []Group{}, Coverage: c.coverageLocked()}
+		SeedsRun: c.counts.Seeds(), Counts: c.counts, Groups: c.groupsLocked(), Coverage: c.coverageLocked()}
 	if wall := c.elapsedLocked(); wall > 0 {
 		r.Wall = faults.Duration(wall)
 		r.SeedsPerSecond = float64(r.SeedsRun) / wall.Seconds()
@@ -591,19 +581,14 @@ func (c *Campaign) reportLocked() *Report {
 		m := c.memory.m
 		r.Memory = &m
 	}
-	for _, g := range c.groups {
-		if g.Count == 0 {
-			continue
+	for i := range r.Groups {
+		g := &r.Groups[i]
+		slug := c.groups[g.Signature].slug
+		for _, s := range slices.Sorted(maps.Keys(c.files[slug])) {
+			g.Reproducers = append(g.Reproducers, ReproducerPath(slug, s))
 		}
-		rg := g.Group
-		rg.Checkers, rg.FirstSeeds = slices.Clone(g.Checkers), slices.Clone(g.FirstSeeds)
-		for _, s := range slices.Sorted(maps.Keys(c.files[g.slug])) {
-			rg.Reproducers = append(rg.Reproducers, ReproducerPath(g.slug, s))
-		}
-		rg.Replay = harness.Repro{Program: c.cfg.Program, Scenario: c.cfg.Scenario.Name, Seed: rg.FirstSeeds[0]}.Command()
-		r.Groups = append(r.Groups, rg)
+		g.Replay = harness.Repro{Program: c.cfg.Program, Scenario: c.cfg.Scenario.Name, Seed: g.FirstSeeds[0]}.Command()
 	}
-	sortGroups(r.Groups)
 	return r
 }
 

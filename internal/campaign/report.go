@@ -2,6 +2,7 @@ package campaign
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -244,10 +245,7 @@ func Merge(program string, reports ...*Report) (*Report, error) {
 	m.Missing = missingShards(m.Shards)
 	for _, g := range groups {
 		slices.SortFunc(g.Reproducers, func(x, y string) int {
-			if c := compareUint(reproSeed(x), reproSeed(y)); c != 0 {
-				return c
-			}
-			return strings.Compare(x, y)
+			return cmp.Or(cmp.Compare(reproSeed(x), reproSeed(y)), strings.Compare(x, y))
 		})
 		if len(g.FirstSeeds) > 0 {
 			g.Replay = harness.Repro{Program: program, Scenario: m.Scenario, Seed: g.FirstSeeds[0]}.Command()
@@ -263,50 +261,22 @@ func Merge(program string, reports ...*Report) (*Report, error) {
 
 func sortShards(s []Shard) {
 	slices.SortFunc(s, func(a, b Shard) int {
-		if c := compareUint(a.Count, b.Count); c != 0 {
-			return c
-		}
-		return compareUint(a.Index, b.Index)
+		return cmp.Or(cmp.Compare(a.Count, b.Count), cmp.Compare(a.Index, b.Index))
 	})
 }
 
 // sortGroups orders groups by count, most first, then by signature.
 func sortGroups(gs []Group) {
 	slices.SortFunc(gs, func(a, b Group) int {
-		if c := compareUint(b.Count, a.Count); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Signature, b.Signature)
+		return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Signature, b.Signature))
 	})
-}
-
-func compareUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // mergeSeeds merges two sorted lists of seeds, without duplicates, keeping
 // the lowest FirstSeeds.
 func mergeSeeds(a, b []uint64) []uint64 {
-	out := make([]uint64, 0, min(len(a)+len(b), FirstSeeds))
-	for len(out) < FirstSeeds && (len(a) > 0 || len(b) > 0) {
-		var s uint64
-		switch {
-		case len(b) == 0 || (len(a) > 0 && a[0] <= b[0]):
-			s, a = a[0], a[1:]
-		default:
-			s, b = b[0], b[1:]
-		}
-		if len(out) == 0 || out[len(out)-1] != s {
-			out = append(out, s)
-		}
-	}
-	return out
+	out := slices.Compact(slices.Sorted(slices.Values(slices.Concat(a, b))))
+	return out[:min(len(out), FirstSeeds)]
 }
 
 // insertSeed inserts seed into the sorted list of first seeds, keeping the

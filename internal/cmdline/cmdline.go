@@ -37,6 +37,17 @@ func NewFlags(name string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
+// NewFlagsUsage is NewFlags with a usage (-h) that prints text, then the
+// flags and their defaults.
+func NewFlagsUsage(name string, stderr io.Writer, text string) *flag.FlagSet {
+	fs := NewFlags(name, stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), text)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
 // quiet is a flag set's output while it parses: it discards what the flag
 // package prints on an error, and keeps where the usage goes for -h.
 type quiet struct{ help io.Writer }
@@ -59,13 +70,25 @@ func ParseFlags(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-// parse parses args and rejects stray positional arguments.
+// Parse parses args and rejects stray positional arguments.
 func Parse(fs *flag.FlagSet, args []string) error {
 	if err := ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: %s takes no arguments, but was given %s", ErrUsage, fs.Name(), quoteAll(fs.Args()))
+	}
+	return nil
+}
+
+// CheckCounts is the usage check of -seeds and -workers that every command
+// running a number of seeds shares.
+func CheckCounts(seeds, workers int) error {
+	switch {
+	case seeds < 1:
+		return fmt.Errorf("%w: -seeds must be at least 1, got %d", ErrUsage, seeds)
+	case workers < 1:
+		return fmt.Errorf("%w: -workers must be at least 1, got %d", ErrUsage, workers)
 	}
 	return nil
 }
@@ -125,14 +148,14 @@ func StopOnSignal() (context.Context, *Signals) {
 	return ctx, c
 }
 
-// signal returns the signal caught, or nil.
+// Caught returns the signal caught, or nil.
 func (c *Signals) Caught() os.Signal {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.got
 }
 
-// release stops listening for signals.
+// Release stops listening for signals.
 func (c *Signals) Release() {
 	signal.Stop(c.ch)
 	c.cancel()

@@ -41,6 +41,9 @@
 //
 // # How to run it
 //
+// The comparison is test code, in the package's test files (the synctest
+// side needs the *testing.T of a test), and go test runs it:
+//
 //	go test -run '^$' -bench Compare -cpu 1 ./internal/comparison/
 //
 // runs b.N seeds on each side in one process, taking turns in batches of

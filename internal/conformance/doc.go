@@ -3,17 +3,17 @@
 //
 // # Model
 //
-// A [Case] is a short sequence of S3 calls on keys of its own, made through
+// A Case is a short sequence of S3 calls on keys of its own, made through
 // [sim.S3Client], the elector's protocol.ObjectStore with the listings,
 // heads and deletes other protocols make (it has aws-sdk-go-v2's
 // signatures, so an *s3.Client is a store, and so is the simulator's S3
-// behind [SimStore]). Each [Step] is one call: PutObject,
+// behind SimStore). Each Step is one call: PutObject,
 // GetObject, HeadObject, DeleteObject or ListObjectsV2, with at most one
 // conditional header. A header that names an ETag names it symbolically
-// ([Cond]): the ETag the store returned for an earlier write of a body in the
+// (Cond): the ETag the store returned for an earlier write of a body in the
 // same case, the same without its quotes, an ETag no write ever returned, or
-// a literal. [Run] performs a case's steps in order, one at a time, and
-// renders each answer as a short, deterministic string (see [Observe]):
+// a literal. Run performs a case's steps in order, one at a time, and
+// renders each answer as a short, deterministic string (see Observe):
 //
 //	200 etag=v1 body=v1     success; ETag is the quoted MD5 of body "v1"; body read
 //	412 PreconditionFailed  HTTP status and the S3 error code the SDK reports
@@ -28,36 +28,37 @@
 // HTTP exchange: 204 for DeleteObject, 200 for the rest).
 //
 // Every step also carries the answer Amazon S3 documents for it (Step.AWS),
-// written from AWS's documentation; [Sources] lists the pages. A step the
+// written from AWS's documentation; Sources lists the pages. A step the
 // elector relies on being refused (a conditional write that must not apply)
 // is marked Step.Guard: an implementation that answers it with a success is
 // unsafe for the elector.
 //
-// A [Race] is the concurrent counterpart of the guard steps: in each round,
+// A Race is the concurrent counterpart of the guard steps: in each round,
 // several writers with the same condition (If-Match: the ETag they all read,
 // or If-None-Match: *) are released at once on one key, as candidates racing
 // for a term are; at most one may win, and the object must then hold the
 // winner's body. Its result is summarized without the counts that vary from
-// run to run ([RaceResult.Summary]).
+// run to run (RaceResult.Summary).
 //
 // # Targets and the committed table
 //
-// The package's test runs every case and race against four implementations: the
-// simulator's store in its AWS dialect and in its gofakes3 dialect, a real
-// gofakes3 server (in-memory backend) on loopback, and a real versitygw
-// gateway (posix backend in a temporary directory) on loopback, the last two
-// through a real *s3.Client. [Render] writes the answers as the markdown
-// table docs/conformance.md, with every difference from the documented AWS
-// answer named (the step's property name and the implementations that
-// answered differently), every guard step an implementation accepted and
-// every race with two winners flagged "unsafe for the elector", and every
-// other condition an implementation ignored listed. The test fails when the
-// committed document differs from what the implementations answer today,
-// and regenerates it with
+// The package is test code: the cases, the runner and the renderer live in
+// its test files, and its test runs every case and race against four
+// implementations: the simulator's store in its AWS dialect and in its
+// gofakes3 dialect, a real gofakes3 server (in-memory backend) on loopback,
+// and a real versitygw gateway (posix backend in a temporary directory) on
+// loopback, the last two through a real *s3.Client. Render writes the
+// answers as the markdown table docs/conformance.md, with every difference
+// from the documented AWS answer named (the step's property name and the
+// implementations that answered differently), every guard step an
+// implementation accepted and every race with two winners flagged "unsafe
+// for the elector", and every other condition an implementation ignored
+// listed. The test fails when the committed document differs from what the
+// implementations answer today, and regenerates it with
 //
 //	go test ./internal/conformance -run TestConformance -update
 //
-// which needs the versitygw binary ([VersityGWInstall]). Without it, the test
+// which needs the versitygw binary (VersityGWInstall). Without it, the test
 // skips the versitygw subtest, keeps the committed versitygw column, and
 // checks the rest of the document.
 //

@@ -144,14 +144,14 @@ func describeElectionState(state any) string {
 	return b.String()
 }
 
-// describeTerm is a term in words, for a tooltip.
-func describeTerm(i int, t sim.Term) string {
+// termText is a term in words, for a tooltip.
+func termText(t sim.Term) string {
 	end := "to " + secs(t.End) + " (" + secs(t.End-t.Start) + ")"
 	if t.Open {
 		end = "to the end of the run (still leading)"
 	}
-	return fmt.Sprintf("term %d: n%d (identity %q, incarnation %d) leads with token %d from %s %s",
-		i+1, t.Node, t.Identity, t.Incarnation, t.Token, secs(t.Start), end)
+	return fmt.Sprintf("n%d (identity %q, incarnation %d) leads with token %d from %s %s",
+		t.Node, t.Identity, t.Incarnation, t.Token, secs(t.Start), end)
 }
 
 // electionHistory is the election history of h as porcupine operations,
@@ -173,7 +173,7 @@ func electionHistory(h *sim.History) ([]porcupine.Operation, []porcupine.Annotat
 			Call: 4 * int64(at), Return: 4*int64(at) + 1, Metadata: meta}
 	}
 	for i, t := range h.Terms {
-		meta := describeTerm(i, t)
+		meta := fmt.Sprintf("term %d: %s", i+1, termText(t))
 		ops = append(ops, op(t, electionLeads, t.Start, meta))
 		end := 4*int64(h.End) + 2
 		if !t.Open {

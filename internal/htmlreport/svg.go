@@ -195,64 +195,29 @@ func renderSVG(m *model, id string, from, to time.Duration, plotW int, caption s
 func (v *view) lane(y float64, l *laneData, step time.Duration) {
 	v.printf(`<g class="lane-content" data-node="%d">`, l.node)
 	for _, s := range l.down {
-		if !v.visible(s.from, s.to) {
-			continue
-		}
-		x0, x1 := v.xc(s.from), v.xc(s.to)
-		v.printf(`<g class="down"><title>%s</title><rect x="%s" y="%s" width="%s" height="%d" fill="url(#%sdown)"/>`,
-			esc(s.title), f1(x0), f1(y+1), f1(x1-x0), laneH-2, v.id)
-		if x1-x0 > 40 {
-			v.printf(`<text class="span-label" x="%s" y="%s">process down</text>`, f1(max(x0, gutter)+3), f1(y+rowTermY+15))
-		}
-		v.printf(`</g>`)
+		v.span(s, "down", y+1, laneH-2, 0, ` fill="url(#`+v.id+`down)"`, "span-label", "process down", 40, y+rowTermY+15)
 	}
 	for _, s := range l.partitions {
-		if !v.visible(s.from, s.to) {
-			continue
-		}
-		x0, x1 := v.xc(s.from), v.xc(s.to)
-		v.printf(`<g class="partition"><title>%s</title><rect x="%s" y="%s" width="%s" height="20"/>`,
-			esc(s.title), f1(x0), f1(y+rowS3-10), f1(max(x1-x0, 1)))
-		if x1-x0 > 44 {
-			v.printf(`<text class="span-label partition-label" x="%s" y="%s">%s</text>`, f1(max(x0, gutter)+3), f1(y+rowS3+4), esc(s.label))
-		}
-		v.printf(`</g>`)
+		v.span(s, "partition", y+rowS3-10, 20, 1, "", "span-label partition-label", s.label, 44, y+rowS3+4)
 	}
 	for _, s := range l.pauses {
-		if !v.visible(s.from, s.to) {
-			continue
-		}
-		x0, x1 := v.xc(s.from), v.xc(s.to)
 		cls := "pause"
 		if s.label == "VM suspended" {
 			cls = "pause suspend"
 		}
-		v.printf(`<g class="%s"><title>%s</title><rect x="%s" y="%s" width="%s" height="%d"/>`,
-			cls, esc(s.title), f1(x0), f1(y+1), f1(max(x1-x0, 1.5)), laneH-2)
-		if x1-x0 > 60 {
-			v.printf(`<text class="span-label pause-label" x="%s" y="%s">%s</text>`, f1(max(x0, gutter)+3), f1(y+12), esc(s.label))
-		}
-		v.printf(`</g>`)
+		v.span(s, cls, y+1, laneH-2, 1.5, "", "span-label pause-label", s.label, 60, y+12)
 	}
 	if l.node != world {
 		v.printf(`<line class="s3-base" x1="%d" y1="%s" x2="%d" y2="%s"/>`, gutter, f1(y+rowS3), gutter+v.w, f1(y+rowS3))
 	}
 	for _, t := range l.terms {
-		end := t.End
-		if t.Open {
-			end = v.m.end
-		}
-		if !v.visible(t.Start, end) {
+		end, ok := v.termEnd(t)
+		if !ok {
 			continue
 		}
 		x0, x1 := v.xc(t.Start), v.xc(end)
-		state := fmt.Sprintf("to %s (%s)", secs(end), secs(end-t.Start))
-		if t.Open {
-			state = "to the end of the run (still leading)"
-		}
 		v.printf(`<g class="term" data-token="%d">`, t.Token)
-		v.title(fmt.Sprintf("n%d (identity %q, incarnation %d) leads with token %d from %s %s",
-			t.Node, t.Identity, t.Incarnation, t.Token, secs(t.Start), state))
+		v.title(termText(t))
 		v.printf(`<rect x="%s" y="%s" width="%s" height="%d" rx="3" fill="%s"/>`,
 			f1(x0), f1(y+rowTermY), f1(max(x1-x0, 2)), rowTermH, tokenColor(t.Token))
 		v.printf(`</g>`)
@@ -292,14 +257,38 @@ func (v *view) lane(y float64, l *laneData, step time.Duration) {
 	v.printf(`</g>`)
 }
 
+// span draws s, if in view, as a rectangle of class cls from top, height
+// high and at least minW wide, with the further attributes attrs, and its
+// label of class labelCls at labelY when the rectangle is wider than
+// labelW.
+func (v *view) span(s span, cls string, top float64, height int, minW float64, attrs, labelCls, label string, labelW, labelY float64) {
+	if !v.visible(s.from, s.to) {
+		return
+	}
+	x0, x1 := v.xc(s.from), v.xc(s.to)
+	v.printf(`<g class="%s"><title>%s</title><rect x="%s" y="%s" width="%s" height="%d"%s/>`,
+		cls, esc(s.title), f1(x0), f1(top), f1(max(x1-x0, minW)), height, attrs)
+	if x1-x0 > labelW {
+		v.printf(`<text class="%s" x="%s" y="%s">%s</text>`, labelCls, f1(max(x0, gutter)+3), f1(labelY), esc(label))
+	}
+	v.printf(`</g>`)
+}
+
+// termEnd is where term t's bar ends (an open term's at the end of the
+// run), and whether the bar is in view.
+func (v *view) termEnd(t sim.Term) (time.Duration, bool) {
+	end := t.End
+	if t.Open {
+		end = v.m.end
+	}
+	return end, v.visible(t.Start, end)
+}
+
 // termLabels writes "token N" on each term's bar, over the overlap marks.
 func (v *view) termLabels(y float64, l *laneData) {
 	for _, t := range l.terms {
-		end := t.End
-		if t.Open {
-			end = v.m.end
-		}
-		if !v.visible(t.Start, end) {
+		end, ok := v.termEnd(t)
+		if !ok {
 			continue
 		}
 		lx0, lx1 := max(v.xc(t.Start), gutter), min(v.xc(end), v.right())

@@ -31,33 +31,17 @@
 //
 // # Faults
 //
-// For every HTTP request the proxy draws from a math/rand/v2 PCG seeded with
-// Config.Seed, in a fixed number of draws per request, so the sequence of
-// fates depends only on the order in which requests arrive (Faults):
-//
-//   - latency: the request is held for a random delay before anything else;
-//   - 409 ConditionalRequestConflict, 500 InternalError, 503 SlowDown,
-//     answered by the proxy without forwarding: the request is not applied;
-//   - 500 after forwarding: applied (if the store accepted it), answered 500;
-//   - a dropped answer: applied, its answer discarded and the client's
-//     connection reset, so the client sees a transport error;
-//   - a cut connection: a write is reset before it is forwarded (not
-//     applied); a GET is forwarded and its 200 answer reset after the headers
-//     and half the body (the client sees the status and ETag, then a broken
-//     body).
-//
-// At most one of the faults after latency hits a request. The proxy counts
-// what it did (ProxyStats, FaultCounts). Config.RestartLeaderEvery adds
-// process-level events: the leader of the moment is stopped (it releases its
-// lease) or crashed (cut off from the store first, so its lease is
-// abandoned), alternately, and restarted as a new incarnation; each appears
-// in History.Faults as "stop" or "crash", then "restart".
-//
-// Faults.StripConditions is a broken setup rather than a fault: the proxy
-// removes If-Match and If-None-Match before forwarding, so the store accepts
-// every write. The history keeps the conditions the clients sent, and the
-// checkers must find the run unsafe. The headers are signed, so a store that
-// checks signatures refuses the stripped requests; use the embedded server.
+// For every HTTP request the proxy draws its fate from a math/rand/v2 PCG
+// seeded with Config.Seed, in a fixed number of draws per request, so the
+// sequence of fates depends only on the order in which requests arrive:
+// latency, and at most one of a 409, 500 or 503 answered without
+// forwarding, a 500 after forwarding, a dropped answer and a cut
+// connection (Faults says what each does to the request and the store).
+// The proxy counts what it did (ProxyStats, FaultCounts).
+// Config.RestartLeaderEvery adds process-level events: the leader of the
+// moment stopped or crashed, alternately, and restarted.
+// Faults.StripConditions is a broken setup rather than a fault, which the
+// checkers must find unsafe.
 //
 // # The history
 //

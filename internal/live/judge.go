@@ -1,6 +1,7 @@
 package live
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -120,13 +121,7 @@ func judge(res *Result, cfg Config) {
 	res.Checks = append(res.Checks, live)
 
 	slices.SortStableFunc(unsafe, func(a, b Violation) int {
-		switch {
-		case a.At < b.At:
-			return -1
-		case a.At > b.At:
-			return 1
-		}
-		return strings.Compare(a.Checker, b.Checker)
+		return cmp.Or(cmp.Compare(a.At, b.At), strings.Compare(a.Checker, b.Checker))
 	})
 	switch {
 	case len(unsafe) > 0:
@@ -200,20 +195,18 @@ func (r *Result) Outcome() *harness.Outcome {
 // durations as text.
 func (r Result) MarshalJSON() ([]byte, error) {
 	type plain Result
-	return json.Marshal(struct {
-		*plain
-		Verdict string `json:"verdict"`
-		S3      struct {
-			Result   string `json:"result"`
-			Ops      int    `json:"ops"`
-			Duration string `json:"duration"`
-		} `json:"s3"`
-		Faults jsonFaults `json:"faultConfig"`
-	}{plain: (*plain)(&r), Verdict: r.Verdict.String(), S3: struct {
+	type s3 struct {
 		Result   string `json:"result"`
 		Ops      int    `json:"ops"`
 		Duration string `json:"duration"`
-	}{string(r.S3.Result), r.S3.Ops, r.S3.Duration.String()}, Faults: jsonFaultsOf(r.Faults)})
+	}
+	return json.Marshal(struct {
+		*plain
+		Verdict string     `json:"verdict"`
+		S3      s3         `json:"s3"`
+		Faults  jsonFaults `json:"faultConfig"`
+	}{plain: (*plain)(&r), Verdict: r.Verdict.String(), S3: s3{string(r.S3.Result), r.S3.Ops, r.S3.Duration.String()},
+		Faults: jsonFaultsOf(r.Faults)})
 }
 
 // jsonFaults is Faults with camelCase names and durations as text.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/s3lease/s3lease/internal/schema"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -18,6 +19,8 @@ var ErrElectorsDidNotStop = errors.New("live: electors did not stop")
 
 // Result is a judged live run.
 type Result struct {
+	// Header begins the result's JSON document (command live).
+	schema.Header
 	// Target names the store the run talked to (never its credentials).
 	Target string `json:"target"`
 	// Bucket and Key name the lock object.
@@ -115,7 +118,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 
 	c := newCluster(cfg, log, tgt, px)
 	defer c.stopAll()
-	c.res = &Result{Target: tgt.desc, Bucket: cfg.Bucket, Key: cfg.Key, Seed: cfg.Seed, Faults: cfg.Faults}
+	c.res = &Result{Header: schema.NewHeader(schema.CommandLive), Target: tgt.desc, Bucket: cfg.Bucket, Key: cfg.Key, Seed: cfg.Seed, Faults: cfg.Faults}
 	if err := c.startAll(); err != nil {
 		return nil, err
 	}

@@ -12,34 +12,12 @@ import (
 // which the swarm's checkers judge, or the code that only reports on it.
 type Area string
 
-// The areas.
+// The areas; the package documentation says what each holds.
 const (
-	// AreaElection is every mutant not in AreaObservability: the code that
-	// decides who leads, for how long, with which token, and what is
-	// written to S3 (the record codec and the configuration's rules
-	// included). The swarm's safety and liveness checkers judge it, and
-	// the swarm score is over it.
-	AreaElection Area = "election"
-	// AreaObservability is code whose only effect is what the elector
-	// reports: Metrics hooks, Healthy and the /healthz adaptor, the phase
-	// machine's transitions and their names, Leader, Phase and
-	// OnNewLeader. Users see these values, so a mutant there is not
-	// equivalent; but no safety or liveness checker of the swarm can
-	// observe them, so its mutants are scored apart, mostly by the tests.
+	AreaElection      Area = "election"
 	AreaObservability Area = "observability"
-	// AreaReal is production code that the simulator replaces by design
-	// and so never runs under the swarm: the real clock and the operating
-	// system's entropy, marked //simvet:real (see package simvet). Live
-	// mode and the tests run it.
-	AreaReal Area = "real"
-	// AreaConfig is what NewElector accepts and the error it gives for
-	// a configuration it refuses, and the defaults it offers users to
-	// copy: the swarm builds electors only from settings it draws valid,
-	// and runs one with its own defaults when the elector refuses a draw,
-	// so it never judges these rules; the tests do (config_test.go). What
-	// a configuration means once accepted (the term, the drift margin,
-	// the assumptions) is the election path.
-	AreaConfig Area = "config"
+	AreaReal          Area = "real"
+	AreaConfig        Area = "config"
 )
 
 // Areas lists the areas in the order reports give them.
@@ -381,10 +359,7 @@ func (a *areaFinder) onlyReports(list []ast.Stmt, logs bool) bool {
 	return some
 }
 
-func (a *areaFinder) logOnly(s ast.Stmt) bool {
-	e := &enumerator{p: a.p}
-	return e.logOnly(s)
-}
+func (a *areaFinder) logOnly(s ast.Stmt) bool { return (&enumerator{p: a.p}).logOnly(s) }
 
 // sinkCall reports whether call calls a sink or a hook variable.
 func (a *areaFinder) sinkCall(call *ast.CallExpr) bool {
@@ -433,13 +408,17 @@ func (a *areaFinder) hookInit(init ast.Stmt) bool {
 	return true
 }
 
-// pure reports whether x calls nothing but Err methods.
-func (a *areaFinder) pure(x ast.Expr) bool {
+// pure reports whether x calls nothing but Err methods and conversions.
+func (a *areaFinder) pure(x ast.Expr) bool { return callsOnlyErr(a.p.info, x, true) }
+
+// callsOnlyErr reports whether x calls nothing but Err methods (and, with
+// conversions, type conversions).
+func callsOnlyErr(info *types.Info, x ast.Expr, conversions bool) bool {
 	ok := true
 	ast.Inspect(x, func(n ast.Node) bool {
 		if call, isCall := n.(*ast.CallExpr); isCall {
-			if tv, conv := a.p.info.Types[call.Fun]; conv && tv.IsType() {
-				return ok // a conversion
+			if tv, conv := info.Types[call.Fun]; conversions && conv && tv.IsType() {
+				return ok
 			}
 			sel, isSel := call.Fun.(*ast.SelectorExpr)
 			ok = ok && isSel && sel.Sel.Name == "Err" && len(call.Args) == 0

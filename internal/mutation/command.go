@@ -4,24 +4,25 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/internal/cmdline"
+	"github.com/s3lease/s3lease/internal/schema"
 )
 
 // errUsage marks errors in the command line.
-var errUsage = errors.New("usage")
+var errUsage = cmdline.ErrUsage
 
 // Options are the settings of a mutation run; Main fills them from flags.
 type Options struct {
@@ -78,32 +79,28 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "simrun mutate: %v\n", err)
-		if errors.Is(err, errUsage) {
-			return 2
+	var rep *Report
+	if err == nil {
+		ctx, caught := cmdline.StopOnSignal()
+		defer caught.Release()
+		progress := stderr
+		if o.List {
+			progress = stdout
 		}
-		return 1
+		rep, err = Execute(ctx, o, progress)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	progress := stderr
-	if o.List {
-		progress = stdout
-	}
-	rep, err := Execute(ctx, o, progress)
 	if rep != nil {
-		rep.Command = "go run ./cmd/simrun mutate " + quoteArgs(args)
+		rep.Command = harness.Repro{Verb: "mutate", Flags: args}.Command()
 		if werr := emit(o, rep, stdout); werr != nil && err == nil {
 			err = werr
 		}
 	}
 	switch {
-	case errors.Is(err, errUsage):
-		fmt.Fprintf(stderr, "simrun mutate: %v\n", err)
-		return 2
 	case err != nil:
 		fmt.Fprintf(stderr, "simrun mutate: %v\n", err)
+		if errors.Is(err, errUsage) {
+			return 2
+		}
 		return 1
 	case o.List:
 		return 0
@@ -115,8 +112,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 }
 
 func parseFlags(args []string, stderr io.Writer) (*Options, error) {
-	fs := flag.NewFlagSet("simrun mutate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := cmdline.NewFlags("mutate", stderr)
 	o := &Options{Triage: Triage, Scope: ProtocolScope, SpeedGuards: SpeedGuards}
 	fs.StringVar(&o.Dir, "C", ".", "the module's `DIR` (or a directory inside it)")
 	fs.StringVar(&o.Pkg, "pkg", "protocol", "the package directory to mutate, relative to the module root")
@@ -141,20 +137,11 @@ func parseFlags(args []string, stderr io.Writer) (*Options, error) {
 	fs.DurationVar(&o.SwarmTimeout, "swarm-timeout", 0, "deadline of each swarm run (0: five times the baseline's wall time, at least 2m); a swarm that passes it kills the mutant")
 	fs.DurationVar(&o.TestTimeout, "test-timeout", 5*time.Minute, "deadline of each test suite run")
 	memMB := fs.Int64("swarm-memory", 4096, "bound on the memory each swarm run may allocate, in `MiB` (0: none); a swarm that needs more dies, which kills the mutant")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("%w: %w", errUsage, err)
+	if err := cmdline.Parse(fs, args); err != nil {
+		return nil, err
 	}
-	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
-	}
-	if o.Seeds < 1 {
-		return nil, fmt.Errorf("%w: -seeds must be at least 1, got %d", errUsage, o.Seeds)
-	}
-	if o.Workers < 1 {
-		return nil, fmt.Errorf("%w: -workers must be at least 1, got %d", errUsage, o.Workers)
+	if err := cmdline.CheckCounts(o.Seeds, o.Workers); err != nil {
+		return nil, err
 	}
 	if o.Limit < 0 {
 		return nil, fmt.Errorf("%w: -limit must not be negative, got %d", errUsage, o.Limit)
@@ -172,16 +159,7 @@ func parseFlags(args []string, stderr io.Writer) (*Options, error) {
 	if o.Results == "" {
 		return nil, fmt.Errorf("%w: -results must name a file", errUsage)
 	}
-	for _, p := range strings.Split(*testPkgs, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			o.TestPkgs = append(o.TestPkgs, p)
-		}
-	}
-	for _, id := range strings.Split(*only, ",") {
-		if id = strings.TrimSpace(id); id != "" {
-			o.Only = append(o.Only, id)
-		}
-	}
+	o.TestPkgs, o.Only = splitList(*testPkgs), splitList(*only)
 	switch a := Area(*area); a {
 	case "", AreaElection, AreaConfig, AreaObservability, AreaReal:
 		o.Area = a
@@ -437,56 +415,23 @@ func emit(o *Options, rep *Report, stdout io.Writer) error {
 		if err := rep.WriteMarkdown(&b); err != nil {
 			return err
 		}
-		if err := writeAtomic(o.Out, []byte(b.String())); err != nil {
-			return err
+		if err := harness.WriteFileAtomic(o.Out, []byte(b.String())); err != nil {
+			return fmt.Errorf("mutation: %w", err)
 		}
 	}
 	if o.JSON {
-		data, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return fmt.Errorf("mutation: report: %w", err)
-		}
-		_, err = stdout.Write(append(data, '\n'))
-		return err
+		return schema.Write(stdout, rep)
 	}
 	return rep.WriteSummary(stdout)
 }
 
-// writeAtomic writes data to path through a temporary file in the same
-// directory and a rename.
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("mutation: write %s: %w", path, err)
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("mutation: write %s: %w", path, err)
-	}
-	return nil
-}
-
-// quoteArgs joins args for a shell.
-func quoteArgs(args []string) string {
-	q := make([]string, len(args))
-	for i, a := range args {
-		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`*?[]{}()<>|&;#~") {
-			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+// splitList is the non-empty items of a comma-separated list.
+func splitList(list string) []string {
+	var out []string
+	for _, item := range strings.Split(list, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
 		}
-		q[i] = a
 	}
-	return strings.Join(q, " ")
+	return out
 }

@@ -12,25 +12,26 @@
 // it applies:
 //
 //   - cmp-flip: < and <=, > and >=, == and != swapped;
-//   - negate-cond: the condition of an if, a for, or a case of a tagless
-//     switch negated (not where it is an == or != comparison: cmp-flip
-//     makes that same change);
+//   - negate-cond: the condition c of an if, a for, or a case of a
+//     tagless switch made !(c) (not where it is an == or != comparison:
+//     cmp-flip makes that same change);
 //   - err-stmt-remove and err-branch-return: on an error path (an if or
 //     case whose condition is err != nil, for any expression of an error
-//     type) one statement other than the return removed, or the whole body
-//     reduced to its return;
+//     type) one statement other than the return removed, or, where two
+//     could be, the whole body reduced to its return;
 //   - off-by-one: each integer literal n made n+1 and n-1, and x++ (x--)
 //     made x += 2 (x -= 2) or removed;
-//   - clock-swap: a call of the Clock interface's Monotonic() made
+//   - clock-swap: a call of the package's Clock interface's Monotonic() made
 //     time.Duration(c.Now().UnixNano()), and Now() made
 //     time.Unix(0, int64(c.Monotonic())): the wall clock where the
 //     monotonic one was read, and back;
 //   - return-bool, return-zero, return-other: a literal true and false
-//     swapped in a return, one result replaced by its type's zero value,
-//     or all results replaced by those of the function's next different
-//     return statement (the other branch's value);
+//     swapped in a return, one result not already a zero value replaced
+//     by its type's zero value, or all results replaced by those of the
+//     function's next different return statement (in source order,
+//     wrapping around: the other branch's value);
 //   - cancel-remove: a call of a context.CancelFunc, deferred or not,
-//     replaced by _ = f;
+//     replaced by _ = f, so that the mutant compiles;
 //   - arith-swap: + and -, += and -= swapped on numbers.
 //
 // Logging is not mutated: a statement that only calls a *slog.Logger
@@ -81,28 +82,30 @@
 // Each mutant lies in one of four areas (SetAreas, with the package's
 // Scope; ProtocolScope for protocol/):
 //
-//   - election: the code that decides who leads, for how long, with which
-//     token, and what is written to S3, the record codec included. The
-//     swarm's safety and liveness checkers judge it.
+//   - election: every mutant in no other area: the code that decides who
+//     leads, for how long, with which token, and what is written to S3,
+//     the record codec included. The swarm's safety and liveness checkers
+//     judge it, and the headline swarm score is over it.
 //   - config: what NewElector accepts, the error it gives otherwise, and
 //     the defaults users copy. The swarm builds electors only from
 //     settings it draws valid (and runs one with its own defaults if the
 //     elector refuses a draw), so it never judges these rules; the tests
-//     do. What an accepted configuration means (the term, the drift
-//     margin, the assumptions) is election code.
+//     do (config_test.go). What an accepted configuration means (the
+//     term, the drift margin, the assumptions) is election code.
 //   - observability: code whose only effect is what the elector reports:
 //     Config.Metrics hooks, Healthy and its /healthz adaptor, the phase
 //     machine's transitions and their names, Leader, Phase, OnNewLeader,
 //     a record's RenewTime. Users see these values, so its mutants are
-//     not equivalent; but no checker of the swarm sees them. Besides the
-//     files and declarations the Scope names, a statement that only
-//     feeds them is found by its shape, and a mutant of election code
-//     whose only effect is a reported value (a cause passed to a
-//     transition, a hold time) is moved here by its triage entry
-//     (Judgement.Area), with the reason.
+//     not equivalent; but no checker of the swarm sees them, and mostly
+//     the tests judge them. Besides the files and declarations the Scope
+//     names, a statement that only feeds them is found by its shape, and
+//     a mutant of election code whose only effect is a reported value (a
+//     cause passed to a transition, a hold time) is moved here by its
+//     triage entry (Judgement.Area), with the reason.
 //   - real: production code the simulator replaces by design, which the
-//     swarm never runs: the real clock and the operating system's
-//     entropy, marked //simvet:real.
+//     swarm never runs (live mode and the tests do): the real clock and
+//     the operating system's entropy, marked //simvet:real (see package
+//     simvet).
 //
 // Every area is run and reported, each with its scores; -area selects one.
 //
@@ -117,8 +120,9 @@
 // shown by a run, not judged by hand, and derived from the failed tests
 // whenever a report is made. Both are given for each area and for all
 // together; the election path's swarm score is the headline, the one
-// -min-score gates, and the report states the others beside it. Triage (triage.go) is the project's judgement
-// of survivors, keyed like signatures (no line numbers): KindEquivalent
+// -min-score gates, and the report states the others beside it. Triage
+// (triage.go) is the project's judgement of survivors, keyed like
+// signatures (no line numbers): KindEquivalent
 // mutants cannot change behaviour, are not run and are excluded from the
 // scores, with their reasons printed; KindGap mutants are run and counted,
 // and the report prints beside them what fault or draw would catch them.

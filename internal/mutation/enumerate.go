@@ -334,8 +334,17 @@ func (e *enumerator) importsTime() bool {
 
 // isCancel reports whether call calls a context.CancelFunc.
 func (e *enumerator) isCancel(call *ast.CallExpr) bool {
-	n, ok := e.p.info.TypeOf(call.Fun).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "CancelFunc"
+	return isNamed(e.p.info.TypeOf(call.Fun), "context", "CancelFunc")
+}
+
+// isNamed reports whether t, or the type it points to, is the named type
+// name of the package with path pkg.
+func isNamed(t types.Type, pkg, name string) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
 }
 
 // returns makes the return-bool and return-zero mutants of r.
@@ -458,28 +467,9 @@ func (e *enumerator) logOnly(n ast.Node) bool {
 			return false
 		}
 		s, ok := e.p.info.Selections[sel]
-		if !ok {
-			return false
-		}
-		t := s.Recv()
-		if p, ok := t.(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		nt, ok := t.(*types.Named)
-		return ok && nt.Obj().Pkg() != nil && nt.Obj().Pkg().Path() == "log/slog" && nt.Obj().Name() == "Logger"
+		return ok && isNamed(s.Recv(), "log/slog", "Logger")
 	case *ast.IfStmt:
-		if n.Init != nil || n.Else != nil || len(n.Body.List) == 0 {
-			return false
-		}
-		pure := true
-		ast.Inspect(n.Cond, func(c ast.Node) bool {
-			if call, ok := c.(*ast.CallExpr); ok {
-				sel, ok := call.Fun.(*ast.SelectorExpr)
-				pure = pure && ok && sel.Sel.Name == "Err" && len(call.Args) == 0
-			}
-			return pure
-		})
-		if !pure {
+		if n.Init != nil || n.Else != nil || len(n.Body.List) == 0 || !callsOnlyErr(e.p.info, n.Cond, false) {
 			return false
 		}
 		for _, s := range n.Body.List {

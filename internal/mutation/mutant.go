@@ -11,42 +11,20 @@ import (
 // An Operator names one kind of mutation.
 type Operator string
 
-// The operators, in the order Enumerate tries them at each node.
+// The operators, in the order Enumerate tries them at each node; the
+// package documentation says what each changes.
 const (
-	// OpCompare flips a comparison: < and <=, > and >=, == and !=.
-	OpCompare Operator = "cmp-flip"
-	// OpNegate negates the condition of an if or for statement, or of a
-	// case of a switch without a tag: c becomes !(c).
-	OpNegate Operator = "negate-cond"
-	// OpErrStmt removes one statement (not a return) from the body of an
-	// error path: an if or case whose condition is err != nil.
-	OpErrStmt Operator = "err-stmt-remove"
-	// OpErrReturn replaces the whole body of an error path by its final
-	// return; made only where that differs from every OpErrStmt mutant.
-	OpErrReturn Operator = "err-branch-return"
-	// OpOffByOne adds or subtracts one: an integer literal n becomes n+1
-	// and n-1, and x++ or x-- becomes x += 2 (or x -= 2) or goes away.
-	OpOffByOne Operator = "off-by-one"
-	// OpClock puts the wall clock where the monotonic one was read and
-	// back: c.Monotonic() becomes time.Duration(c.Now().UnixNano()), and
-	// c.Now() becomes time.Unix(0, int64(c.Monotonic())), for calls of the
-	// methods of the package's Clock interface.
-	OpClock Operator = "clock-swap"
-	// OpReturnBool swaps a literal true and false among the results of a
-	// return statement.
-	OpReturnBool Operator = "return-bool"
-	// OpReturnZero replaces one result of a return statement that is not
-	// already a zero value by the zero value of its type.
-	OpReturnZero Operator = "return-zero"
-	// OpReturnOther replaces the results of a return statement by those
-	// of the next return statement of the same function (in source order,
-	// wrapping around) whose results differ: the other branch's value.
+	OpCompare     Operator = "cmp-flip"
+	OpNegate      Operator = "negate-cond"
+	OpErrStmt     Operator = "err-stmt-remove"
+	OpErrReturn   Operator = "err-branch-return"
+	OpOffByOne    Operator = "off-by-one"
+	OpClock       Operator = "clock-swap"
+	OpReturnBool  Operator = "return-bool"
+	OpReturnZero  Operator = "return-zero"
 	OpReturnOther Operator = "return-other"
-	// OpCancel removes a call of a context.CancelFunc, deferred or not;
-	// the function value is kept as _ = f so that the mutant compiles.
-	OpCancel Operator = "cancel-remove"
-	// OpArith swaps + and -, and += and -=, on numbers.
-	OpArith Operator = "arith-swap"
+	OpCancel      Operator = "cancel-remove"
+	OpArith       Operator = "arith-swap"
 )
 
 // Operators lists every operator.

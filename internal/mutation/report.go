@@ -1,9 +1,9 @@
 package mutation
 
 import (
-	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -407,42 +407,19 @@ func (r *Report) mdAll(b *strings.Builder) {
 
 // byGroup writes the scores per group.
 func (r *Report) byGroup(b *strings.Builder, name string, key func(Entry) string) {
-	type tally struct{ valid, swarm, tests, survived, other int }
-	groups := map[string]*tally{}
+	groups := map[string][]Entry{}
 	for _, e := range r.Mutants {
-		k := key(e)
-		t := groups[k]
-		if t == nil {
-			t = &tally{}
-			groups[k] = t
-		}
-		switch e.Status {
-		case KilledBySwarm:
-			t.valid++
-			t.swarm++
-		case KilledByTests:
-			t.valid++
-			t.tests++
-		case Survived:
-			t.valid++
-			t.survived++
-		default:
-			t.other++
-		}
+		groups[key(e)] = append(groups[key(e)], e)
 	}
-	keys := make([]string, 0, len(groups))
-	for k := range groups {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b string) int { return cmp.Compare(a, b) })
 	fmt.Fprintf(b, "### By %s\n\n| %s | valid | killed by swarm | by tests | survived | swarm score |\n|---|---:|---:|---:|---:|---:|\n", name, name)
-	for _, k := range keys {
-		t := groups[k]
+	for _, k := range slices.Sorted(maps.Keys(groups)) {
+		t := tally(groups[k], "")
+		c := t.Counts
 		score := "–"
-		if t.valid > 0 {
-			score = fmt.Sprintf("%.0f%%", 100*float64(t.swarm)/float64(t.valid))
+		if c.Valid > 0 {
+			score = fmt.Sprintf("%.0f%%", t.SwarmScore)
 		}
-		fmt.Fprintf(b, "| %s | %d | %d | %d | %d | %s |\n", k, t.valid, t.swarm, t.tests, t.survived, score)
+		fmt.Fprintf(b, "| %s | %d | %d | %d | %d | %s |\n", k, c.Valid, c.KilledBySwarm, c.KilledByTests, c.Survived, score)
 	}
 	b.WriteString("\n")
 }

@@ -39,13 +39,10 @@ const (
 	// behaviour. It is not run and not counted in any score.
 	Equivalent Status = "equivalent"
 	// SpeedOnly: the swarm passed every seed and the only tests that
-	// failed are speed guards (Options.SpeedGuards): tests that a fast
-	// path is taken, which judge no value. The mutant computes what the
-	// original computes, more slowly; like an equivalent one it is not
-	// counted in the scores, and unlike one it is shown by a run, not
-	// judged by hand. It is derived from a KilledByTests result when a
-	// report is made (the results file keeps KilledByTests and the
-	// failed tests), so a changed list of guards applies to every result.
+	// failed are speed guards (Options.SpeedGuards; see the package
+	// documentation). It is derived from a KilledByTests result when a
+	// report is made (the results file keeps KilledByTests and the failed
+	// tests), so a changed list of guards applies to every result.
 	SpeedOnly Status = "speed-only"
 )
 
@@ -212,10 +209,9 @@ func (r *Runner) BuildWith(ctx context.Context, overlay string) (bin string, wal
 
 // swarmOutcome is what one run of the swarm gave.
 type swarmOutcome struct {
-	passed  bool
-	summary *schema.Run
-	res     Result // Verdict, FirstFailingSeed, SeedsToCatch, Detail when failed
-	wall    time.Duration
+	passed bool
+	res    Result // Verdict, FirstFailingSeed, SeedsToCatch, Detail when failed
+	wall   time.Duration
 }
 
 // Swarm runs the binary's swarm from seed 1, stopping at the first failing
@@ -255,7 +251,6 @@ func (r *Runner) Swarm(ctx context.Context, bin string, timeout time.Duration) (
 		o.res.Detail = firstLines(msg, 2)
 		return o, nil
 	}
-	o.summary = &sum
 	if s.exit == 0 && sum.Failures != nil && len(sum.Failures) == 0 && sum.Pass == sum.Seeds {
 		o.passed = true
 		return o, nil

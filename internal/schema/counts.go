@@ -48,6 +48,25 @@ func (c *Counts) Of(v harness.Verdict) *uint64 {
 	return &c.Crashed
 }
 
+// CountsOf counts one run: its verdict, whether it left the protocol's
+// assumptions, its overlaps of leaders, its excused violations and the
+// stale writes the fence refused.
+func CountsOf(o *harness.Outcome) Counts {
+	c := Counts{Overlaps: uint64(len(o.Overlaps)), Excused: uint64(len(o.Excused))}
+	*c.Of(o.Verdict) = 1
+	if len(o.Outside) > 0 {
+		c.Outside = 1
+	}
+	if o.Result != nil && o.Result.History != nil {
+		for _, w := range o.Result.History.Writes {
+			if !w.Accepted {
+				c.Refused++
+			}
+		}
+	}
+	return c
+}
+
 // Add adds o's tallies to c's.
 func (c *Counts) Add(o Counts) {
 	c.Pass += o.Pass

@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 )
 
 // Version is the version of the documents this package describes.
@@ -18,8 +19,8 @@ const (
 	CommandCampaign = "campaign"
 	CommandMerge    = "merge"
 	CommandCoverage = "coverage"
-	// CommandLive's document is the header followed by live.Result's
-	// fields.
+	// CommandLive's document is live.Result, which begins with its
+	// header.
 	CommandLive = "live"
 )
 
@@ -32,6 +33,13 @@ type Header struct {
 
 // NewHeader is the header of a document command writes today.
 func NewHeader(command string) Header { return Header{Schema: Version, Command: command} }
+
+// Write prints a document as indented JSON ending in a newline.
+func Write(w io.Writer, doc any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
 
 // ErrVersion reports a document of another schema version.
 var ErrVersion = fmt.Errorf("schema: document of another version (this build reads version %d)", Version)

@@ -34,66 +34,47 @@ func NewSimStore(d sim.Dialect, buckets ...string) *SimStore {
 	return s
 }
 
-// tick locks the store and advances its clock; the caller unlocks.
-func (s *SimStore) tick() time.Time {
+// apply applies one request at the next second of S3 time, unless ctx
+// has ended.
+func apply[T any](ctx context.Context, s *SimStore, req func(now time.Time) (T, error)) (T, error) {
+	if err := ctx.Err(); err != nil {
+		var zero T
+		return zero, err
+	}
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.now = s.now.Add(time.Second)
-	return s.now
+	return req(s.now)
 }
 
 // PutObject reads params.Body and applies the request.
 func (s *SimStore) PutObject(ctx context.Context, params *s3.PutObjectInput, _ ...func(*s3.Options)) (*s3.PutObjectOutput, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	var body []byte
-	if params != nil && params.Body != nil {
+	if params != nil && params.Body != nil && ctx.Err() == nil {
 		var err error
 		if body, err = io.ReadAll(params.Body); err != nil {
 			return nil, err
 		}
 	}
-	now := s.tick()
-	defer s.mu.Unlock()
-	return s.store.PutObject(now, params, body)
+	return apply(ctx, s, func(now time.Time) (*s3.PutObjectOutput, error) { return s.store.PutObject(now, params, body) })
 }
 
 // GetObject applies the request.
 func (s *SimStore) GetObject(ctx context.Context, params *s3.GetObjectInput, _ ...func(*s3.Options)) (*s3.GetObjectOutput, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	now := s.tick()
-	defer s.mu.Unlock()
-	return s.store.GetObject(now, params)
+	return apply(ctx, s, func(now time.Time) (*s3.GetObjectOutput, error) { return s.store.GetObject(now, params) })
 }
 
 // HeadObject applies the request.
 func (s *SimStore) HeadObject(ctx context.Context, params *s3.HeadObjectInput, _ ...func(*s3.Options)) (*s3.HeadObjectOutput, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	now := s.tick()
-	defer s.mu.Unlock()
-	return s.store.HeadObject(now, params)
+	return apply(ctx, s, func(now time.Time) (*s3.HeadObjectOutput, error) { return s.store.HeadObject(now, params) })
 }
 
 // DeleteObject applies the request.
 func (s *SimStore) DeleteObject(ctx context.Context, params *s3.DeleteObjectInput, _ ...func(*s3.Options)) (*s3.DeleteObjectOutput, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	now := s.tick()
-	defer s.mu.Unlock()
-	return s.store.DeleteObject(now, params)
+	return apply(ctx, s, func(now time.Time) (*s3.DeleteObjectOutput, error) { return s.store.DeleteObject(now, params) })
 }
 
 // ListObjectsV2 applies the request.
 func (s *SimStore) ListObjectsV2(ctx context.Context, params *s3.ListObjectsV2Input, _ ...func(*s3.Options)) (*s3.ListObjectsV2Output, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	now := s.tick()
-	defer s.mu.Unlock()
-	return s.store.ListObjectsV2(now, params)
+	return apply(ctx, s, func(now time.Time) (*s3.ListObjectsV2Output, error) { return s.store.ListObjectsV2(now, params) })
 }

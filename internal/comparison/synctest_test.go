@@ -14,6 +14,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/smithy-go"
 	"github.com/s3lease/s3lease/protocol"
@@ -233,35 +234,35 @@ type client struct {
 }
 
 // call runs one request: it records it, applies it after the request
-// leg's latency (apply returns the answer's ETag and error), and returns
-// its answer after the response leg's, or the SDK's cancellation error if
-// ctx ends first. The request applies whatever the caller does.
-func (c *client) call(ctx context.Context, op, key string, ifMatch, ifNoneMatch *string, bodyETag string,
-	apply func(now time.Time) (etag string, err error)) error {
+// leg's latency (apply returns the answer, etag its ETag), and returns its
+// answer after the response leg's, or the SDK's cancellation error if ctx
+// ends first. The request applies whatever the caller does.
+func call[T any](ctx context.Context, c *client, op, key string, ifMatch, ifNoneMatch *string, bodyETag string,
+	apply func(now time.Time) (*T, error), etag func(*T) *string) (*T, error) {
 	w := c.w
 	w.mu.Lock()
 	idx := -1
 	if !w.stopping {
 		idx = len(w.h.S3)
-		w.h.S3 = append(w.h.S3, sim.S3Op{Node: c.node, Op: op, Key: key, IfMatch: deref(ifMatch),
-			IfNoneMatch: deref(ifNoneMatch), BodyETag: bodyETag, Call: w.now(), Return: -1})
+		w.h.S3 = append(w.h.S3, sim.S3Op{Node: c.node, Op: op, Key: key, IfMatch: aws.ToString(ifMatch),
+			IfNoneMatch: aws.ToString(ifNoneMatch), BodyETag: bodyETag, Call: w.now(), Return: -1})
 	}
 	req, resp := w.wl.S3Request.Sample(w.rng), w.wl.S3Response.Sample(w.rng)
 	w.mu.Unlock()
 
 	var (
 		applied bool
-		etag    string
+		out     *T
 		result  error
 	)
 	time.AfterFunc(req, func() {
 		w.mu.Lock()
 		defer w.mu.Unlock()
-		etag, result = apply(time.Now())
+		out, result = apply(time.Now())
 		applied = true
 	})
 	if err := sleep(ctx, req+resp); err != nil {
-		return &smithy.OperationError{ServiceID: "S3", OperationName: op, Err: &smithy.CanceledError{Err: err}}
+		return nil, &smithy.OperationError{ServiceID: "S3", OperationName: op, Err: &smithy.CanceledError{Err: err}}
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -269,17 +270,20 @@ func (c *client) call(ctx context.Context, op, key string, ifMatch, ifNoneMatch 
 		// Time advances only when every goroutine is durably blocked, so
 		// the apply, due earlier, has run.
 		w.bug = fmt.Errorf("comparison: the answer to %s came before the request applied", op)
-		return w.bug
+		return nil, w.bug
 	}
 	if idx >= 0 && !w.stopping {
 		o := &w.h.S3[idx]
 		o.Return = w.now()
 		o.Status, o.Code = statusOf(result)
-		if result == nil {
-			o.ETag = etag
+		if result == nil && etag != nil && out != nil {
+			o.ETag = aws.ToString(etag(out))
 		}
 	}
-	return result
+	if result != nil {
+		return nil, result
+	}
+	return out, nil
 }
 
 // PutObject sends a PutObject request; the body is read when the call is
@@ -295,85 +299,39 @@ func (c *client) PutObject(ctx context.Context, in *s3.PutObjectInput, _ ...func
 		body = b
 	}
 	req.Body = nil
-	var out *s3.PutObjectOutput
-	err := c.call(ctx, sim.OpPutObject, deref(req.Key), req.IfMatch, req.IfNoneMatch, etagOf(body), func(now time.Time) (string, error) {
-		o, err := c.w.store.PutObject(now, &req, body)
-		out = o
-		if o != nil {
-			return deref(o.ETag), err
-		}
-		return "", err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return call(ctx, c, sim.OpPutObject, aws.ToString(req.Key), req.IfMatch, req.IfNoneMatch, etagOf(body),
+		func(now time.Time) (*s3.PutObjectOutput, error) { return c.w.store.PutObject(now, &req, body) },
+		func(o *s3.PutObjectOutput) *string { return o.ETag })
 }
 
 // GetObject sends a GetObject request.
 func (c *client) GetObject(ctx context.Context, in *s3.GetObjectInput, _ ...func(*s3.Options)) (*s3.GetObjectOutput, error) {
 	req := *in
-	var out *s3.GetObjectOutput
-	err := c.call(ctx, sim.OpGetObject, deref(req.Key), req.IfMatch, req.IfNoneMatch, "", func(now time.Time) (string, error) {
-		o, err := c.w.store.GetObject(now, &req)
-		out = o
-		if o != nil {
-			return deref(o.ETag), err
-		}
-		return "", err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return call(ctx, c, sim.OpGetObject, aws.ToString(req.Key), req.IfMatch, req.IfNoneMatch, "",
+		func(now time.Time) (*s3.GetObjectOutput, error) { return c.w.store.GetObject(now, &req) },
+		func(o *s3.GetObjectOutput) *string { return o.ETag })
 }
 
 // HeadObject sends a HeadObject request.
 func (c *client) HeadObject(ctx context.Context, in *s3.HeadObjectInput, _ ...func(*s3.Options)) (*s3.HeadObjectOutput, error) {
 	req := *in
-	var out *s3.HeadObjectOutput
-	err := c.call(ctx, sim.OpHeadObject, deref(req.Key), req.IfMatch, req.IfNoneMatch, "", func(now time.Time) (string, error) {
-		o, err := c.w.store.HeadObject(now, &req)
-		out = o
-		if o != nil {
-			return deref(o.ETag), err
-		}
-		return "", err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return call(ctx, c, sim.OpHeadObject, aws.ToString(req.Key), req.IfMatch, req.IfNoneMatch, "",
+		func(now time.Time) (*s3.HeadObjectOutput, error) { return c.w.store.HeadObject(now, &req) },
+		func(o *s3.HeadObjectOutput) *string { return o.ETag })
 }
 
 // DeleteObject sends a DeleteObject request.
 func (c *client) DeleteObject(ctx context.Context, in *s3.DeleteObjectInput, _ ...func(*s3.Options)) (*s3.DeleteObjectOutput, error) {
 	req := *in
-	var out *s3.DeleteObjectOutput
-	err := c.call(ctx, sim.OpDeleteObject, deref(req.Key), req.IfMatch, nil, "", func(now time.Time) (string, error) {
-		o, err := c.w.store.DeleteObject(now, &req)
-		out = o
-		return "", err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return call(ctx, c, sim.OpDeleteObject, aws.ToString(req.Key), req.IfMatch, nil, "",
+		func(now time.Time) (*s3.DeleteObjectOutput, error) { return c.w.store.DeleteObject(now, &req) }, nil)
 }
 
 // ListObjectsV2 sends a ListObjectsV2 request.
 func (c *client) ListObjectsV2(ctx context.Context, in *s3.ListObjectsV2Input, _ ...func(*s3.Options)) (*s3.ListObjectsV2Output, error) {
 	req := *in
-	var out *s3.ListObjectsV2Output
-	err := c.call(ctx, sim.OpListObjectsV2, deref(req.Prefix), nil, nil, "", func(now time.Time) (string, error) {
-		o, err := c.w.store.ListObjectsV2(now, &req)
-		out = o
-		return "", err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return call(ctx, c, sim.OpListObjectsV2, aws.ToString(req.Prefix), nil, nil, "",
+		func(now time.Time) (*s3.ListObjectsV2Output, error) { return c.w.store.ListObjectsV2(now, &req) }, nil)
 }
 
 var _ protocol.ObjectStore = (*client)(nil)
@@ -400,13 +358,6 @@ func statusOf(err error) (int, string) {
 func etagOf(body []byte) string {
 	sum := md5.Sum(body)
 	return `"` + hex.EncodeToString(sum[:]) + `"`
-}
-
-func deref(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
 }
 
 // pcgChooser is a sim.Chooser over a math/rand/v2 PCG, so that latencies

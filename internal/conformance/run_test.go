@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -73,17 +74,11 @@ func (r *runner) header(c Cond) *string {
 }
 
 func (r *runner) step(ctx context.Context, s Step) string {
-	bucket := &r.bucket
+	bucket, key, ifMatch, ifNoneMatch := &r.bucket, r.key(s.Key), r.header(s.IfMatch), r.header(s.IfNoneMatch)
 	switch s.Op {
 	case Put:
-		out, err := r.store.PutObject(ctx, &s3.PutObjectInput{
-			Bucket:        bucket,
-			Key:           r.key(s.Key),
-			Body:          strings.NewReader(s.Body),
-			ContentLength: int64Ptr(int64(len(s.Body))),
-			IfMatch:       r.header(s.IfMatch),
-			IfNoneMatch:   r.header(s.IfNoneMatch),
-		})
+		out, err := r.store.PutObject(ctx, &s3.PutObjectInput{Bucket: bucket, Key: key, Body: strings.NewReader(s.Body),
+			ContentLength: aws.Int64(int64(len(s.Body))), IfMatch: ifMatch, IfNoneMatch: ifNoneMatch})
 		if err != nil {
 			return Observe(err, 0, nil, "", nil)
 		}
@@ -92,12 +87,7 @@ func (r *runner) step(ctx context.Context, s Step) string {
 		}
 		return Observe(nil, successStatus(out.ResultMetadata, http.StatusOK), out.ETag, "", r.bodies())
 	case Get:
-		out, err := r.store.GetObject(ctx, &s3.GetObjectInput{
-			Bucket:      bucket,
-			Key:         r.key(s.Key),
-			IfMatch:     r.header(s.IfMatch),
-			IfNoneMatch: r.header(s.IfNoneMatch),
-		})
+		out, err := r.store.GetObject(ctx, &s3.GetObjectInput{Bucket: bucket, Key: key, IfMatch: ifMatch, IfNoneMatch: ifNoneMatch})
 		if err != nil {
 			return Observe(err, 0, nil, "", nil)
 		}
@@ -111,22 +101,13 @@ func (r *runner) step(ctx context.Context, s Step) string {
 		}
 		return Observe(nil, successStatus(out.ResultMetadata, http.StatusOK), out.ETag, string(body), r.bodies())
 	case Head:
-		out, err := r.store.HeadObject(ctx, &s3.HeadObjectInput{
-			Bucket:      bucket,
-			Key:         r.key(s.Key),
-			IfMatch:     r.header(s.IfMatch),
-			IfNoneMatch: r.header(s.IfNoneMatch),
-		})
+		out, err := r.store.HeadObject(ctx, &s3.HeadObjectInput{Bucket: bucket, Key: key, IfMatch: ifMatch, IfNoneMatch: ifNoneMatch})
 		if err != nil {
 			return Observe(err, 0, nil, "", nil)
 		}
 		return Observe(nil, successStatus(out.ResultMetadata, http.StatusOK), out.ETag, "", r.bodies())
 	case Delete:
-		out, err := r.store.DeleteObject(ctx, &s3.DeleteObjectInput{
-			Bucket:  bucket,
-			Key:     r.key(s.Key),
-			IfMatch: r.header(s.IfMatch),
-		})
+		out, err := r.store.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: bucket, Key: key, IfMatch: ifMatch})
 		if err != nil {
 			return Observe(err, 0, nil, "", nil)
 		}
@@ -236,5 +217,3 @@ func successStatus(md middleware.Metadata, nominal int) int {
 	}
 	return nominal
 }
-
-func int64Ptr(v int64) *int64 { return &v }
