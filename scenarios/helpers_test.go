@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -160,10 +159,10 @@ func events(o *harness.Outcome, k sim.EventKind, node int) []sim.Event {
 
 // faultEvents returns the run's trace events of fault kind, on any node:
 // the fault notes and pauses the fault layer and the simulator record.
-func faultEvents(o *harness.Outcome, kind faults.Kind) []sim.Event {
+func faultEvents(o *harness.Outcome, kind sim.FaultKind) []sim.Event {
 	var out []sim.Event
 	for _, e := range o.Result.Trace.Events {
-		if e.Fault == string(kind) {
+		if e.Fault == kind {
 			out = append(out, e)
 		}
 	}

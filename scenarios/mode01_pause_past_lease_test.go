@@ -3,7 +3,6 @@ package scenarios
 import (
 	"testing"
 
-	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -16,7 +15,7 @@ func TestPausePastLease(t *testing.T) {
 	checkFenced(t, outs)
 	for _, o := range outs {
 		checkPausesHealed(t, o)
-		hits := faultEvents(o, faults.PauseBefore)
+		hits := faultEvents(o, sim.FaultPauseBeforeWrite)
 		if len(hits) == 0 {
 			t.Errorf("seed %d: no leader was paused between check and write", o.Seed)
 			continue

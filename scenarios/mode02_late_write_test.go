@@ -3,7 +3,6 @@ package scenarios
 import (
 	"testing"
 
-	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -19,7 +18,7 @@ func TestLateWrite(t *testing.T) {
 	for _, o := range outs {
 		var sent sim.Event
 		for _, e := range events(o, sim.EvFenceSend, anyNode) {
-			if e.Fault == string(faults.WriteDelayed) {
+			if e.Fault == sim.FaultWriteDelayed {
 				sent = e
 				break
 			}

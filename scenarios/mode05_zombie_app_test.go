@@ -3,7 +3,6 @@ package scenarios
 import (
 	"testing"
 
-	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -15,7 +14,7 @@ func TestZombieApp(t *testing.T) {
 	outs := runSeeds(t, ZombieApp, 30)
 	checkFenced(t, outs)
 	for _, o := range outs {
-		zombies := faultEvents(o, faults.Linger)
+		zombies := faultEvents(o, sim.FaultLinger)
 		if len(zombies) == 0 {
 			t.Errorf("seed %d: no application outlived its term", o.Seed)
 			continue

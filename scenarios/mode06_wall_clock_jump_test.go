@@ -27,7 +27,7 @@ func TestWallClockJump(t *testing.T) {
 				crash = e
 			}
 		}
-		jumps := faultEvents(o, faults.ClockJump)
+		jumps := faultEvents(o, sim.FaultClockJump)
 		if len(jumps) != 2*o.Result.History.Nodes {
 			t.Errorf("seed %d: %d wall-clock steps, want two per node", o.Seed, len(jumps))
 			continue

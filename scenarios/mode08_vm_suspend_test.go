@@ -3,7 +3,6 @@ package scenarios
 import (
 	"testing"
 
-	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -18,7 +17,7 @@ func TestVMSuspend(t *testing.T) {
 	for _, o := range outs {
 		checkPausesHealed(t, o)
 		var hit bool
-		for _, f := range faultEvents(o, faults.ClockStall) {
+		for _, f := range faultEvents(o, sim.FaultClockStall) {
 			term, ok := termAt(o, f.Node, f.At)
 			if !ok {
 				continue // a follower's suspension

@@ -24,7 +24,7 @@ func TestAmbiguousWrite(t *testing.T) {
 				break
 			}
 		}
-		if first == nil || first.Apply.Fault != sim.FailedAfter.String() || first.Cond != "If-None-Match:*" {
+		if first == nil || first.Apply.Fault != sim.FaultFailedAfter || first.Cond != "If-None-Match:*" {
 			t.Fatalf("seed %d: the creating write %+v was not an applied write with its answer replaced", o.Seed, first)
 		}
 		n := first.Node
@@ -55,7 +55,7 @@ func TestAmbiguousWrite(t *testing.T) {
 		// term goes on past a later successful renewal.
 		for _, c := range puts(calls, anyNode) {
 			term, leading := termAt(o, c.Node, c.Send.At)
-			if !leading || c.Cond == "If-None-Match:*" || !c.applied200() || c.Apply.Fault != sim.FailedAfter.String() {
+			if !leading || c.Cond == "If-None-Match:*" || !c.applied200() || c.Apply.Fault != sim.FaultFailedAfter {
 				continue
 			}
 			renewals++

@@ -29,7 +29,7 @@ func TestWriteConflict(t *testing.T) {
 				}
 				continue
 			}
-			if c.Return.Code != "ConditionalRequestConflict" || c.Apply == nil || c.Apply.Fault != sim.RefusedBefore.String() {
+			if c.Return.Code != "ConditionalRequestConflict" || c.Apply == nil || c.Apply.Fault != sim.FaultRefusedBefore {
 				t.Errorf("seed %d: #%d answered %d %s, apply %+v; want a 409 ConditionalRequestConflict not applied", o.Seed, c.ID, c.answered(), c.Return.Code, c.Apply)
 			}
 			if !first {

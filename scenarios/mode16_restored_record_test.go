@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"testing"
 
-	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -52,7 +51,7 @@ func TestRestoredRecord(t *testing.T) {
 				t.Errorf("seed %d: PutObject #%d has the restored body's ETag", o.Seed, c.ID)
 			}
 		}
-		restores := faultEvents(o, faults.Overwrite)
+		restores := faultEvents(o, sim.FaultOverwrite)
 		if len(restores) != 2 {
 			t.Fatalf("seed %d: %d restores in the trace; want 2", o.Seed, len(restores))
 		}

@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -27,7 +26,7 @@ func TestDeleteLock(t *testing.T) {
 	for _, o := range outs {
 		checkOutsideButPass(t, o)
 		h := o.Result.History
-		deletes := faultEvents(o, faults.DeleteLock)
+		deletes := faultEvents(o, sim.FaultDeleteLock)
 		if len(deletes) != 1 {
 			t.Fatalf("seed %d: %d deletes in the trace; want 1", o.Seed, len(deletes))
 		}

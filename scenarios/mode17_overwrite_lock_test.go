@@ -3,8 +3,8 @@ package scenarios
 import (
 	"testing"
 
-	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/sim"
 )
 
 // TestOverwriteLock: the overwrite is in the trace; the leader of the
@@ -20,7 +20,7 @@ func TestOverwriteLock(t *testing.T) {
 	for _, o := range outs {
 		checkOutsideButPass(t, o)
 		h := o.Result.History
-		notes := faultEvents(o, faults.Overwrite)
+		notes := faultEvents(o, sim.FaultOverwrite)
 		if len(notes) != 1 {
 			t.Fatalf("seed %d: %d overwrites in the trace; want 1", o.Seed, len(notes))
 		}

@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/sim"
@@ -42,7 +41,7 @@ func runWatermark(t *testing.T, ignore bool, n uint64) ([]*harness.Outcome, []*w
 // faults are in the trace as planned.
 func handOvers(t *testing.T, o *harness.Outcome) (afterRelease, afterCrash sim.Term, ok bool) {
 	t.Helper()
-	stops, steps := events(o, sim.EvStop, anyNode), faultEvents(o, faults.ClockJump)
+	stops, steps := events(o, sim.EvStop, anyNode), faultEvents(o, sim.FaultClockJump)
 	var crashes []sim.Event // a restart also ends a stopped process: count those of the crash at 18 s
 	for _, c := range events(o, sim.EvCrash, anyNode) {
 		if c.At >= 18*time.Second {

@@ -173,8 +173,9 @@
 // event of S3 or of the row store; a statement is sql.send, sql.apply,
 // sql.return or sql.abandon, the command tag or SQLSTATE of its answer in
 // Code); an event that records a
-// fault carries its kind and length (Event.Fault, Event.For), so that tools
-// and tests read structure rather than the wording of Detail. Failures that stop a run, a panic in protocol code, an
+// fault carries its kind and length (Event.Fault, a FaultKind, and
+// Event.For), so that tools and tests read structure rather than the
+// wording of Detail. Failures that stop a run, a panic in protocol code, an
 // exceeded step budget or code blocked outside the simulator, are reported in
 // the Result, not raised. The Result also holds the coverage points the
 // candidate marked (Result.Coverage, of the Config.Coverage its protocol

@@ -235,7 +235,7 @@ func buildModel(o *harness.Outcome) *model {
 			where := "S3 and the outside world"
 			if e.Node >= 0 {
 				where = fmt.Sprintf("n%d (%s)", e.Node, clockReads(e.Local, e.At))
-				if strings.HasPrefix(e.Detail, "VM suspended") {
+				if e.Fault == sim.FaultClockStall {
 					suspendAt[e.Node] = e.At
 				}
 			}
@@ -250,8 +250,8 @@ func buildModel(o *harness.Outcome) *model {
 			calls[e.Call] = r
 			l := lane(e.Node)
 			l.reqs = append(l.reqs, r)
-			if e.Detail != "" {
-				aimed = append(aimed, aimedFault{e.Node, e.At, strings.HasSuffix(e.Detail, "unreachable") || strings.HasSuffix(e.Detail, "dropped"),
+			if e.Fault != sim.NoFault {
+				aimed = append(aimed, aimedFault{e.Node, e.At, e.Fault == sim.FaultUnreachable || e.Fault == sim.FaultDropped,
 					fmt.Sprintf("%s, fault on n%d's request #%d %s: %s", secs(e.At), e.Node, e.Call, e.Op, e.Detail)})
 			}
 		case sim.EvS3Apply:
@@ -284,8 +284,8 @@ func buildModel(o *harness.Outcome) *model {
 				send: e.At, apply: -1, end: -1, sendLocal: e.Local, hasLocal: true, sql: true}
 			statements[e.Call] = r
 			lane(e.Node).reqs = append(lane(e.Node).reqs, r)
-			if e.Fault != "" {
-				aimed = append(aimed, aimedFault{e.Node, e.At, e.Fault == sim.Unreachable.String() || e.Fault == sim.Dropped.String(),
+			if e.Fault != sim.NoFault {
+				aimed = append(aimed, aimedFault{e.Node, e.At, e.Fault == sim.FaultUnreachable || e.Fault == sim.FaultDropped,
 					fmt.Sprintf("%s, fault on n%d's statement #%d %s: %s", secs(e.At), e.Node, e.Call, e.Op, e.Detail)})
 			}
 		case sim.EvSQLApply:
