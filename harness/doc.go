@@ -172,7 +172,10 @@
 // Reproducer is that as a file (scenario, seed, and the plan and sizes that
 // make it smaller than the scenario's own run); Shrink makes one smaller
 // while it keeps failing the same way (its Signature); Explore enumerates
-// the schedules of a small run instead of sampling them.
+// the schedules of a small run instead of sampling them. WriteTrace writes
+// a judged run in full; WriteTranscript condensed to the lines its story
+// is told by (terms, faults by kind, refused writes, the verdict), the form
+// of package scenarios' golden transcripts.
 //
 // # Scenarios and the engine
 //
