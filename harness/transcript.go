@@ -45,8 +45,11 @@ func WriteTranscript(w io.Writer, o *Outcome) error {
 				what = "" // only a partition cuts a request off, and it is told
 			}
 		}
-		if e.Kind == sim.EvStart && i > 0 && evs[i-1].Kind == sim.EvCrash && evs[i-1].Node == e.Node && evs[i-1].At == e.At {
-			lines = lines[:len(lines)-1] // a restart of a running process: it crashes first
+		// A restart of a running process crashes it first: one line.
+		switch {
+		case e.Kind == sim.EvCrash && i+1 < len(evs) && restarts(evs[i+1], e):
+			what = ""
+		case e.Kind == sim.EvStart && i > 0 && restarts(e, evs[i-1]):
 			what = fmt.Sprintf("restart as %q", e.Detail)
 		}
 		if what == "" {
@@ -75,6 +78,12 @@ func WriteTranscript(w io.Writer, o *Outcome) error {
 	}
 	fmt.Fprintf(w, "fenced writes: %d accepted, %d refused\n", accepted, refused)
 	return WriteOutcome(w, o)
+}
+
+// restarts reports whether start is the restart of the process crash
+// stopped, at the same instant.
+func restarts(start, crash sim.Event) bool {
+	return start.Kind == sim.EvStart && crash.Kind == sim.EvCrash && start.Node == crash.Node && start.At == crash.At
 }
 
 // storyLine is a line of a transcript: when, on which nodes, what.
@@ -175,7 +184,7 @@ func transcriptLine(e sim.Event, calls map[callKey]*callEvents, last sim.Event, 
 	case sim.EvPanic:
 		return e.Node, "panic: " + e.Detail
 	case sim.EvFault:
-		return e.Node, faultText(e) + ": " + shortDetail(e.Detail)
+		return e.Node, strings.TrimSuffix(faultText(e)+": "+shortDetail(e.Detail), ": ")
 	case sim.EvPause:
 		if last.Node != e.Node || last.At != e.At || last.Fault != e.Fault {
 			return e.Node, faultText(e)
@@ -187,7 +196,7 @@ func transcriptLine(e sim.Event, calls map[callKey]*callEvents, last sim.Event, 
 	case sim.EvS3Abandon, sim.EvSQLAbandon:
 		c := calls[callKey{sendOf(e.Kind), e.Call}]
 		write := e.Kind == sim.EvSQLAbandon || e.Op == "PutObject" || e.Op == "DeleteObject"
-		if write && c != nil && c.send != nil && c.send.Fault == sim.NoFault && (c.apply == nil || c.apply.Fault == sim.NoFault) {
+		if write && c != nil && c.send != nil && c.send.Fault == sim.NoFault {
 			return e.Node, fmt.Sprintf("%s #%d sent at %v abandoned: %s", e.Op, e.Call, c.send.At, landed(c))
 		}
 	case sim.EvFenceSend:

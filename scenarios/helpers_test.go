@@ -186,6 +186,18 @@ func (r *run) faults(k sim.FaultKind) []sim.Event {
 	return filter(r.Result.Trace.Events, func(e sim.Event) bool { return e.Kind == sim.EvFault && e.Fault == k })
 }
 
+// onlyFault returns the run's one fault event of kind k; a run with none
+// or several fails, and the second result is false.
+func (r *run) onlyFault(k sim.FaultKind) (sim.Event, bool) {
+	r.t.Helper()
+	fs := r.faults(k)
+	if len(fs) != 1 {
+		r.errorf("%d faults %s in the trace; want 1", len(fs), k)
+		return sim.Event{}, false
+	}
+	return fs[0], true
+}
+
 // leadAfter returns the first term that began after at (its EvLead) on a
 // node other than except (-1: on any node), and whether there is one.
 func (r *run) leadAfter(at time.Duration, except int) (sim.Event, bool) {

@@ -19,12 +19,11 @@ func TestHungRenew(t *testing.T) {
 	s := harness.DefaultElectorSettings
 	for _, r := range runSeeds(t, HungRenew, 40) {
 		r.survives()
-		slow := r.faults(sim.FaultSlowS3)
-		if len(slow) != 1 {
-			r.errorf("%d slow-S3 windows in the trace; want 1", len(slow))
+		slow, ok := r.onlyFault(sim.FaultSlowS3)
+		if !ok {
 			continue
 		}
-		from, to := slow[0].At, slow[0].At+slow[0].For
+		from, to := slow.At, slow.At+slow.For
 		if e, _ := first(r.Plan.Events, func(e faults.Event) bool { return e.Kind == faults.SlowS3 }); 2*e.By.D() <= s.LeaseDuration {
 			r.errorf("S3 is only %v slower on each leg, a request would not hang past the lease", e.By)
 		}

@@ -26,12 +26,11 @@ func TestDeleteLock(t *testing.T) {
 	overlaps, refused, newcomers := 0, 0, 0
 	for _, r := range rs {
 		r.outsideButPasses()
-		deletes := r.faults(sim.FaultDeleteLock)
-		if len(deletes) != 1 {
-			r.errorf("%d deletes in the trace; want 1", len(deletes))
+		deleted, ok := r.onlyFault(sim.FaultDeleteLock)
+		if !ok {
 			continue
 		}
-		del := deletes[0].At
+		del := deleted.At
 		restarted := r.restartedAfter(del)
 		if r.overlapped() {
 			overlaps++

@@ -19,12 +19,11 @@ func TestOverwriteLock(t *testing.T) {
 	refused, newcomers := 0, 0
 	for _, r := range rs {
 		r.outsideButPasses()
-		writes := r.faults(sim.FaultOverwrite)
-		if len(writes) != 1 {
-			r.errorf("%d overwrites in the trace; want 1", len(writes))
+		overwrite, ok := r.onlyFault(sim.FaultOverwrite)
+		if !ok {
 			continue
 		}
-		at := writes[0].At
+		at := overwrite.At
 		refused += len(r.refused())
 		if r.overlapped() {
 			r.errorf("leaders overlapped: %v", r.Overlaps)
