@@ -117,8 +117,11 @@
 // request fault may also name a function to run at the instant the request
 // reaches S3 (RequestFault.Landing), where faults aimed at "the renewal
 // about to land" act; Node.Leading, Node.TermStart and Node.FencedWrites
-// tell them which node plays which part. An
-// optional layer gives each node's client the retries of aws-sdk-go-v2's
+// tell them which node plays which part. Every fault is recorded as it
+// happens, in the history (World.Fault, RecordFault: a FaultSpan) and in
+// the trace as an event carrying its FaultKind (World.Fault, FaultEvent,
+// Node.PauseFor; the fate of a request, or RequestFault.Kind, on its send).
+// An optional layer gives each node's client the retries of aws-sdk-go-v2's
 // standard retryer.
 //
 // # Applications
