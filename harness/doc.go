@@ -173,9 +173,7 @@
 // make it smaller than the scenario's own run); Shrink makes one smaller
 // while it keeps failing the same way (its Signature); Explore enumerates
 // the schedules of a small run instead of sampling them. WriteTrace writes
-// a judged run in full; WriteTranscript condensed to the lines its story
-// is told by (terms, faults by kind, refused writes, the verdict), the form
-// of package scenarios' golden transcripts.
+// a judged run in full, WriteOutcome its verdict and what decided it.
 //
 // # Scenarios and the engine
 //

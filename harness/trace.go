@@ -52,3 +52,24 @@ func Explain(o *Outcome) string {
 	}
 	return b.String()
 }
+
+// WriteOutcome writes a judged run's verdict, signature (unless it
+// passed), failure, violations and excused violations, one a line.
+func WriteOutcome(w io.Writer, o *Outcome) error {
+	fmt.Fprintf(w, "verdict: %s\n", o.Verdict)
+	if o.Verdict != Pass {
+		fmt.Fprintf(w, "signature: %s\n", SignatureOf(o))
+	}
+	if f := o.Result.Failure; f != nil {
+		fmt.Fprintf(w, "failure: %s\n", f)
+	}
+	for _, v := range o.Violations {
+		fmt.Fprintf(w, "violation: %s\n", v)
+	}
+	for _, v := range o.Excused {
+		if _, err := fmt.Fprintf(w, "excused: %s\n", v); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -50,8 +50,7 @@ var goldenStories = []struct {
 	{WatermarkIgnored, 1},
 }
 
-// TestGolden: each story's transcript (harness.WriteTranscript of its
-// seed) is the one under testdata/golden; go test -run TestGolden -rewrite
+// TestGolden: each story's transcript (writeTranscript of its seed) is the one under testdata/golden; go test -run TestGolden -rewrite
 // writes them anew, for a change that means to change a story.
 func TestGolden(t *testing.T) {
 	for _, g := range goldenStories {
@@ -88,7 +87,7 @@ func goldenTranscript(t *testing.T, sc harness.Scenario, seed uint64) []byte {
 		fmt.Fprintf(&b, "# %s\n", line)
 	}
 	fmt.Fprintf(&b, "run %s seed %d, expect %s\n# %s\n----\n", sc.Name, seed, sc.Expect, harness.ReplayCommand(sc.Name, seed))
-	if err := harness.WriteTranscript(&b, o); err != nil {
+	if err := writeTranscript(&b, o); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()

@@ -1,15 +1,17 @@
-package harness
+package scenarios
 
 import (
 	"fmt"
 	"io"
 	"strings"
+	"testing"
 	"time"
 
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
-// WriteTranscript writes a judged run condensed to what its story is told
+// writeTranscript writes a judged run condensed to what its story is told
 // by: how it left the assumptions; then, one a line in true time, restarts,
 // crashes and stops, terms beginning and ending, every fault by its kind
 // (sim.FaultKind), each S3 request or statement a fault befell with what
@@ -17,9 +19,9 @@ import (
 // gave up waiting for, each fenced write a fault delayed and each the resource
 // refused, and panics (what befell several nodes at one instant on one
 // line); then how many fenced writes were accepted and refused, and the
-// outcome (WriteOutcome). Two runs whose stories differ have different
-// transcripts; the full trace (WriteTrace) says the rest.
-func WriteTranscript(w io.Writer, o *Outcome) error {
+// outcome (harness.WriteOutcome). Two runs whose stories differ have
+// different transcripts; the full trace (harness.WriteTrace) says the rest.
+func writeTranscript(w io.Writer, o *harness.Outcome) error {
 	res := o.Result
 	if res == nil || res.Trace == nil {
 		return fmt.Errorf("harness: %s seed %d: no trace to transcribe", o.Scenario, o.Seed)
@@ -77,7 +79,7 @@ func WriteTranscript(w io.Writer, o *Outcome) error {
 		}
 	}
 	fmt.Fprintf(w, "fenced writes: %d accepted, %d refused\n", accepted, refused)
-	return WriteOutcome(w, o)
+	return harness.WriteOutcome(w, o)
 }
 
 // restarts reports whether start is the restart of the process crash
@@ -91,27 +93,6 @@ type storyLine struct {
 	at   time.Duration
 	who  string
 	what string
-}
-
-// WriteOutcome writes a judged run's verdict, signature (unless it
-// passed), failure, violations and excused violations, one a line.
-func WriteOutcome(w io.Writer, o *Outcome) error {
-	fmt.Fprintf(w, "verdict: %s\n", o.Verdict)
-	if o.Verdict != Pass {
-		fmt.Fprintf(w, "signature: %s\n", SignatureOf(o))
-	}
-	if f := o.Result.Failure; f != nil {
-		fmt.Fprintf(w, "failure: %s\n", f)
-	}
-	for _, v := range o.Violations {
-		fmt.Fprintf(w, "violation: %s\n", v)
-	}
-	for _, v := range o.Excused {
-		if _, err := fmt.Fprintf(w, "excused: %s\n", v); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // callEvents are the events of one S3 request, statement or fenced write.
@@ -283,4 +264,53 @@ func clockText(d time.Duration) string {
 		sign, d = "-", -d
 	}
 	return fmt.Sprintf("%s%d.%09ds", sign, d/time.Second, d%time.Second)
+}
+
+// TestTranscriptLines: the lines a story is told by, and nothing else: a
+// pause told once with the fault that caused it, a crash beside a restart
+// at the same instant, a request a fault befell with what became of it,
+// the requests of a partitioned node left out, a refused fenced write
+// under its sender.
+func TestTranscriptLines(t *testing.T) {
+	s := time.Second
+	evs := []sim.Event{
+		{At: 0, Node: 0, Kind: sim.EvStart, Detail: "n0"},
+		{At: 1 * s, Node: 0, Kind: sim.EvLead, Token: 7},
+		{At: 2 * s, Node: 0, Kind: sim.EvFault, Fault: sim.FaultClockStall, For: 3 * s, Detail: "VM suspended for 3s"},
+		{At: 2 * s, Node: 0, Kind: sim.EvPause, Fault: sim.FaultClockStall, For: 3 * s},
+		{At: 2 * s, Node: 1, Kind: sim.EvPause, Fault: sim.FaultPause, For: s},
+		{At: 3 * s, Node: 2, Kind: sim.EvCrash},
+		{At: 3 * s, Node: 1, Kind: sim.EvCrash},
+		{At: 3 * s, Node: 1, Kind: sim.EvStart, Detail: "n1-r"},
+		{At: 4 * s, Node: 1, Kind: sim.EvS3Send, Call: 9, Op: "PutObject", Fault: sim.FaultFailedAfter},
+		{At: 4*s + 1, Node: -1, Kind: sim.EvS3Apply, Call: 9, Op: "PutObject", Status: 200, Fault: sim.FaultFailedAfter},
+		{At: 4*s + 2, Node: 1, Kind: sim.EvS3Return, Call: 9, Op: "PutObject", Status: 500, Code: "InternalError"},
+		{At: 5 * s, Node: 2, Kind: sim.EvFault, Fault: sim.FaultPartition, For: 2 * s},
+		{At: 6 * s, Node: 2, Kind: sim.EvS3Send, Call: 10, Op: "GetObject", Fault: sim.FaultUnreachable},
+		{At: 6 * s, Node: 0, Kind: sim.EvFenceSend, Call: 3, Token: 7},
+		{At: 6*s + 1, Node: -1, Kind: sim.EvFenceApply, Call: 3, Token: 7, Status: 409, Code: "stale"},
+		{At: 9 * s, Node: 0, Kind: sim.EvStop},
+	}
+	o := &harness.Outcome{Scenario: "story", Seed: 1, Verdict: harness.Pass, Result: &sim.Result{
+		Trace:   &sim.Trace{Events: evs},
+		History: &sim.History{End: 9 * s, Writes: []sim.FencedWrite{{Node: 0, Token: 7, Accepted: true}, {Node: 0, Token: 7}}},
+	}}
+	var b strings.Builder
+	if err := writeTranscript(&b, o); err != nil {
+		t.Fatal(err)
+	}
+	want := `   1.000000000s n0 lead token 7
+   2.000000000s n0 clock-stall 3s: VM suspended for 3s
+   2.000000000s n1 pause 1s
+   3.000000000s n2 crash
+   3.000000000s n1 restart as "n1-r"
+   4.000000000s n1 PutObject #9 failed-after: applied 200 at 4.000000001s, answered 500 InternalError at 4.000000002s
+   5.000000000s n2 partition 2s
+   6.000000001s n0 fenced write #3 token 7 sent at 6s refused: 409 stale
+fenced writes: 1 accepted, 1 refused
+verdict: pass
+`
+	if b.String() != want {
+		t.Errorf("transcript:\n%s\nwant:\n%s", b.String(), want)
+	}
 }
