@@ -24,7 +24,7 @@ import (
 func writeTranscript(w io.Writer, o *harness.Outcome) error {
 	res := o.Result
 	if res == nil || res.Trace == nil {
-		return fmt.Errorf("harness: %s seed %d: no trace to transcribe", o.Scenario, o.Seed)
+		return fmt.Errorf("%s seed %d: no trace to transcribe", o.Scenario, o.Seed)
 	}
 	for _, why := range o.Outside {
 		fmt.Fprintf(w, "outside the assumptions: %s\n", why)
