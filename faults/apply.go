@@ -124,7 +124,7 @@ func install(p *Plan, w *sim.World, enc RecordEncoder, reqMax time.Duration) {
 		if o.Foreign() {
 			how += ", which no elector wrote"
 		}
-		w.Fault(sim.FaultSpan{Kind: KindInitial, Node: -1}, "before the run, the lock object "+how)
+		w.Fault(sim.FaultInitial, sim.FaultSpan{Node: -1}, "before the run, the lock object "+how)
 	}
 	for _, a := range p.Apps {
 		w.Node(a.Node).SetApp(a.Mode, a.Work.D())
@@ -147,7 +147,7 @@ func install(p *Plan, w *sim.World, enc RecordEncoder, reqMax time.Duration) {
 		}
 		switch e.Kind {
 		case Pause:
-			w.At(at, -1, func() { n.PauseFor(string(Pause), e.For.D()) })
+			w.At(at, -1, func() { n.PauseFor(sim.FaultPause, e.For.D()) })
 		case Crash, Restart, Stop:
 			w.At(at, -1, func() {
 				w.RecordFault(sim.FaultSpan{Kind: string(e.Kind), Node: e.Node, From: at, To: at})
@@ -164,7 +164,7 @@ func install(p *Plan, w *sim.World, enc RecordEncoder, reqMax time.Duration) {
 			clocks[e.Node].Jumps = append(clocks[e.Node].Jumps, sim.ClockJump{At: at, By: e.By.D()})
 			touched[e.Node] = true
 			w.At(at, -1, func() {
-				w.Fault(sim.FaultSpan{Kind: string(ClockJump), Node: e.Node, From: at, To: at, By: int64(e.By)}, fmt.Sprintf("wall clock steps by %v", e.By))
+				w.Fault(sim.FaultClockJump, sim.FaultSpan{Node: e.Node, From: at, To: at, By: int64(e.By)}, fmt.Sprintf("wall clock steps by %v", e.By))
 			})
 		case ClockStall:
 			// A suspended VM: the process does not run, the monotonic clock
@@ -174,18 +174,18 @@ func install(p *Plan, w *sim.World, enc RecordEncoder, reqMax time.Duration) {
 			clocks[e.Node].Jumps = append(clocks[e.Node].Jumps, sim.ClockJump{At: at + e.For.D(), By: e.For.D()})
 			touched[e.Node] = true
 			w.At(at, -1, func() {
-				w.FaultEvent(e.Node, string(ClockStall), e.For.D(), fmt.Sprintf("VM suspended for %v: monotonic clock stops", e.For))
-				n.PauseFor(string(ClockStall), e.For.D())
+				w.FaultEvent(e.Node, sim.FaultClockStall, e.For.D(), fmt.Sprintf("VM suspended for %v: monotonic clock stops", e.For))
+				n.PauseFor(sim.FaultClockStall, e.For.D())
 			})
 		case Partition:
 			in.windows = append(in.windows, window{node: e.Node, from: at, to: at + e.For.D(), blackhole: e.Blackhole, denied: e.Denied})
 			w.At(at, -1, func() {
-				w.Fault(sim.FaultSpan{Kind: string(Partition), Node: e.Node, From: at, To: at + e.For.D()}, partitionText(e))
+				w.Fault(sim.FaultPartition, sim.FaultSpan{Node: e.Node, From: at, To: at + e.For.D()}, partitionText(e))
 			})
 		case SlowS3:
 			in.windows = append(in.windows, window{node: -1, from: at, to: at + e.For.D(), extra: e.By.D()})
 			w.At(at, -1, func() {
-				w.Fault(sim.FaultSpan{Kind: string(SlowS3), Node: -1, From: at, To: at + e.For.D(), By: int64(e.By)}, fmt.Sprintf("S3 answers %v slower on each leg for %v", e.By, e.For))
+				w.Fault(sim.FaultSlowS3, sim.FaultSpan{Node: -1, From: at, To: at + e.For.D(), By: int64(e.By)}, fmt.Sprintf("S3 answers %v slower on each leg for %v", e.By, e.For))
 			})
 		case DeleteLock:
 			w.At(at, -1, func() { foreignWrite(w, nil) })
@@ -219,25 +219,44 @@ func install(p *Plan, w *sim.World, enc RecordEncoder, reqMax time.Duration) {
 			_ = w.Node(i).SetClock(m)
 		}
 	}
+	recordClocks(w, p.Clocks)
 	w.SetFaults(in)
+}
+
+// recordClocks notes in the trace, before the nodes start, each clock the
+// plan sets off true time: its offset, and its drift for how long it lasts
+// (For 0: the whole run).
+func recordClocks(w *sim.World, cs []ClockSetting) {
+	for _, c := range cs {
+		if c.Offset != 0 {
+			w.FaultEvent(c.Node, sim.FaultClockOffset, c.Offset.D(), fmt.Sprintf("wall clock starts %v off true time", c.Offset))
+		}
+		if c.DriftPPM != 0 {
+			until := "to the end"
+			if c.DriftUntil > 0 {
+				until = "until " + c.DriftUntil.String()
+			}
+			w.FaultEvent(c.Node, sim.FaultClockDrift, c.DriftUntil.D(), fmt.Sprintf("clocks run %+d ppm off true time %s", c.DriftPPM, until))
+		}
+	}
 }
 
 // foreignWrite is someone other than the electors writing the lock object:
 // a delete if body is nil, else an unconditional overwrite.
 func foreignWrite(w *sim.World, body []byte) {
-	foreignWriteAs(w, body, Overwrite, "overwrites")
+	foreignWriteAs(w, body, sim.FaultOverwrite, "overwrites")
 }
 
 // foreignWriteAs is foreignWrite recorded as a fault of kind (an overwrite
 // or a restore).
-func foreignWriteAs(w *sim.World, body []byte, kind Kind, verb string) {
+func foreignWriteAs(w *sim.World, body []byte, kind sim.FaultKind, verb string) {
 	err := w.OutsideWrite(body)
 	now := w.Now()
 	if body == nil {
-		w.Fault(sim.FaultSpan{Kind: string(DeleteLock), Node: -1, From: now, To: now}, fmt.Sprintf("someone else deletes the lock object (%v)", errText(err)))
+		w.Fault(sim.FaultDeleteLock, sim.FaultSpan{Node: -1, From: now, To: now}, fmt.Sprintf("someone else deletes the lock object (%v)", errText(err)))
 		return
 	}
-	w.Fault(sim.FaultSpan{Kind: string(kind), Node: -1, From: now, To: now}, fmt.Sprintf("someone else %s the lock object with %q (%v)", verb, body, errText(err)))
+	w.Fault(kind, sim.FaultSpan{Node: -1, From: now, To: now}, fmt.Sprintf("someone else %s the lock object with %q (%v)", verb, body, errText(err)))
 }
 
 // KindInitial is the kind of the fault span that records the lock object's
@@ -292,8 +311,8 @@ func (in *injector) restore(w *sim.World, kept time.Duration) {
 	if ok {
 		what = "the lock object (ETag " + etag + ")"
 	}
-	w.Note(-1, fmt.Sprintf("someone copies %s, to write it back in %v", what, kept))
-	w.At(w.Now()+kept, -1, func() { foreignWriteAs(w, body, Restore, "restores") })
+	w.FaultEvent(-1, sim.FaultRestoreCopy, kept, fmt.Sprintf("someone copies %s, to write it back in %v", what, kept))
+	w.At(w.Now()+kept, -1, func() { foreignWriteAs(w, body, sim.FaultRestore, "restores") })
 }
 
 func errText(err error) string {

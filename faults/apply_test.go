@@ -2,7 +2,6 @@ package faults
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
@@ -46,7 +45,7 @@ func TestKnobsActOnlyBeforeTheHeal(t *testing.T) {
 		if e.Kind != sim.EvS3Send {
 			continue
 		}
-		lost := strings.Contains(e.Detail, "lost")
+		lost := e.Fault == sim.FaultLost
 		switch {
 		case e.At < 10*time.Second && !lost, e.At >= 10*time.Second && lost:
 			t.Fatalf("%v", e)
@@ -72,7 +71,7 @@ func TestPartitionCutsOneNode(t *testing.T) {
 			continue
 		}
 		in := e.At >= 2*time.Second && e.At < 5*time.Second && e.Node == 1
-		if in != strings.Contains(e.Detail, "unreachable") {
+		if in != (e.Fault == sim.FaultUnreachable) {
 			t.Fatalf("partition misapplied: %v", e)
 		}
 		if in {
@@ -95,8 +94,29 @@ func TestAimedFaultHitsTheNthRequest(t *testing.T) {
 			continue
 		}
 		nth++
-		if (nth == 7) != strings.Contains(e.Detail, "lost") {
+		if (nth == 7) != (e.Fault == sim.FaultLost) {
 			t.Fatalf("request %d of n0: %v", nth, e)
+		}
+	}
+}
+
+// TestKindsNameTheirTraceFaults: a plan's kind of fault and the kind the
+// trace and the history record it by have one name, by which the checkers
+// match a fault span to the plan's kinds.
+func TestKindsNameTheirTraceFaults(t *testing.T) {
+	for _, c := range []struct {
+		plan  string
+		trace sim.FaultKind
+	}{
+		{string(Pause), sim.FaultPause}, {string(AnswerPause), sim.FaultAnswerPause}, {string(PauseBefore), sim.FaultPauseBeforeWrite},
+		{string(ClockStall), sim.FaultClockStall}, {string(ClockJump), sim.FaultClockJump}, {string(Partition), sim.FaultPartition},
+		{string(SlowS3), sim.FaultSlowS3}, {string(AnswerDelayed), sim.FaultAnswerDelayed}, {string(RequestDelayed), sim.FaultRequestDelayed},
+		{KindInitial, sim.FaultInitial}, {string(DeleteLock), sim.FaultDeleteLock}, {string(Overwrite), sim.FaultOverwrite},
+		{string(Restore), sim.FaultRestore}, {string(RestoreOwn), sim.FaultRestoreOwn}, {string(Linger), sim.FaultLinger},
+		{string(WriteDelayed), sim.FaultWriteDelayed},
+	} {
+		if c.plan != c.trace.String() {
+			t.Errorf("the plan's %q is recorded as %q", c.plan, c.trace)
 		}
 	}
 }

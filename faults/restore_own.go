@@ -139,12 +139,12 @@ func (in *injector) restoreOwn(w *sim.World, e Event, node int) {
 	body, ok := in.own.back(w, node, e.Back)
 	if !ok {
 		// The node restarted between its renewal's send and its landing.
-		w.Note(-1, fmt.Sprintf("restore-own aimed at the renewer: n%d has not sent %d writes in its incarnation; nothing written", node, e.Back))
+		w.FaultEvent(-1, sim.FaultAimed, 0, fmt.Sprintf("restore-own aimed at the renewer: n%d has not sent %d writes in its incarnation; nothing written", node, e.Back))
 		return
 	}
 	err := w.OutsideWrite(body)
 	now := w.Now()
-	w.RecordFault(sim.FaultSpan{Kind: string(RestoreOwn), Node: -1, From: now, To: now, By: int64(e.Back)})
-	w.FaultEvent(-1, string(RestoreOwn), 0, fmt.Sprintf("as n%d's renewal lands, someone else restores its write %d back in its incarnation, %s (%v)",
+	w.RecordFault(sim.FaultSpan{Kind: sim.FaultRestoreOwn.String(), Node: -1, From: now, To: now, By: int64(e.Back)})
+	w.FaultEvent(-1, sim.FaultRestoreOwn, 0, fmt.Sprintf("as n%d's renewal lands, someone else restores its write %d back in its incarnation, %s (%v)",
 		node, e.Back, quoteBody(body), errText(err)))
 }

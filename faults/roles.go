@@ -83,9 +83,9 @@ func (in *injector) answerFault(e Event, f *sim.RequestFault) {
 	case Refused:
 		f.Fate, f.Err = sim.RefusedBefore, in.refusal(e.Code)
 	case AnswerDelayed:
-		f.ExtraResponse = e.By.D()
+		f.ExtraResponse, f.Kind = e.By.D(), sim.FaultAnswerDelayed
 	case RequestDelayed:
-		f.ExtraRequest = e.By.D()
+		f.ExtraRequest, f.Kind = e.By.D(), sim.FaultRequestDelayed
 	case AnswerPause:
 		f.PauseOnAnswer = e.For.D()
 	}
@@ -100,7 +100,7 @@ func (in *injector) fire(w *sim.World, e Event, node int, what string) {
 	if what == "" {
 		what = string(e.Kind)
 	}
-	w.Note(node, fmt.Sprintf("%s aimed at the %s: %s", what, e.Role, who))
+	w.FaultEvent(node, sim.FaultAimed, 0, fmt.Sprintf("%s aimed at the %s: %s", what, e.Role, who))
 }
 
 // watchLeader makes the timed event e, aimed at the leader, fire at the
@@ -221,10 +221,10 @@ func (in *injector) act(w *sim.World, e Event, node int) {
 		n := w.Node(i)
 		switch e.Kind {
 		case Pause:
-			n.PauseFor(string(Pause), e.For.D())
+			n.PauseFor(sim.FaultPause, e.For.D())
 		case Partition:
 			in.windows = append(in.windows, window{node: i, from: now, to: now + e.For.D(), blackhole: e.Blackhole, denied: e.Denied})
-			w.Fault(sim.FaultSpan{Kind: string(Partition), Node: i, From: now, To: now + e.For.D()}, partitionText(e))
+			w.Fault(sim.FaultPartition, sim.FaultSpan{Node: i, From: now, To: now + e.For.D()}, partitionText(e))
 		case Crash, Stop, Restart:
 			w.RecordFault(sim.FaultSpan{Kind: string(e.Kind), Node: i, From: now, To: now})
 			switch e.Kind {

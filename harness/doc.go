@@ -178,7 +178,8 @@
 // Reproducer is that as a file (scenario, seed, and the plan and sizes that
 // make it smaller than the scenario's own run); Shrink makes one smaller
 // while it keeps failing the same way (its Signature); Explore enumerates
-// the schedules of a small run instead of sampling them.
+// the schedules of a small run instead of sampling them. WriteTrace writes
+// a judged run in full, WriteOutcome its verdict and what decided it.
 //
 // # Scenarios and the engine
 //

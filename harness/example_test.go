@@ -26,9 +26,9 @@ func Example() {
 		fmt.Printf("seed %d: %s, %d overlaps, trace %016x\n", seed, o.Verdict, len(o.Overlaps), o.Result.Hash())
 	}
 	// Output:
-	// seed 1: pass, 0 overlaps, trace 0a4a071a063f8382
-	// seed 2: pass, 0 overlaps, trace 81522a6c1d26cf4c
-	// seed 3: pass, 0 overlaps, trace 9a0f464610540be2
+	// seed 1: pass, 0 overlaps, trace 2549d4df9b5b3625
+	// seed 2: pass, 0 overlaps, trace 85444b8a762364c0
+	// seed 3: pass, 0 overlaps, trace 7b424ad190d9b614
 }
 
 // A lock that hands a new holder the token of the term it replaced is

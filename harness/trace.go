@@ -8,9 +8,8 @@ import (
 )
 
 // WriteTrace writes a judged run as text: the scenario and seed, its plan,
-// how it left the assumptions, its trace, its verdict, signature,
-// violations, failure (with the stuck or panicking goroutine's stack) and
-// hash. It is the form of campaigns' trace files and of Check's replays.
+// how it left the assumptions, its trace, its outcome (WriteOutcome), the
+// stuck or panicking goroutine's stack of a failure, and its hash. It is the form of campaigns' trace files and of Check's replays.
 func WriteTrace(w io.Writer, o *Outcome) error {
 	res := o.Result
 	fmt.Fprintf(w, "# %s seed %d\n", o.Scenario, o.Seed)
@@ -25,12 +24,12 @@ func WriteTrace(w io.Writer, o *Outcome) error {
 	if err := res.Trace.WriteText(w); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nverdict: %s\nsignature: %s\n", o.Verdict, SignatureOf(o))
-	if res.Failure != nil {
-		fmt.Fprintf(w, "failure: %s\n%s\n", res.Failure, res.Failure.Stack)
+	fmt.Fprintln(w)
+	if err := WriteOutcome(w, o); err != nil {
+		return err
 	}
-	for _, v := range o.Violations {
-		fmt.Fprintf(w, "violation: %s\n", v)
+	if f := res.Failure; f != nil && f.Stack != "" {
+		fmt.Fprintf(w, "%s\n", f.Stack)
 	}
 	_, err = fmt.Fprintf(w, "steps: %d\nhash: %016x\n", res.Steps, res.Hash())
 	return err
@@ -52,4 +51,25 @@ func Explain(o *Outcome) string {
 		fmt.Fprintf(&b, "\n  (outside the assumptions: %s)", why)
 	}
 	return b.String()
+}
+
+// WriteOutcome writes a judged run's verdict, signature (unless it
+// passed), failure, violations and excused violations, one a line.
+func WriteOutcome(w io.Writer, o *Outcome) error {
+	fmt.Fprintf(w, "verdict: %s\n", o.Verdict)
+	if o.Verdict != Pass {
+		fmt.Fprintf(w, "signature: %s\n", SignatureOf(o))
+	}
+	if f := o.Result.Failure; f != nil {
+		fmt.Fprintf(w, "failure: %s\n", f)
+	}
+	for _, v := range o.Violations {
+		fmt.Fprintf(w, "violation: %s\n", v)
+	}
+	for _, v := range o.Excused {
+		if _, err := fmt.Fprintf(w, "excused: %s\n", v); err != nil {
+			return err
+		}
+	}
+	return nil
 }

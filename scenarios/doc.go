@@ -54,6 +54,12 @@
 // nodes release their lease, stop, and come back, some under a new
 // identity.
 //
-// Each story's test reads the trace for the evidence that the fault
-// happened where intended, and then judges the outcome.
+// Each story's test reads the trace, by the kinds of its events and faults
+// (sim.FaultKind), for the evidence that the fault happened where intended
+// on every seed of its range, and then judges the outcome. One seed of
+// each story is also told in full as a golden transcript,
+// testdata/golden/NAME.txt (its trace condensed to terms, faults by kind,
+// fenced writes refused, the verdict and what it excused), which
+// TestGolden holds each run to and go test -run TestGolden -rewrite writes
+// anew.
 package scenarios

@@ -3,7 +3,7 @@ package scenarios
 import (
 	"testing"
 
-	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -12,60 +12,35 @@ import (
 // the write the old leader sends when it wakes carries its old token and is
 // refused, and its belief overlaps the new leader's term.
 func TestPausePastLease(t *testing.T) {
-	outs := runSeeds(t, PausePastLease, 30)
-	checkFenced(t, outs)
-	for _, o := range outs {
-		checkPausesHealed(t, o)
-		hits := faultEvents(o, faults.PauseBefore)
-		if len(hits) == 0 {
-			t.Errorf("seed %d: no leader was paused between check and write", o.Seed)
+	rs := runSeeds(t, PausePastLease, 30)
+	checkFenced(t, rs)
+	for _, r := range rs {
+		r.pausesHealed()
+		fs := r.faults(sim.FaultPauseBeforeWrite)
+		if len(fs) == 0 {
+			r.errorf("no leader was paused between check and write")
 			continue
 		}
-		f := hits[0]
-		if term, ok := termAt(o, f.Node, f.At); !ok || term.Token != f.Token {
-			t.Errorf("seed %d: n%d paused at %v with token %d while not leading with it", o.Seed, f.Node, f.At, f.Token)
+		f, woke := fs[0], fs[0].At+fs[0].For
+		if term, ok := r.termAt(f.Node, f.At); !ok || term.Token != f.Token || !r.paused(f.Node, f.At, f.Fault, f.For) {
+			r.errorf("n%d did not pause at %v for %v while leading with token %d", f.Node, f.At, f.For, f.Token)
 			continue
 		}
-		var pauseEnd, resent = f.At, sim.Event{}
-		for _, e := range o.Result.Trace.Events {
-			if e.Node != f.Node || e.At < f.At {
-				continue
-			}
-			if e.Kind == sim.EvPause && pauseEnd == f.At {
-				pauseEnd = pauseEndOf(t, e)
-			}
-			if e.Kind == sim.EvFenceSend {
-				resent = e
-				break
-			}
-		}
-		if pauseEnd == f.At || resent.Call == 0 {
-			t.Errorf("seed %d: n%d's pause at %v, or the write after it, is missing", o.Seed, f.Node, f.At)
+		resent, ok := first(r.events(sim.EvFenceSend, f.Node), func(e sim.Event) bool { return e.At >= f.At })
+		if !ok || resent.At < woke || resent.Token != f.Token {
+			r.errorf("n%d's guarded write %v was not sent after the pause ending %v under the checked token %d", f.Node, resent, woke, f.Token)
 			continue
 		}
-		if resent.At < pauseEnd || resent.Token != f.Token {
-			t.Errorf("seed %d: the guarded write %v was not sent after the pause ending %v under the checked token %d", o.Seed, resent, pauseEnd, f.Token)
+		if _, ok := r.takeover(f.Node, f.Token, f.At, resent.At); !ok {
+			r.errorf("nobody took over from n%d during its pause %v-%v", f.Node, f.At, woke)
 		}
-		successor := false
-		for _, e := range events(o, sim.EvLead, anyNode) {
-			if e.Node != f.Node && e.At > f.At && e.At < resent.At && e.Token > f.Token {
-				successor = true
-			}
+		if a, ok := r.byCall(sim.EvFenceApply, resent.Call); !ok || a.Code != "stale" {
+			r.errorf("n%d's write after the pause was not refused as stale: %v", f.Node, a)
 		}
-		if !successor {
-			t.Errorf("seed %d: nobody took over from n%d during its pause %v-%v", o.Seed, f.Node, f.At, pauseEnd)
-		}
-		if a, ok := byCall(o, sim.EvFenceApply, resent.Call); !ok || a.Code != "stale" {
-			t.Errorf("seed %d: n%d's write after the pause was not refused as stale: %v", o.Seed, f.Node, a)
-		}
-		overlapped := false
-		for _, ov := range o.Overlaps {
-			if (ov.Nodes[0] == f.Node || ov.Nodes[1] == f.Node) && ov.To >= pauseEnd {
-				overlapped = true
-			}
-		}
-		if !overlapped {
-			t.Errorf("seed %d: n%d's belief did not overlap its successor's term up to its wake-up at %v", o.Seed, f.Node, pauseEnd)
+		if _, ok := first(r.Overlaps, func(ov linearizability.Overlap) bool {
+			return (ov.Nodes[0] == f.Node || ov.Nodes[1] == f.Node) && ov.To >= woke
+		}); !ok {
+			r.errorf("n%d's belief did not overlap its successor's term up to its wake-up at %v", f.Node, woke)
 		}
 	}
 }

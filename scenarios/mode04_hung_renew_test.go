@@ -3,6 +3,7 @@ package scenarios
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness/elector"
@@ -15,65 +16,44 @@ import (
 // term ends exactly at its deadline, RenewDeadline after the send of its
 // last successful renewal, while S3 is still slow.
 func TestHungRenew(t *testing.T) {
-	outs := runSeeds(t, HungRenew, 40)
-	checkSurvives(t, outs...)
 	s := elector.DefaultSettings
-	for _, o := range outs {
-		var slow faults.Event
-		for _, e := range o.Plan.Events {
-			if e.Kind == faults.SlowS3 {
-				slow = e
-			}
-		}
-		from, to := slow.At.D(), slow.At.D()+slow.For.D()
-		if 2*slow.By.D() <= s.LeaseDuration {
-			t.Errorf("seed %d: S3 is only %v slower on each leg, a request would not hang past the lease", o.Seed, slow.By)
-		}
-		var leader sim.Term
-		for _, term := range o.Result.History.Terms {
-			if term.Start < from && (term.Open || term.End > from) {
-				leader = term
-			}
-		}
-		if leader.Token == 0 {
-			t.Errorf("seed %d: nobody led when S3 became slow at %v", o.Seed, from)
+	for _, r := range runSeeds(t, HungRenew, 40) {
+		r.survives()
+		slow, ok := r.onlyFault(sim.FaultSlowS3)
+		if !ok {
 			continue
 		}
-		var hung, lastOK sim.Event
-		for _, e := range events(o, sim.EvS3Send, leader.Node) {
-			if e.Op != "PutObject" || e.At < leader.Start {
-				continue
-			}
-			if e.At >= from {
-				hung = e
-				break
-			}
-			if r, ok := byCall(o, sim.EvS3Return, e.Call); ok && r.Status == 200 {
-				lastOK = e
-			}
+		from, to := slow.At, slow.At+slow.For
+		if e, _ := first(r.Plan.Events, func(e faults.Event) bool { return e.Kind == faults.SlowS3 }); 2*e.By.D() <= s.LeaseDuration {
+			r.errorf("S3 is only %v slower on each leg, a request would not hang past the lease", e.By)
 		}
-		if hung.Call == 0 || !strings.HasPrefix(hung.Cond, "If-Match:") {
-			t.Errorf("seed %d: n%d sent no renewal while S3 was slow: %v", o.Seed, leader.Node, hung)
+		leader, ok := first(r.Result.History.Terms, func(t sim.Term) bool { return t.Start < from && (t.Open || t.End > from) })
+		if !ok {
+			r.errorf("nobody led when S3 became slow at %v", from)
 			continue
 		}
-		cut, ok := byCall(o, sim.EvS3Abandon, hung.Call)
-		if !ok || cut.At != hung.At+s.RequestTimeout || !strings.Contains(cut.Detail, "deadline exceeded") {
-			t.Errorf("seed %d: n%d's hung renewal %v was not cut at its request timeout: %v", o.Seed, leader.Node, hung, cut)
+		renewals := filter(r.puts(leader.Node), func(c *s3Call) bool { return c.Send.At >= leader.Start })
+		hung, ok := first(renewals, func(c *s3Call) bool { return c.Send.At >= from })
+		if !ok || !strings.HasPrefix(hung.Cond, "If-Match:") {
+			r.errorf("n%d sent no renewal while S3 was slow", leader.Node)
+			continue
 		}
-		if a, ok := byCall(o, sim.EvS3Apply, hung.Call); ok && a.At <= cut.At {
-			t.Errorf("seed %d: the renewal was applied at %v, before it was cut at %v", o.Seed, a.At, cut.At)
+		if hung.Abandon == nil || hung.Abandon.At != hung.Send.At+s.RequestTimeout || hung.Apply != nil && hung.Apply.At <= hung.Abandon.At {
+			r.errorf("n%d's hung renewal #%d was not cut at its request timeout before S3 applied it: abandoned %v, applied %v", leader.Node, hung.ID, hung.Abandon, hung.Apply)
 		}
-		deadline := lastOK.At + s.RenewDeadline
-		unlead := false
-		for _, e := range events(o, sim.EvUnlead, leader.Node) {
-			unlead = unlead || e.Token == leader.Token && e.At == leader.End
+		var lastOK time.Duration // the send of the last renewal answered 200 before S3 turned slow
+		renewed := false
+		for _, c := range renewals {
+			if c.Send.At < from && c.answered() == 200 {
+				lastOK, renewed = c.Send.At, true
+			}
 		}
-		if !unlead {
-			t.Errorf("seed %d: no unlead event of n%d's term %d", o.Seed, leader.Node, leader.Token)
+		if _, unlead := first(r.events(sim.EvUnlead, leader.Node), func(e sim.Event) bool { return e.Token == leader.Token && e.At == leader.End }); !unlead {
+			r.errorf("no unlead event of n%d's term %d", leader.Node, leader.Token)
 		}
-		if lastOK.Call == 0 || leader.Open || leader.End > deadline || leader.End >= to {
-			t.Errorf("seed %d: n%d's term (%v-%v, open %v) did not end by its deadline %v while S3 was slow until %v",
-				o.Seed, leader.Node, leader.Start, leader.End, leader.Open, deadline, to)
+		if !renewed || leader.Open || leader.End > lastOK+s.RenewDeadline || leader.End >= to {
+			r.errorf("n%d's term (%v-%v, open %v) did not end by its deadline %v while S3 was slow until %v",
+				leader.Node, leader.Start, leader.End, leader.Open, lastOK+s.RenewDeadline, to)
 		}
 	}
 }

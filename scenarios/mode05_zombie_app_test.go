@@ -3,7 +3,6 @@ package scenarios
 import (
 	"testing"
 
-	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -12,50 +11,38 @@ import (
 // writes; the old application's writes after the takeover carry its old
 // token and every one that arrives after the new token is refused.
 func TestZombieApp(t *testing.T) {
-	outs := runSeeds(t, ZombieApp, 30)
-	checkFenced(t, outs)
-	for _, o := range outs {
-		zombies := faultEvents(o, faults.Linger)
+	rs := runSeeds(t, ZombieApp, 30)
+	checkFenced(t, rs)
+	for _, r := range rs {
+		zombies := r.faults(sim.FaultLinger)
 		if len(zombies) == 0 {
-			t.Errorf("seed %d: no application outlived its term", o.Seed)
+			r.errorf("no application outlived its term")
 			continue
 		}
 		z := zombies[0]
-		term, ok := termAt(o, z.Node, z.At)
+		term, ok := r.termAt(z.Node, z.At)
 		if !ok || term.Token != z.Token || term.Start >= z.At || term.Open || term.End <= z.At {
-			t.Errorf("seed %d: n%d's lingering at %v is not inside a term of token %d that outlasted it", o.Seed, z.Node, z.At, z.Token)
+			r.errorf("n%d's lingering at %v is not inside a term of token %d that outlasted it", z.Node, z.At, z.Token)
 			continue
 		}
-		var successor sim.Event
-		for _, l := range events(o, sim.EvLead, anyNode) {
-			if l.Node != z.Node && l.Token > z.Token && l.At > z.At && l.At < term.End {
-				successor = l
-				break
-			}
-		}
-		if successor.Token == 0 {
-			t.Errorf("seed %d: nobody took over while n%d's application lingered (%v-%v)", o.Seed, z.Node, z.At, term.End)
+		successor, ok := r.takeover(z.Node, z.Token, z.At, term.End)
+		if !ok {
+			r.errorf("nobody took over while n%d's application lingered (%v-%v)", z.Node, z.At, term.End)
 			continue
 		}
-		var newest sim.FencedWrite // the successor's first admitted write
-		for _, w := range o.Result.History.Writes {
-			if w.Node == successor.Node && w.Token == successor.Token && w.Accepted {
-				newest = w
-				break
-			}
-		}
-		refused := 0
-		for _, w := range o.Result.History.Writes {
-			if w.Node != z.Node || w.Sent < z.At || newest.Token == 0 || w.Applied <= newest.Applied {
-				continue
-			}
+		newest, _ := first(r.Result.History.Writes, func(w sim.FencedWrite) bool {
+			return w.Node == successor.Node && w.Token == successor.Token && w.Accepted
+		}) // the successor's first admitted write
+		late := filter(r.Result.History.Writes, func(w sim.FencedWrite) bool {
+			return w.Node == z.Node && w.Sent >= z.At && newest.Token != 0 && w.Applied > newest.Applied
+		})
+		for _, w := range late {
 			if w.Token != z.Token || w.Accepted {
-				t.Errorf("seed %d: n%d's lingering write %+v after the new token %d was not refused", o.Seed, z.Node, w, newest.Token)
+				r.errorf("n%d's lingering write %+v after the new token %d was not refused", z.Node, w, newest.Token)
 			}
-			refused++
 		}
-		if refused == 0 {
-			t.Errorf("seed %d: n%d's application wrote nothing after n%d's token %d arrived", o.Seed, z.Node, successor.Node, successor.Token)
+		if len(late) == 0 {
+			r.errorf("n%d's application wrote nothing after n%d's token %d arrived", z.Node, successor.Node, successor.Token)
 		}
 	}
 }

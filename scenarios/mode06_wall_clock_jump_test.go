@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -16,73 +15,50 @@ import (
 // successor took over no sooner than a lease after the last renewal was
 // applied and within the liveness bound.
 func TestWallClockJump(t *testing.T) {
-	outs := runSeeds(t, WallClockJump, 30)
-	checkSurvives(t, outs...)
+	rs := runSeeds(t, WallClockJump, 30)
 	s := elector.DefaultSettings
 	timedAcross := 0
-	for _, o := range outs {
-		var crash faults.Event
-		for _, e := range o.Plan.Events {
-			if e.Kind == faults.Crash {
-				crash = e
-			}
-		}
-		jumps := faultEvents(o, faults.ClockJump)
-		if len(jumps) != 2*o.Result.History.Nodes {
-			t.Errorf("seed %d: %d wall-clock steps, want two per node", o.Seed, len(jumps))
+	for _, r := range rs {
+		r.survives()
+		nodes := r.Result.History.Nodes
+		jumps, crashes := r.faults(sim.FaultClockJump), r.events(sim.EvCrash, anyNode)
+		if len(jumps) != 2*nodes || len(crashes) != 1 {
+			r.errorf("%d wall-clock steps and %d crashes, want two steps per node and one crash", len(jumps), len(crashes))
 			continue
 		}
 		stepped := map[int]time.Duration{} // each node's wall clock minus true time (no offsets here)
 		for _, j := range jumps {
-			by := j.For
-			if by.Abs() < time.Minute {
-				t.Errorf("seed %d: a step of %v", o.Seed, by)
-			}
-			stepped[j.Node] += by
-			if j.Local != j.At+stepped[j.Node] {
-				t.Errorf("seed %d: n%d's wall clock reads %v at %v, not stepped by %v", o.Seed, j.Node, j.Local, j.At, stepped[j.Node])
+			stepped[j.Node] += j.For
+			if j.For.Abs() < time.Minute || j.Local != j.At+stepped[j.Node] {
+				r.errorf("n%d's wall clock reads %v at %v, not stepped by %v (a step of at least a minute)", j.Node, j.Local, j.At, stepped[j.Node])
 			}
 		}
-		first := jumps[0].At
 		var leader sim.Term
-		for _, j := range jumps[:o.Result.History.Nodes] {
-			if j.At != first {
-				t.Errorf("seed %d: n%d's first step at %v, not with the others at %v", o.Seed, j.Node, j.At, first)
+		for _, j := range jumps[:nodes] {
+			if j.At != jumps[0].At {
+				r.errorf("n%d's first step at %v, not with the others at %v", j.Node, j.At, jumps[0].At)
 			}
-			if term, ok := termAt(o, j.Node, j.At); ok {
+			if term, ok := r.termAt(j.Node, j.At); ok {
 				leader = term
 			}
 		}
-		if leader.Token == 0 || leader.Node != crash.Node || leader.Open || leader.End != crash.At.D() {
-			t.Errorf("seed %d: the term leading at the step %v (n%d token %d, %v-%v) did not go on until n%d's crash at %v",
-				o.Seed, first, leader.Node, leader.Token, leader.Start, leader.End, crash.Node, crash.At)
+		crash := crashes[0]
+		if leader.Token == 0 || leader.Node != crash.Node || leader.Open || leader.End != crash.At {
+			r.errorf("the term leading at the step %v (n%d token %d, %v-%v) did not go on until n%d's crash at %v",
+				jumps[0].At, leader.Node, leader.Token, leader.Start, leader.End, crash.Node, crash.At)
 			continue
 		}
-		var lastApplied time.Duration
-		for _, e := range events(o, sim.EvS3Send, leader.Node) {
-			if a, ok := byCall(o, sim.EvS3Apply, e.Call); ok && e.Op == "PutObject" && a.Status == 200 && a.At < leader.End {
-				lastApplied = a.At
-			}
-		}
-		var next sim.Event
-		for _, l := range events(o, sim.EvLead, anyNode) {
-			if l.At > leader.End {
-				next = l
-				break
-			}
-		}
+		lastApplied := r.lastApplied(leader.Node, leader.End)
+		next, _ := r.leadAfter(leader.End, -1)
 		if next.Token <= leader.Token || next.At < lastApplied+s.LeaseDuration || next.At > leader.End+s.LivenessBound() {
-			t.Errorf("seed %d: after n%d's crash at %v (last renewal applied %v) the next term %v is not a lease later and within %v",
-				o.Seed, leader.Node, leader.End, lastApplied, next, s.LivenessBound())
+			r.errorf("after n%d's crash at %v (last renewal applied %v) the next term %v is not a lease later and within %v",
+				leader.Node, leader.End, lastApplied, next, s.LivenessBound())
 		}
-		for _, j := range jumps {
-			if j.Node != leader.Node && j.At > lastApplied && j.At < next.At {
-				timedAcross++
-				break
-			}
+		if _, ok := first(jumps, func(j sim.Event) bool { return j.Node != leader.Node && j.At > lastApplied && j.At < next.At }); ok {
+			timedAcross++
 		}
 	}
-	if timedAcross < len(outs)/2 {
-		t.Errorf("in only %d of %d seeds did a follower's clock step while it timed the crashed leader's lease", timedAcross, len(outs))
+	if timedAcross < len(rs)/2 {
+		t.Errorf("in only %d of %d seeds did a follower's clock step while it timed the crashed leader's lease", timedAcross, len(rs))
 	}
 }

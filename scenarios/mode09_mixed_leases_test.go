@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -32,16 +33,13 @@ func TestMixedLeasesSettingsValid(t *testing.T) {
 // leases after the crashed leader's last write was applied, so a
 // short-lease follower waited out the long lease written in the record.
 func TestMixedLeases(t *testing.T) {
-	outs := runSeeds(t, MixedLeases, 40)
-	checkSurvives(t, outs...)
+	rs := runSeeds(t, MixedLeases, 40)
 	lease := func(node int) time.Duration { return modeAMixedSettings[node%len(modeAMixedSettings)].LeaseDuration }
 	shorter, longer, timed := 0, 0, 0
-	for _, o := range outs {
-		crashed := map[int][]time.Duration{}
-		for _, e := range events(o, sim.EvCrash, anyNode) {
-			crashed[e.Node] = append(crashed[e.Node], e.At)
-		}
-		terms := o.Result.History.Terms
+	for _, r := range rs {
+		r.survives()
+		crashes := r.events(sim.EvCrash, anyNode)
+		terms := r.Result.History.Terms
 		for i := 1; i < len(terms); i++ {
 			prev, next := terms[i-1], terms[i]
 			if prev.Node == next.Node || prev.Open {
@@ -53,23 +51,13 @@ func TestMixedLeases(t *testing.T) {
 			case lease(next.Node) > lease(prev.Node):
 				longer++
 			}
-			byCrash := false
-			for _, at := range crashed[prev.Node] {
-				byCrash = byCrash || at == prev.End
-			}
-			if !byCrash {
+			if !slices.ContainsFunc(crashes, func(c sim.Event) bool { return c.Node == prev.Node && c.At == prev.End }) {
 				continue // released: taken at once
 			}
-			var lastApplied time.Duration
-			for _, e := range events(o, sim.EvS3Send, prev.Node) {
-				if a, ok := byCall(o, sim.EvS3Apply, e.Call); ok && e.Op == "PutObject" && a.Status == 200 && a.At < prev.End {
-					lastApplied = a.At
-				}
-			}
-			wait := max(lease(prev.Node), lease(next.Node))
+			lastApplied, wait := r.lastApplied(prev.Node, prev.End), max(lease(prev.Node), lease(next.Node))
 			if next.Start < lastApplied+wait {
-				t.Errorf("seed %d: n%d (lease %v) took over from crashed n%d (lease %v) at %v, less than %v after its last write at %v",
-					o.Seed, next.Node, lease(next.Node), prev.Node, lease(prev.Node), next.Start, wait, lastApplied)
+				r.errorf("n%d (lease %v) took over from crashed n%d (lease %v) at %v, less than %v after its last write at %v",
+					next.Node, lease(next.Node), prev.Node, lease(prev.Node), next.Start, wait, lastApplied)
 			}
 			if lease(next.Node) != lease(prev.Node) {
 				timed++

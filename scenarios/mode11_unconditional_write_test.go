@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -15,15 +16,9 @@ import (
 func TestUnconditionalWriteVsCreateRace(t *testing.T) {
 	caught := 0
 	naive := runSeeds(t, UnconditionalWrite, 20)
-	for _, o := range naive {
-		if o.Verdict != harness.Unsafe {
-			continue
-		}
-		for _, v := range o.Violations {
-			if v.Checker == "unique-holder" && len(v.Nodes) >= 2 {
-				caught++
-				break
-			}
+	for _, r := range naive {
+		if _, ok := first(r.Violations, func(v linearizability.Violation) bool { return v.Checker == "unique-holder" && len(v.Nodes) >= 2 }); ok && r.Verdict == harness.Unsafe {
+			caught++
 		}
 	}
 	t.Logf("unconditional-write: unique-holder violation on %d of %d seeds", caught, len(naive))
@@ -32,9 +27,8 @@ func TestUnconditionalWriteVsCreateRace(t *testing.T) {
 	}
 
 	races := 0
-	for _, o := range runSeeds(t, CreateRace, 20) {
-		checkSurvives(t, o)
-		calls := s3Calls(o)
+	for _, r := range runSeeds(t, CreateRace, 20) {
+		r.survives()
 		// A race: acquisition attempts of several nodes sent at one instant
 		// under one precondition.
 		type key struct {
@@ -42,8 +36,8 @@ func TestUnconditionalWriteVsCreateRace(t *testing.T) {
 			cond string
 		}
 		groups := map[key][]*s3Call{}
-		for _, c := range puts(calls, anyNode) {
-			if _, leading := termAt(o, c.Node, c.Send.At); !leading {
+		for _, c := range r.puts(anyNode) {
+			if _, leading := r.termAt(c.Node, c.Send.At); !leading {
 				k := key{int64(c.Send.At), c.Cond}
 				groups[k] = append(groups[k], c)
 			}
@@ -55,27 +49,24 @@ func TestUnconditionalWriteVsCreateRace(t *testing.T) {
 			}
 			races++
 			created = created || k.cond == "If-None-Match:*" && len(g) == 5
-			won := 0
+			won := filter(g, (*s3Call).applied200)
 			for _, c := range g {
-				switch {
-				case c.applied200():
-					won++
-				case c.Apply == nil || c.Apply.Status != 412:
-					t.Errorf("seed %d: racing write #%d of n%d: %+v; want 200 or 412", o.Seed, c.ID, c.Node, c.Apply)
+				if !c.applied200() && (c.Apply == nil || c.Apply.Status != 412) {
+					r.errorf("racing write #%d of n%d: %+v; want 200 or 412", c.ID, c.Node, c.Apply)
 				}
 			}
-			if won != 1 {
-				t.Errorf("seed %d: race of %d writes (%s) at %v had %d winners; want 1", o.Seed, len(g), k.cond, k.at, won)
+			if len(won) != 1 {
+				r.errorf("race of %d writes (%s) at %v had %d winners; want 1", len(g), k.cond, k.at, len(won))
 			}
 		}
 		if !created {
-			t.Errorf("seed %d: the five nodes did not race to create the object at one instant", o.Seed)
+			r.errorf("the five nodes did not race to create the object at one instant")
 		}
 		// Every term's token is unique to its holder.
 		holders := map[uint64]int{}
-		for _, l := range events(o, sim.EvLead, anyNode) {
+		for _, l := range r.events(sim.EvLead, anyNode) {
 			if n, ok := holders[l.Token]; ok && n != l.Node {
-				t.Errorf("seed %d: token %d led by n%d and n%d", o.Seed, l.Token, n, l.Node)
+				r.errorf("token %d led by n%d and n%d", l.Token, n, l.Node)
 			}
 			holders[l.Token] = l.Node
 		}

@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness/elector"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -22,49 +21,50 @@ import (
 // follows. Every run passes.
 func TestDeleteLock(t *testing.T) {
 	s := elector.DefaultSettings
-	outs := runSeeds(t, DeleteLock, 30)
+	lease := s.LeaseDuration - s.LeaseDuration*time.Duration(s.ClockDriftPPM)/1e6
+	rs := runSeeds(t, DeleteLock, 30)
 	overlaps, refused, newcomers := 0, 0, 0
-	for _, o := range outs {
-		checkOutsideButPass(t, o)
-		h := o.Result.History
-		deletes := faultEvents(o, faults.DeleteLock)
-		if len(deletes) != 1 {
-			t.Fatalf("seed %d: %d deletes in the trace; want 1", o.Seed, len(deletes))
+	for _, r := range rs {
+		r.outsideButPasses()
+		deleted, ok := r.onlyFault(sim.FaultDeleteLock)
+		if !ok {
+			continue
 		}
-		del := deletes[0].At
-		restarted := map[string]bool{}
-		for _, st := range events(o, sim.EvStart, anyNode) {
-			if st.At > del {
-				restarted[st.Detail] = true
-			}
-		}
-		if hasOverlap(o) {
+		del := deleted.At
+		restarted := r.restartedAfter(del)
+		if r.overlapped() {
 			overlaps++
 			if len(restarted) == 0 {
-				t.Errorf("seed %d: leaders overlapped though no node restarted after the delete: %v", o.Seed, o.Overlaps)
+				r.errorf("leaders overlapped though no node restarted after the delete: %v", r.Overlaps)
 			}
 		}
-		refused += len(refusedWrites(o))
-		lease := s.LeaseDuration - s.LeaseDuration*time.Duration(s.ClockDriftPPM)/1e6
-		for _, term := range h.Terms {
-			// The leader at the delete stops by its next renewal.
-			if term.Start < del && (term.Open || term.End > del) {
-				if limit := del + s.RetryPeriod + 2*s.RequestTimeout; term.Open || term.End > limit {
-					t.Errorf("seed %d: n%d (token %d) led on until %v after the delete at %v", o.Seed, term.Node, term.Token, term.End, del)
-				}
-			}
+		refused += len(r.refused())
+		r.stopsAtNextRenewal(del)
+		for _, term := range r.Result.History.Terms {
 			// Electors that saw the object wait a lease of absence.
 			if term.Start > del && !restarted[term.Identity] && term.Start < del+lease {
-				t.Errorf("seed %d: n%d (%s) led at %v, less than a lease after the delete at %v", o.Seed, term.Node, term.Identity, term.Start, del)
+				r.errorf("n%d (%s) led at %v, less than a lease after the delete at %v", term.Node, term.Identity, term.Start, del)
 			}
 		}
-		if tokensRise(t, o, del) {
+		if r.tokensRise(del) {
 			newcomers++
 		}
 	}
 	t.Logf("%d of %d seeds: a node restarted after the delete led (its token above the old ones); %d seeds with overlapping leaders; %d fenced writes refused",
-		newcomers, len(outs), overlaps, refused)
+		newcomers, len(rs), overlaps, refused)
 	if newcomers == 0 || overlaps == 0 {
 		t.Errorf("want seeds where a node restarted after the delete leads, and where it overlaps the old leader")
+	}
+}
+
+// stopsAtNextRenewal asserts that the term running when someone else wrote
+// the lock object at at ended by its next renewal.
+func (r *run) stopsAtNextRenewal(at time.Duration) {
+	r.t.Helper()
+	s := elector.DefaultSettings
+	for _, term := range r.Result.History.Terms {
+		if limit := at + s.RetryPeriod + 2*s.RequestTimeout; term.Start < at && (term.Open || term.End > at) && (term.Open || term.End > limit) {
+			r.errorf("n%d (token %d) led on until %v after the lock object was written at %v", term.Node, term.Token, term.End, at)
+		}
 	}
 }

@@ -3,8 +3,8 @@ package scenarios
 import (
 	"testing"
 
-	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness/elector"
+	"github.com/s3lease/s3lease/sim"
 )
 
 // TestOverwriteLock: the overwrite is in the trace; the leader of the
@@ -14,36 +14,29 @@ import (
 // tokens, takes over with a token above every earlier term's all the same
 // (its wall clock in Unix milliseconds), and the fence accepts its writes.
 func TestOverwriteLock(t *testing.T) {
-	s := elector.DefaultSettings
-	outs := runSeeds(t, OverwriteLock, 30)
+	lease := elector.DefaultSettings.LeaseDuration
+	rs := runSeeds(t, OverwriteLock, 30)
 	refused, newcomers := 0, 0
-	for _, o := range outs {
-		checkOutsideButPass(t, o)
-		h := o.Result.History
-		notes := faultEvents(o, faults.Overwrite)
-		if len(notes) != 1 {
-			t.Fatalf("seed %d: %d overwrites in the trace; want 1", o.Seed, len(notes))
+	for _, r := range rs {
+		r.outsideButPasses()
+		overwrite, ok := r.onlyFault(sim.FaultOverwrite)
+		if !ok {
+			continue
 		}
-		at := notes[0].At
-		refused += len(refusedWrites(o))
-		if hasOverlap(o) {
-			t.Errorf("seed %d: leaders overlapped: %v", o.Seed, o.Overlaps)
+		at := overwrite.At
+		refused += len(r.refused())
+		if r.overlapped() {
+			r.errorf("leaders overlapped: %v", r.Overlaps)
 		}
-		for _, term := range h.Terms {
-			switch {
-			case term.Start < at && (term.Open || term.End > at):
-				if limit := at + s.RetryPeriod + 2*s.RequestTimeout; term.Open || term.End > limit {
-					t.Errorf("seed %d: n%d (token %d) led on until %v after the overwrite at %v", o.Seed, term.Node, term.Token, term.End, at)
-				}
-			case term.Start > at && term.Start < at+s.LeaseDuration:
-				t.Errorf("seed %d: n%d took the overwritten object at %v, less than a lease after the overwrite at %v", o.Seed, term.Node, term.Start, at)
-			}
+		r.stopsAtNextRenewal(at)
+		if term, early := first(r.Result.History.Terms, func(t sim.Term) bool { return t.Start > at && t.Start < at+lease }); early {
+			r.errorf("n%d took the overwritten object at %v, less than a lease after the overwrite at %v", term.Node, term.Start, at)
 		}
-		if tokensRise(t, o, at) {
+		if r.tokensRise(at) {
 			newcomers++
 		}
 	}
-	t.Logf("%d of %d seeds: a node restarted after the overwrite led (its token above the old ones); %d fenced writes refused", newcomers, len(outs), refused)
+	t.Logf("%d of %d seeds: a node restarted after the overwrite led (its token above the old ones); %d fenced writes refused", newcomers, len(rs), refused)
 	if newcomers == 0 {
 		t.Errorf("want seeds where a node restarted after the overwrite leads")
 	}

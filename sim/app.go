@@ -64,9 +64,9 @@ func (w *World) lead(ctx context.Context, n *Node, token uint64) {
 			until = min(until, w.healAt) // lingering ends at the heal, like every fault
 		}
 		fi := len(w.history.Faults)
-		w.RecordFault(FaultSpan{Kind: "linger", Node: n.Index, From: w.now, To: until, By: int64(n.linger)})
+		w.RecordFault(FaultSpan{Kind: FaultLinger.String(), Node: n.Index, From: w.now, To: until, By: int64(n.linger)})
 		e := n.event(EvFault)
-		e.Token, e.Detail, e.Fault, e.For = token, "application ignores the end of its term for "+n.linger.String(), "linger", until-w.now
+		e.Token, e.Detail, e.Fault, e.For = token, "application ignores the end of its term for "+n.linger.String(), FaultLinger, until-w.now
 		w.trace.add(e)
 		// It waits for nothing, not even the end of a write it sent (which
 		// a delay may hold up), except the heal: then it stops.
@@ -112,9 +112,9 @@ func (w *World) guardedWrite(ctx context.Context, t *task, n *Node, token uint64
 	if d := n.pauseBeforeWrite[n.writes]; d > 0 {
 		d = w.untilHeal(d)
 		e := n.event(EvFault)
-		e.Token, e.Detail, e.Fault, e.For = token, "pause between lease check and guarded write", "pause-before-write", d
+		e.Token, e.Detail, e.Fault, e.For = token, "pause between lease check and guarded write", FaultPauseBeforeWrite, d
 		w.trace.add(e)
-		n.PauseFor("pause-before-write", d)
+		n.PauseFor(FaultPauseBeforeWrite, d)
 		_ = t.wait(context.Background(), w.now)
 	}
 	sent := w.now
@@ -162,7 +162,7 @@ func (w *World) fenceWrite(ctx context.Context, t *task, n *Node, token uint64, 
 	e := n.event(EvFenceSend)
 	e.Call, e.Token = id, token
 	if delay > 0 {
-		e.Detail, e.Fault, e.For = "delayed by "+delay.String(), "write-delayed", delay
+		e.Detail, e.Fault, e.For = "delayed by "+delay.String(), FaultWriteDelayed, delay
 	}
 	w.trace.add(e)
 	sent := w.now

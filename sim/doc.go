@@ -151,12 +151,15 @@
 // request fault may also name a function to run at the instant the request
 // reaches S3 (RequestFault.Landing), where faults aimed at "the renewal
 // about to land" act; Node.Leading, Node.TermStart and Node.FencedWrites
-// tell them which node plays which part. An
-// optional layer gives each node's client the retries of aws-sdk-go-v2's
+// tell them which node plays which part. Every fault is recorded as it
+// happens, in the history (World.Fault, RecordFault: a FaultSpan) and in
+// the trace as an event carrying its FaultKind (World.Fault, FaultEvent,
+// Node.PauseFor; the fate of a request, or RequestFault.Kind, on its send).
+// An optional layer gives each node's client the retries of aws-sdk-go-v2's
 // standard retryer (Config.S3Attempts). Names: [FaultInjector], [Request],
-// [RequestFault] and its [Fate] ([Delivered] and the others), [Node] (its
-// Pause, Crash, Restart and Stop), [World.OutsideWrite], [FaultSpan] and
-// [MergeSpans].
+// [RequestFault] and its [Fate] ([Delivered] and the others), [FaultKind],
+// [Node] (its Pause, Crash, Restart and Stop), [World.OutsideWrite],
+// [FaultSpan] and [MergeSpans].
 //
 // # Applications
 //
@@ -212,8 +215,9 @@
 // event of S3 or of the row store; a statement is sql.send, sql.apply,
 // sql.return or sql.abandon, the command tag or SQLSTATE of its answer in
 // Code); an event that records a
-// fault carries its kind and length (Event.Fault, Event.For), so that tools
-// and tests read structure rather than the wording of Detail. Failures that stop a run, a panic in protocol code, an
+// fault carries its kind and length (Event.Fault, a FaultKind, and
+// Event.For), so that tools and tests read structure rather than the
+// wording of Detail. Failures that stop a run, a panic in protocol code, an
 // exceeded step budget or code blocked outside the simulator, are reported in
 // the Result, not raised. The Result also holds the coverage points the
 // candidate marked (Result.Coverage, of the Config.Coverage its protocol

@@ -6,10 +6,9 @@ import (
 	"time"
 )
 
-// FaultSpan is one fault as it happened in a run: its kind (as package
-// faults names it: "pause", "answer-pause", "pause-before-write",
-// "clock-stall", "clock-jump", "linger", "partition", "slow-s3",
-// "delete-lock", "overwrite", "crash", "stop", "restart", "clock-drift"),
+// FaultSpan is one fault as it happened in a run: its kind (a FaultKind's
+// name, such as "pause", "clock-stall", "linger", "partition", or one the
+// trace records as an event of its own: "crash", "stop", "restart"),
 // the node it hit (-1 for the world outside the nodes: S3, the lock
 // object), and the interval of true time it lasted, [From, To) (To == From
 // for an instant). The checkers judge a run against the faults that really
@@ -36,16 +35,18 @@ func (f FaultSpan) String() string {
 	return fmt.Sprintf("%s on %s from %v to %v (%v)", f.Kind, who, f.From, f.To, f.To-f.From)
 }
 
-// Fault records a fault that begins now: in the history, for the checkers,
-// and in the trace as an event of its kind, with text saying what happened.
-// Faults from outside the simulator (package faults) call it.
-func (w *World) Fault(f FaultSpan, text string) {
+// Fault records a fault of kind that begins now: in the history (f, its
+// Kind set to kind's name), for the checkers, and in the trace as an event
+// of its kind, with text saying what happened. Faults from outside the
+// simulator (package faults) call it.
+func (w *World) Fault(kind FaultKind, f FaultSpan, text string) {
+	f.Kind = kind.String()
 	w.RecordFault(f)
 	d := f.To - f.From
 	if d == 0 {
 		d = time.Duration(f.By) // an instant fault's size: a wall-clock step
 	}
-	w.FaultEvent(f.Node, f.Kind, d, text)
+	w.FaultEvent(f.Node, kind, d, text)
 }
 
 // RecordFault records a fault in the history only (its trace event is
@@ -56,12 +57,13 @@ func (w *World) RecordFault(f FaultSpan) {
 
 // FaultEvent adds a trace event of fault kind on node (-1: the world) now,
 // lasting d (or of size d), with text.
-func (w *World) FaultEvent(node int, kind string, d time.Duration, text string) {
+func (w *World) FaultEvent(node int, kind FaultKind, d time.Duration, text string) {
 	e := Event{At: w.now, Node: node, Local: w.now + w.s3.clock, Kind: EvFault, Fault: kind, For: d, Detail: text}
 	if node >= 0 {
 		e.Local = w.nodes[node].localWall(w.now)
 	}
 	w.trace.add(e)
+	w.live.beat()
 }
 
 // SetHealAt tells the world when its faults heal: a pause aimed at a

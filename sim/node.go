@@ -219,18 +219,18 @@ func (n *Node) SetClock(m ClockModel) error {
 // Pause stops the node's process for d of true time starting now: none of
 // its goroutines runs and its timers do not fire until the pause ends. The
 // node's clocks keep running.
-func (n *Node) Pause(d time.Duration) { n.PauseFor("pause", d) }
+func (n *Node) Pause(d time.Duration) { n.PauseFor(FaultPause, d) }
 
-// PauseFor is Pause for a cause: the fault kind that stops the process
-// ("pause", "clock-stall", "answer-pause", "pause-before-write"). The pause
-// is recorded in the history, so that the checkers see how long the node
-// really did not run, overlapping pauses together.
-func (n *Node) PauseFor(kind string, d time.Duration) {
+// PauseFor is Pause for a cause: the kind of fault that stops the process
+// (FaultPause, FaultClockStall, FaultAnswerPause, FaultPauseBeforeWrite).
+// The pause is recorded in the history, so that the checkers see how long
+// the node really did not run, overlapping pauses together.
+func (n *Node) PauseFor(kind FaultKind, d time.Duration) {
 	if d <= 0 {
 		return
 	}
 	w := n.w
-	w.RecordFault(FaultSpan{Kind: kind, Node: n.Index, From: w.now, To: w.now + d})
+	w.RecordFault(FaultSpan{Kind: kind.String(), Node: n.Index, From: w.now, To: w.now + d})
 	until := w.now + d
 	if until > n.pausedUntil {
 		n.pausedUntil = until

@@ -186,9 +186,7 @@ func (c *RowClient) Exec(ctx context.Context, st Statement) (RowResult, error) {
 	}
 	e := c.n.event(EvSQLSend)
 	e.Call, e.Op, e.Key, e.Cond = id, st.Op, st.Key, st.Cond
-	if f.Fate != Delivered {
-		e.Detail, e.Fault = "fault: "+f.Fate.String(), f.Fate.String()
-	}
+	f.record(&e)
 	w.trace.add(e)
 
 	l := &rowLanding{s: s, id: id, st: st, fate: f}
@@ -220,7 +218,7 @@ func (c *RowClient) Exec(ctx context.Context, st Statement) (RowResult, error) {
 	if f.PauseOnAnswer > 0 {
 		// The answer is in the process's buffers; the process stops before
 		// it can look at it.
-		c.n.PauseFor("answer-pause", w.untilHeal(f.PauseOnAnswer))
+		c.n.PauseFor(FaultAnswerPause, w.untilHeal(f.PauseOnAnswer))
 		_ = t.wait(context.Background(), w.now)
 	}
 	w.live.beat()
@@ -250,9 +248,7 @@ func (l *rowLanding) land() {
 	}
 	now := s.Now()
 	a := Event{At: w.now, Node: -1, Local: now.Sub(Epoch), Kind: EvSQLApply, Call: l.id, Op: l.st.Op, Key: l.st.Key}
-	if f.Fate != Delivered {
-		a.Fault = f.Fate.String()
-	}
+	a.Fault = fateKinds[f.Fate]
 	switch f.Fate {
 	case Unreachable, Dropped:
 		l.err = &SQLError{Op: l.st.Op, Code: SQLStateConnectionRefused, Err: connectionRefused()}

@@ -127,7 +127,7 @@ func TestRowStoreFates(t *testing.T) {
 				t.Fatalf("err = %v, applied = %v; want SQLSTATE %q, applied %v", err, applied, tc.code, tc.applied)
 			}
 			s, a := rowEvents(res, EvSQLSend), rowEvents(res, EvSQLApply)
-			if len(s) != 1 || s[0].Fault != tc.fault.Fate.String() || len(a) != 1 || a[0].Fault != tc.fault.Fate.String() {
+			if len(s) != 1 || s[0].Fault != fateKinds[tc.fault.Fate] || len(a) != 1 || a[0].Fault != fateKinds[tc.fault.Fate] {
 				t.Fatalf("send %v, apply %v: want the fate %s on both", s, a, tc.fault.Fate)
 			}
 			if tc.code == "" {

@@ -107,9 +107,7 @@ func (c *nodeS3) call(ctx context.Context, rq request, pc *s3Landing) error {
 	}
 	e := c.n.event(EvS3Send)
 	e.Call, e.Op, e.Key = id, op, key
-	if f.Fate != Delivered {
-		e.Detail, e.Fault = fateDetails[f.Fate], f.Fate.String()
-	}
+	f.record(&e)
 	w.trace.addCond(e, rq.ifMatch, rq.ifNoneMatch)
 
 	tracked := conditional && write
@@ -176,20 +174,12 @@ func (c *nodeS3) call(ctx context.Context, rq request, pc *s3Landing) error {
 	if f.PauseOnAnswer > 0 {
 		// The answer is in the process's buffers; the process stops before
 		// it can look at it.
-		c.n.PauseFor("answer-pause", w.untilHeal(f.PauseOnAnswer))
+		c.n.PauseFor(FaultAnswerPause, w.untilHeal(f.PauseOnAnswer))
 		_ = t.wait(context.Background(), w.now)
 	}
 	w.live.beat()
 	return throughProxy(pc.result, op, pc.status, w.cfg.ErrorPages)
 }
-
-// fateDetails is the trace's Detail for a request sent with each fate.
-var fateDetails = func() (d [numFates]string) {
-	for f := Fate(1); f < numFates; f++ {
-		d[f] = "fault: " + f.String()
-	}
-	return d
-}()
 
 // landingOp says which operation an s3Landing carries.
 type landingOp uint8
@@ -335,9 +325,7 @@ func (pc *s3Landing) land() {
 	}
 	now := w.s3Now()
 	a := Event{At: w.now, Node: -1, Local: now.Sub(Epoch), Kind: EvS3Apply, Call: pc.id, Op: pc.op, Key: pc.key}
-	if f.Fate != Delivered {
-		a.Fault = f.Fate.String()
-	}
+	a.Fault = fateKinds[f.Fate]
 	switch f.Fate {
 	case Unreachable, Dropped:
 		// Nothing reached S3: the trace shows no status.

@@ -33,12 +33,14 @@ const (
 	numFates
 )
 
-var fateNames = [numFates]string{"delivered", "refused-before", "failed-after", "lost", "unreachable", "dropped"}
-
-// String names the fate.
+// String names the fate: as the fault it records (FaultKind), or
+// "delivered".
 func (f Fate) String() string {
-	if f < numFates {
-		return fateNames[f]
+	switch {
+	case f == Delivered:
+		return "delivered"
+	case f < numFates:
+		return fateKinds[f].String()
 	}
 	return "fate?"
 }
@@ -54,6 +56,10 @@ type RequestFault struct {
 	// PauseOnAnswer pauses the calling node for this long at the instant the
 	// answer arrives, before the caller can act on it.
 	PauseOnAnswer time.Duration
+	// Kind, if set, is the fault the trace records on the request's send
+	// when its fate does not say it: FaultRequestDelayed or
+	// FaultAnswerDelayed for a delay aimed at this one request.
+	Kind FaultKind
 	// Landing, if set, is called at the instant the request reaches S3,
 	// just before S3 applies it (or refuses it, or it is lost on the way):
 	// faults aimed at that instant act there.

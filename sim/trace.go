@@ -90,10 +90,9 @@ type Event struct {
 	Code   string `json:"code,omitempty"`
 	ETag   string `json:"etag,omitempty"`
 	Token  uint64 `json:"token,omitempty"`
-	// Fault is the kind of fault an event records ("pause", "partition",
-	// "clock-jump", ... as package faults names them), and For its length
-	// or size: tests and tools read these, not Detail.
-	Fault string        `json:"fault,omitempty"`
+	// Fault is the kind of fault an event records, and For its length or
+	// size: tests and tools read these, not Detail.
+	Fault FaultKind     `json:"fault,omitempty"`
 	For   time.Duration `json:"for,omitempty"`
 	// Detail is free text: an identity, a fault, a panic value, a body.
 	Detail string `json:"detail,omitempty"`
@@ -198,8 +197,8 @@ func (t *Trace) hashEvent(e *Event, cond []byte) {
 	h = mixStr(h, e.Code)
 	h = mixStr(h, e.ETag)
 	h = mixStr(h, e.Detail)
-	if e.Fault != "" {
-		h = mixStr(h, e.Fault)
+	if e.Fault != NoFault {
+		h = mixStr(h, e.Fault.String())
 		h = mix(h, uint64(e.For))
 	}
 	t.hash = h

@@ -48,7 +48,7 @@ func TestTraceHashDefinition(t *testing.T) {
 		e := Event{At: 5, Node: 1, Local: 7, Kind: EvS3Send, Call: 3, Op: str(), Key: str(), Cond: str(), Status: 412,
 			Code: str(), ETag: str(), Token: 9, Detail: str()}
 		if r.IntN(2) == 0 {
-			e.Fault, e.For = str(), 11
+			e.Fault, e.For = FaultKind(1+r.IntN(int(numFaultKinds)-1)), 11
 		}
 		tr := newTrace(false)
 		tr.hash = h
@@ -60,8 +60,8 @@ func TestTraceHashDefinition(t *testing.T) {
 		for _, s := range []string{e.Op, e.Key, e.Cond, e.Code, e.ETag, e.Detail} {
 			ref = mixStrReference(ref, s)
 		}
-		if e.Fault != "" {
-			ref = mix(mixStrReference(ref, e.Fault), uint64(e.For))
+		if e.Fault != NoFault {
+			ref = mix(mixStrReference(ref, e.Fault.String()), uint64(e.For))
 		}
 		if tr.Hash() != ref {
 			t.Fatalf("event %+v hashed to %x, want %x", e, tr.Hash(), ref)

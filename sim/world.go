@@ -329,17 +329,6 @@ func (w *World) Key() string { return w.cfg.Key }
 // nodes.
 func (w *World) S3Now() time.Time { return w.s3Now() }
 
-// Note records a fault or other remark in the trace, on a node or, with
-// node -1, in the outside world.
-func (w *World) Note(node int, text string) {
-	e := Event{At: w.now, Node: node, Local: w.now + w.s3.clock, Kind: EvFault, Detail: text}
-	if node >= 0 {
-		e.Local = w.nodes[node].localWall(w.now)
-	}
-	w.trace.add(e)
-	w.live.beat()
-}
-
 // OutsideWrite is someone other than the nodes writing the lock object (an
 // operator, a lifecycle rule, another tool): an unconditional PutObject of
 // body, or a DeleteObject if body is nil, applied now. It is recorded in

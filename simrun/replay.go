@@ -136,21 +136,11 @@ func (cli *program) printReplay(stdout, stderr io.Writer, o *harness.Outcome, re
 		}
 		fmt.Fprintf(stdout, "  n%d %s token %d: %v .. %s\n", t.Node, t.Identity, t.Token, t.Start, end)
 	}
-	fmt.Fprintf(stdout, "verdict: %s\n", o.Verdict)
-	if o.Verdict != harness.Pass {
-		fmt.Fprintf(stdout, "signature: %s\n", sig)
+	if err := harness.WriteOutcome(stdout, o); err != nil {
+		return err
 	}
-	if res.Failure != nil {
-		fmt.Fprintf(stdout, "failure: %s\n", res.Failure)
-		if res.Failure.Stack != "" {
-			fmt.Fprintf(stderr, "%s\n", res.Failure.Stack)
-		}
-	}
-	for _, v := range o.Violations {
-		fmt.Fprintf(stdout, "violation: %s\n", v)
-	}
-	for _, v := range o.Excused {
-		fmt.Fprintf(stdout, "excused: %s\n", v)
+	if res.Failure != nil && res.Failure.Stack != "" {
+		fmt.Fprintf(stderr, "%s\n", res.Failure.Stack)
 	}
 	fmt.Fprintf(stdout, "steps: %d\nhash: %s\n", res.Steps, hashString(res.Hash()))
 	return nil

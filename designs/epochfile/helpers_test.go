@@ -93,7 +93,7 @@ func (c *call) isCreate() bool { return c.op == "PutObject" && c.cond == "If-Non
 
 // applied reports whether S3 applied c with status.
 func (c *call) applied(status int) bool {
-	return c.apply != nil && c.apply.Fault == "" && c.apply.Status == status
+	return c.apply != nil && c.apply.Fault == sim.NoFault && c.apply.Status == status
 }
 
 // calls returns the run's S3 requests in the order they were sent.

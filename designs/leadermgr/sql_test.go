@@ -224,7 +224,7 @@ func TestNaiveSQLHungRenewal(t *testing.T) {
 		var hung, grant *stmt
 		for _, s := range sts {
 			switch {
-			case s.node == 0 && s.apply != nil && s.apply.Fault == sim.Lost.String():
+			case s.node == 0 && s.apply != nil && s.apply.Fault == sim.FaultLost:
 				hung = s
 			case s.node == 1 && hung != nil && s.wrote() && grant == nil:
 				grant = s
@@ -287,7 +287,7 @@ func TestSafeSQLSameIdentity(t *testing.T) {
 		}
 		tried := 0
 		for _, s := range statements(o) {
-			if s.node == 1 && s.inc == 2 && s.send.Op == OpAcquire && s.apply != nil && s.apply.Fault == "" {
+			if s.node == 1 && s.inc == 2 && s.send.Op == OpAcquire && s.apply != nil && s.apply.Fault == sim.NoFault {
 				if s.apply.Code != "INSERT 0 0" {
 					return fmt.Errorf("node 1's acquisition #%d was answered %s", s.send.Call, s.apply.Code)
 				}

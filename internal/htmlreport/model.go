@@ -155,7 +155,7 @@ type builder struct {
 	identities [][]string
 	pauseFrom  []time.Duration
 	paused     []bool
-	suspendAt  []time.Duration // when a "VM suspended" note came
+	suspendAt  []time.Duration // when a VM suspend (sim.FaultClockStall) began
 	downFrom   []time.Duration
 	isDown     []bool
 	// The requests by call number: S3's, and the row store's statements

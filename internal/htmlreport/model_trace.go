@@ -2,7 +2,6 @@ package htmlreport
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/s3lease/s3lease/sim"
 )
@@ -82,7 +81,7 @@ func (b *builder) fault(e sim.Event) {
 	where := "S3 and the outside world"
 	if e.Node >= 0 {
 		where = fmt.Sprintf("n%d (%s)", e.Node, clockReads(e.Local, e.At))
-		if strings.HasPrefix(e.Detail, "VM suspended") {
+		if e.Fault == sim.FaultClockStall {
 			b.suspendAt[e.Node] = e.At
 		}
 	}
@@ -107,8 +106,8 @@ func (b *builder) sent(e sim.Event, sql bool) *request {
 func (b *builder) s3Event(e sim.Event) {
 	if e.Kind == sim.EvS3Send {
 		b.calls[e.Call] = b.sent(e, false)
-		if e.Detail != "" {
-			b.aimed = append(b.aimed, aimedFault{e.Node, e.At, strings.HasSuffix(e.Detail, "unreachable") || strings.HasSuffix(e.Detail, "dropped"),
+		if e.Fault != sim.NoFault {
+			b.aimed = append(b.aimed, aimedFault{e.Node, e.At, e.Fault == sim.FaultUnreachable || e.Fault == sim.FaultDropped,
 				fmt.Sprintf("%s, fault on n%d's request #%d %s: %s", secs(e.At), e.Node, e.Call, e.Op, e.Detail)})
 		}
 		return
@@ -146,8 +145,8 @@ func (b *builder) s3Event(e sim.Event) {
 func (b *builder) sqlEvent(e sim.Event) {
 	if e.Kind == sim.EvSQLSend {
 		b.statements[e.Call] = b.sent(e, true)
-		if e.Fault != "" {
-			b.aimed = append(b.aimed, aimedFault{e.Node, e.At, e.Fault == sim.Unreachable.String() || e.Fault == sim.Dropped.String(),
+		if e.Fault != sim.NoFault {
+			b.aimed = append(b.aimed, aimedFault{e.Node, e.At, e.Fault == sim.FaultUnreachable || e.Fault == sim.FaultDropped,
 				fmt.Sprintf("%s, fault on n%d's statement #%d %s: %s", secs(e.At), e.Node, e.Call, e.Op, e.Detail)})
 		}
 		return
