@@ -61,7 +61,9 @@ func runSeeds(t *testing.T, sc harness.Scenario, n uint64) []*run {
 }
 
 // replay is the command that shows a run's trace.
-func replay(o *harness.Outcome) string { return harness.Repro{Scenario: o.Scenario, Seed: o.Seed}.Command() }
+func replay(o *harness.Outcome) string {
+	return harness.Repro{Scenario: o.Scenario, Seed: o.Seed}.Command()
+}
 
 // errorf reports that the run does not tell its story.
 func (r *run) errorf(format string, args ...any) {
