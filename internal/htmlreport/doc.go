@@ -11,6 +11,8 @@
 // The page loads nothing: its CSS is inline, the timelines are inline SVG,
 // and porcupine's visualisations (which bring their own script) sit in
 // iframes whose documents are their srcdoc attributes. It fits the width
-// of the window: the timelines scale to it, and long text wraps or
+// of the window without shrinking its text below 11 pixels: the timelines
+// are laid out in percent of their width, their labels clear of each other
+// at every width from a window 800 pixels wide up, and long text wraps or
 // scrolls inside its own box.
 package htmlreport

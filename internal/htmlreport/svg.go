@@ -3,6 +3,7 @@ package htmlreport
 import (
 	"fmt"
 	"html/template"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,34 +12,55 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-// The timeline's geometry, in the units of the SVG's viewBox. The page
-// scales each SVG to the width of its box (CSS width 100%), so that a
-// drawing gutter+plotWidth+rightPad = 1360 units wide is a little smaller
-// than life in a window 1280 pixels wide and larger in wider ones.
+// The timeline's geometry, in CSS pixels. A timeline is an SVG without a
+// viewBox, so that its text keeps its CSS size at every window width: the
+// lanes' labels (the gutter) stand at fixed pixels left of the plot, in
+// the SVG's left margin (negative x), and all on the plot is placed in
+// percent of the plot's width, which is the window's less the gutter and
+// the page's margins. A plot is never narrower than its least width
+// (min-width: below it, it scrolls in its box), and its labels are laid out
+// for that width: a label that clears its neighbours there clears them at
+// every wider one, as the gaps between instants grow with the width and
+// the labels do not.
 const (
-	gutter    = 236  // the lane labels, left of the plot
-	plotWidth = 1104 // the plot of a zoom, and of a whole run that fits
+	gutter   = 236 // the lanes' labels, left of the plot
+	rightPad = 20  // room for the last tick's label, right of the plot
+	// narrowPlot is the least width of a plot: what a window 800 pixels
+	// wide (a scroll bar, the page's margins and the gutter off) leaves it.
+	narrowPlot = 480
 	// pxPerSecond is the least scale of the whole run's timeline: a run
-	// longer than plotWidth/pxPerSecond seconds is drawn wider, at least
-	// life size, and scrolls inside its box.
-	pxPerSecond = 12
-	maxWidth    = 24000
-	rightPad    = 20
-	labelRows   = 3  // rows of line labels above the axis
-	labelRowH   = 16 // their height
-	axisY       = labelRows*labelRowH + 14
-	lanesTop    = axisY + 8
-	laneH       = 90
-	bottomPad   = 30
+	// longer than narrowPlot/pxPerSecond seconds gets a wider least width.
+	pxPerSecond  = 8
+	maxWidth     = 24000
+	maxLabelRows = 6  // rows of line labels above the axis, at most
+	labelRowH    = 18 // their height
+	laneH        = 92
+	bottomPad    = 30
 
 	// Rows inside a lane, from its top.
-	rowMarks  = 2  // notes, crashes, stops, starts: y+2 .. y+12
+	rowMarks  = 2  // notes, crashes, stops, starts: y+2 .. y+12; labels of pauses and overlaps
 	rowTermY  = 16 // leadership bars: y+16 .. y+38
 	rowTermH  = 22
 	rowS3     = 53 // S3 requests, centred
 	rowFence  = 71 // fenced writes, centred
-	rowClockY = 85 // the node's own clock, text baseline
+	rowClockY = 87 // the node's own clock, text baseline
+
+	// Text sizes (CSS pixels, as the page's style sets them), for the
+	// widths labels are laid out with: smallText is the least on the page.
+	smallText = 11
+	labelText = 12 // bold: line labels, term labels, overlap labels
 )
+
+// textWidth is a generous estimate of the width of s in pixels at size:
+// DejaVu Sans, the widest of the usual sans-serif fonts, averages about
+// 0.5 em a character in the timeline's words and numbers, 0.6 in bold.
+func textWidth(s string, size float64, bold bool) float64 {
+	em := 0.56
+	if bold {
+		em = 0.66
+	}
+	return float64(len([]rune(s))) * size * em
+}
 
 // tokenColors tell tokens apart; none is red, orange or grey, which mean
 // something else on the timeline.
@@ -52,12 +74,15 @@ func tokenColor(token uint64) string {
 }
 
 // view is one rendering of the model: a window of true time at a scale.
+// Its x coordinates are pixels of the plot at its least width w, from the
+// plot's left edge; the SVG has them in percent of the plot's width.
 type view struct {
 	m        *model
 	id       string // prefix of every id in the SVG
 	from, to time.Duration
-	scale    float64 // pixels per nanosecond
-	w        int     // the plot's width
+	scale    float64                  // pixels per nanosecond at the least width
+	w        int                      // the plot's least width
+	rows     map[float64][][2]float64 // the rows of text on the plot, by their y: what their labels take
 	b        strings.Builder
 }
 
@@ -66,21 +91,44 @@ func esc(s string) string { return template.HTMLEscapeString(s) }
 func f1(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 
 func (v *view) x(t time.Duration) float64 {
-	return float64(gutter) + float64(t-v.from)*v.scale
+	return float64(t-v.from) * v.scale
 }
 
 // xc is x clamped to a little outside the plot, so that long spans draw
 // as short rectangles.
 func (v *view) xc(t time.Duration) float64 {
-	return min(max(v.x(t), gutter-5), float64(gutter+v.w+5))
+	return min(max(v.x(t), -5), float64(v.w+5))
+}
+
+// pc is an x, or a width, in percent of the plot's width, as the SVG has
+// it.
+func (v *view) pc(x float64) string {
+	return strconv.FormatFloat(x*100/float64(v.w), 'f', 3, 64) + "%"
 }
 
 // right is the x of the plot's right edge.
-func (v *view) right() float64 { return float64(gutter + v.w) }
+func (v *view) right() float64 { return float64(v.w) }
 
-// fullWidth is the plot width of a whole run of length end.
+// claim takes from..to of the row of text at y, and a gap of 4 pixels
+// either side, if no label has taken any of it.
+func (v *view) claim(y, from, to float64) bool {
+	for _, in := range v.rows[y] {
+		if from < in[1]+4 && in[0] < to+4 {
+			return false
+		}
+	}
+	v.rows[y] = append(v.rows[y], [2]float64{from, to})
+	return true
+}
+
+// at draws inner (drawn about 0, 0) at x, y: a nested SVG that moves it.
+func (v *view) at(x, y float64, inner string) {
+	v.printf(`<svg x="%s" y="%s" overflow="visible">%s</svg>`, v.pc(x), f1(y), inner)
+}
+
+// fullWidth is the least plot width of a whole run of length end.
 func fullWidth(end time.Duration) int {
-	return min(max(plotWidth, int(end.Seconds()*pxPerSecond)), maxWidth)
+	return min(max(narrowPlot, int(end.Seconds()*pxPerSecond)), maxWidth)
 }
 
 func (v *view) visible(from, to time.Duration) bool { return to >= v.from && from <= v.to }
@@ -89,126 +137,128 @@ func (v *view) printf(format string, args ...any) { fmt.Fprintf(&v.b, format, ar
 
 func (v *view) title(s string) { v.b.WriteString("<title>" + esc(s) + "</title>") }
 
-func laneY(i int) float64 { return float64(lanesTop + i*laneH) }
-
-// renderSVG draws the lanes of m between from and to, plotW pixels wide.
-// id prefixes the SVG's ids ("tl-", "zoom-"), and names the SVG.
+// renderSVG draws the lanes of m between from and to, on a plot at least
+// plotW pixels wide. id prefixes the SVG's ids ("tl-", "zoom-"), and names
+// the SVG.
 func renderSVG(m *model, id string, from, to time.Duration, plotW int, caption string) template.HTML {
 	if to <= from {
 		to = from + time.Second
 	}
-	v := &view{m: m, id: id, from: from, to: to, w: plotW, scale: float64(plotW) / float64(to-from)}
+	v := &view{m: m, id: id, from: from, to: to, w: plotW, scale: float64(plotW) / float64(to-from), rows: make(map[float64][][2]float64)}
+	lines, labels := v.placeLines()
+	axisY := labels*labelRowH + 22
+	lanesTop := axisY + 8
+	laneY := func(i int) float64 { return float64(lanesTop + i*laneH) }
 	lanes := m.lanes
 	bottom := laneY(len(lanes))
-	width := gutter + v.w + rightPad
 	height := int(bottom) + bottomPad
-	// Scaled to the width of its box; a plot wider than a zoom's is a long
-	// run, kept at least life size (min-width) so that it scrolls in its box
-	// instead of shrinking out of sight.
-	style := ""
-	if plotW > plotWidth {
-		style = fmt.Sprintf(` style="min-width: %dpx"`, width)
-	}
-	v.printf(`<svg xmlns="http://www.w3.org/2000/svg" id="%ssvg" class="timeline" width="100%%" viewBox="0 0 %d %d"%s role="img" aria-label="%s">`,
-		id, width, height, style, esc(caption))
+	v.printf(`<svg xmlns="http://www.w3.org/2000/svg" id="%ssvg" class="timeline" height="%d" style="margin-left: %dpx; width: calc(100%% - %dpx); min-width: %dpx" role="img" aria-label="%s">`,
+		id, height, gutter, gutter+rightPad, plotW, esc(caption))
 	v.printf(`<defs>`)
 	v.printf(`<pattern id="%shatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="8" height="8" fill="rgba(224,49,49,0.16)"/><line x1="0" y1="0" x2="0" y2="8" stroke="#e03131" stroke-width="3"/></pattern>`, id)
 	v.printf(`<pattern id="%shatch-allowed" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="8" height="8" fill="rgba(240,140,0,0.14)"/><line x1="0" y1="0" x2="0" y2="8" stroke="#f08c00" stroke-width="2.5"/></pattern>`, id)
 	v.printf(`<pattern id="%sdown" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><rect width="6" height="6" fill="#f1f1f1"/><line x1="0" y1="0" x2="0" y2="6" stroke="#c8c8c8" stroke-width="1.5"/></pattern>`, id)
-	v.printf(`<clipPath id="%sclip"><rect x="%d" y="0" width="%d" height="%d"/></clipPath>`, id, gutter, v.w, height)
 	v.printf(`</defs>`)
 
-	// Lane backgrounds and labels.
 	for i, l := range lanes {
-		y := laneY(i)
-		cls := "lane"
-		if l.node == world {
-			cls = "lane world"
-		}
-		v.printf(`<g class="%s" data-node="%d">`, cls, l.node)
-		bg := "#fbfbfb"
-		if i%2 == 1 {
-			bg = "#f2f4f7"
-		}
-		v.printf(`<rect x="0" y="%s" width="%d" height="%d" fill="%s">`, f1(y), width, laneH, bg)
-		v.title(l.title)
-		v.printf(`</rect>`)
-		v.printf(`<text class="lane-name" x="10" y="%s">%s</text>`, f1(y+24), esc(l.name))
-		for j, s := range l.sub {
-			if j >= 3 {
-				break
-			}
-			short := s
-			if len([]rune(short)) > 32 {
-				short = string([]rune(short)[:31]) + "…"
-			}
-			v.printf(`<text class="lane-sub" x="10" y="%s">%s</text>`, f1(y+40+float64(j)*13), esc(short))
-		}
-		if l.node != world {
-			v.printf(`<text class="row-cap" x="%d" y="%s">leads</text>`, gutter-6, f1(y+rowTermY+15))
-			v.printf(`<text class="row-cap" x="%d" y="%s">%s</text>`, gutter-6, f1(y+rowS3+3), requestsCap(l))
-			v.printf(`<text class="row-cap" x="%d" y="%s">fence</text>`, gutter-6, f1(y+rowFence+3))
-			v.printf(`<text class="row-cap" x="%d" y="%s">own clock</text>`, gutter-6, f1(y+rowClockY))
-		} else {
-			v.printf(`<text class="row-cap" x="%d" y="%s">S3 writes</text>`, gutter-6, f1(y+rowS3+3))
-		}
-		v.printf(`<line class="lane-sep" x1="0" y1="%s" x2="%d" y2="%s"/>`, f1(y+laneH), width, f1(y+laneH))
-		v.printf(`</g>`)
+		v.laneLabels(laneY(i), i, l)
 	}
 
 	// The axis and the grid.
 	step, minor := tickSteps(v.scale)
 	v.printf(`<g class="axis">`)
-	v.printf(`<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#444"/>`, gutter, axisY, gutter+v.w, axisY)
-	v.printf(`<line x1="%d" y1="%s" x2="%d" y2="%s" stroke="#444"/>`, gutter, f1(bottom), gutter+v.w, f1(bottom))
-	v.printf(`<text class="axis-cap" x="%d" y="%d">true time →</text>`, gutter-6, axisY-4)
+	v.printf(`<line x1="0" y1="%d" x2="100%%" y2="%d" stroke="#444"/>`, axisY, axisY)
+	v.printf(`<line x1="0" y1="%s" x2="100%%" y2="%s" stroke="#444"/>`, f1(bottom), f1(bottom))
+	v.printf(`<text class="axis-cap" x="-16" y="%d">true time →</text>`, axisY-5)
 	first := (v.from + minor - 1) / minor * minor
 	for t := first; t <= v.to; t += minor {
-		x := v.x(t)
+		x := v.pc(v.x(t))
 		if t%step == 0 {
-			v.printf(`<line class="grid" x1="%s" y1="%d" x2="%s" y2="%s"/>`, f1(x), axisY, f1(x), f1(bottom))
-			v.printf(`<line x1="%s" y1="%d" x2="%s" y2="%d" stroke="#444"/>`, f1(x), axisY-5, f1(x), axisY)
+			v.printf(`<line class="grid" x1="%s" y1="%d" x2="%s" y2="%s"/>`, x, axisY, x, f1(bottom))
+			v.printf(`<line x1="%s" y1="%d" x2="%s" y2="%d" stroke="#444"/>`, x, axisY-5, x, axisY)
 			label := tickLabel(t, step)
-			v.printf(`<text class="tick" x="%s" y="%d">%s</text>`, f1(x), axisY-7, label)
-			v.printf(`<text class="tick" x="%s" y="%s">%s</text>`, f1(x), f1(bottom+14), label)
+			v.printf(`<text class="tick" x="%s" y="%d">%s</text>`, x, axisY-7, label)
+			v.printf(`<text class="tick" x="%s" y="%s">%s</text>`, x, f1(bottom+15), label)
 		} else {
-			v.printf(`<line x1="%s" y1="%d" x2="%s" y2="%d" stroke="#888"/>`, f1(x), axisY-3, f1(x), axisY)
+			v.printf(`<line x1="%s" y1="%d" x2="%s" y2="%d" stroke="#888"/>`, x, axisY-3, x, axisY)
 		}
 	}
 	v.printf(`</g>`)
 
-	v.printf(`<g clip-path="url(#%sclip)">`, id)
+	// The plot, which clips what it holds.
+	v.printf(`<svg class="plot" width="100%%" height="%d">`, height)
 	for i, l := range lanes {
 		v.lane(laneY(i), l, step)
 	}
-	v.overlaps()
+	v.overlaps(laneY)
 	for i, l := range lanes {
 		v.termLabels(laneY(i), l)
 	}
-	v.printf(`</g>`)
-	v.lines(bottom)
+	v.printf(`</svg>`)
+	v.lines(lines, axisY, bottom)
 	v.printf(`</svg>`)
 	return template.HTML(v.b.String())
+}
+
+// laneLabels draws lane i's background, and its labels left of the plot: the
+// node's name, the lines under it (its identities, its clock) and the
+// captions of the lane's rows.
+func (v *view) laneLabels(y float64, i int, l *laneData) {
+	cls := "lane"
+	if l.node == world {
+		cls = "lane world"
+	}
+	v.printf(`<g class="%s" data-node="%d">`, cls, l.node)
+	bg := "#fbfbfb"
+	if i%2 == 1 {
+		bg = "#f2f4f7"
+	}
+	v.printf(`<g fill="%s">`, bg)
+	v.title(l.title)
+	v.printf(`<rect x="-%d" y="%s" width="%d" height="%d"/><rect x="0" y="%s" width="100%%" height="%d"/></g>`, gutter, f1(y), gutter, laneH, f1(y), laneH)
+	v.printf(`<text class="lane-name" x="%d" y="%s">%s</text>`, 10-gutter, f1(y+22), esc(l.name))
+	// The captions, by their baselines; the lines under the name end short
+	// of those beside them (all but the clock's, below them).
+	caps := map[int]string{rowS3 + 4: "S3 writes"}
+	if l.node != world {
+		caps = map[int]string{rowTermY + 15: "leads", rowS3 + 4: requestsCap(l), rowFence + 4: "fence", rowClockY: "own clock"}
+	}
+	room := float64(gutter - 20)
+	for _, dy := range slices.Sorted(maps.Keys(caps)) {
+		v.printf(`<text class="row-cap" x="-6" y="%s">%s</text>`, f1(y+float64(dy)), caps[dy])
+		if dy != rowClockY {
+			room = min(room, float64(gutter-20)-textWidth(caps[dy], smallText, false))
+		}
+	}
+	for j, s := range l.sub[:min(len(l.sub), 3)] {
+		r := []rune(s)
+		for len(r) > 1 && textWidth(string(r), smallText, false) > room {
+			r = append(r[:len(r)-2], '…')
+		}
+		v.printf(`<text class="lane-sub" x="%d" y="%s">%s</text>`, 10-gutter, f1(y+40+float64(j)*14), esc(string(r)))
+	}
+	v.printf(`<line class="lane-sep" x1="-%d" y1="%s" x2="100%%" y2="%s"/>`, gutter, f1(y+laneH), f1(y+laneH))
+	v.printf(`</g>`)
 }
 
 // lane draws one lane's contents, top at y.
 func (v *view) lane(y float64, l *laneData, step time.Duration) {
 	v.printf(`<g class="lane-content" data-node="%d">`, l.node)
 	for _, s := range l.down {
-		v.span(s, "down", y+1, laneH-2, 0, ` fill="url(#`+v.id+`down)"`, "span-label", "process down", 40, y+rowTermY+15)
+		v.span(s, "down", y+1, laneH-2, 0, ` fill="url(#`+v.id+`down)"`, "span-label", "process down", y+rowTermY+15)
 	}
 	for _, s := range l.partitions {
-		v.span(s, "partition", y+rowS3-10, 20, 1, "", "span-label partition-label", s.label, 44, y+rowS3+4)
+		v.span(s, "partition", y+rowS3-10, 20, 1, "", "span-label partition-label", s.label, y+rowS3+4)
 	}
 	for _, s := range l.pauses {
 		cls := "pause"
 		if s.label == "VM suspended" {
 			cls = "pause suspend"
 		}
-		v.span(s, cls, y+1, laneH-2, 1.5, "", "span-label pause-label", s.label, 60, y+12)
+		v.span(s, cls, y+1, laneH-2, 1.5, "", "span-label pause-label", s.label, y+rowMarks+11)
 	}
 	if l.node != world {
-		v.printf(`<line class="s3-base" x1="%d" y1="%s" x2="%d" y2="%s"/>`, gutter, f1(y+rowS3), gutter+v.w, f1(y+rowS3))
+		v.printf(`<line class="s3-base" x1="0" y1="%s" x2="100%%" y2="%s"/>`, f1(y+rowS3), f1(y+rowS3))
 	}
 	for _, t := range l.terms {
 		end, ok := v.termEnd(t)
@@ -219,7 +269,7 @@ func (v *view) lane(y float64, l *laneData, step time.Duration) {
 		v.printf(`<g class="term" data-token="%d">`, t.Token)
 		v.title(termText(t))
 		v.printf(`<rect x="%s" y="%s" width="%s" height="%d" rx="3" fill="%s"/>`,
-			f1(x0), f1(y+rowTermY), f1(max(x1-x0, 2)), rowTermH, tokenColor(t.Token))
+			v.pc(x0), f1(y+rowTermY), v.pc(max(x1-x0, 2)), rowTermH, tokenColor(t.Token))
 		v.printf(`</g>`)
 	}
 	for _, r := range l.reqs {
@@ -246,12 +296,13 @@ func (v *view) lane(y float64, l *laneData, step time.Duration) {
 		}
 		for t := (v.from + every - 1) / every * every; t <= v.to; t += every {
 			off, ok := offsetAt(l.clock, t)
-			if !ok {
+			if !ok || v.x(t)+2+textWidth(clockOffset(off), smallText, false) > v.right() {
 				continue
 			}
-			v.printf(`<text class="clock-offset" x="%s" y="%s">%s<title>at true time %s, n%d's own wall clock reads true time %s</title></text>`,
-				f1(v.x(t)+2), f1(y+rowClockY), esc(clockOffset(off)), secs(t), l.node, esc(clockOffset(off)))
-			v.printf(`<line class="clock-tick" x1="%s" y1="%s" x2="%s" y2="%s"/>`, f1(v.x(t)), f1(y+rowClockY-8), f1(v.x(t)), f1(y+rowClockY+2))
+			x := v.pc(v.x(t))
+			v.printf(`<text class="clock-offset" x="%s" dx="2" y="%s">%s<title>at true time %s, n%d's own wall clock reads true time %s</title></text>`,
+				x, f1(y+rowClockY), esc(clockOffset(off)), secs(t), l.node, esc(clockOffset(off)))
+			v.printf(`<line class="clock-tick" x1="%s" y1="%s" x2="%s" y2="%s"/>`, x, f1(y+rowClockY-9), x, f1(y+rowClockY+2))
 		}
 	}
 	v.printf(`</g>`)
@@ -259,17 +310,18 @@ func (v *view) lane(y float64, l *laneData, step time.Duration) {
 
 // span draws s, if in view, as a rectangle of class cls from top, height
 // high and at least minW wide, with the further attributes attrs, and its
-// label of class labelCls at labelY when the rectangle is wider than
-// labelW.
-func (v *view) span(s span, cls string, top float64, height int, minW float64, attrs, labelCls, label string, labelW, labelY float64) {
+// label of class labelCls at baseline labelY where it fits in the
+// rectangle and its row of text.
+func (v *view) span(s span, cls string, top float64, height int, minW float64, attrs, labelCls, label string, labelY float64) {
 	if !v.visible(s.from, s.to) {
 		return
 	}
 	x0, x1 := v.xc(s.from), v.xc(s.to)
 	v.printf(`<g class="%s"><title>%s</title><rect x="%s" y="%s" width="%s" height="%d"%s/>`,
-		cls, esc(s.title), f1(x0), f1(top), f1(max(x1-x0, minW)), height, attrs)
-	if x1-x0 > labelW {
-		v.printf(`<text class="%s" x="%s" y="%s">%s</text>`, labelCls, f1(max(x0, gutter)+3), f1(labelY), esc(label))
+		cls, esc(s.title), v.pc(x0), f1(top), v.pc(max(x1-x0, minW)), height, attrs)
+	lx := max(x0, 0)
+	if w := textWidth(label, smallText, true) + 3; lx+w+3 < min(x1, v.right()) && v.claim(labelY, lx, lx+w) {
+		v.printf(`<text class="%s" x="%s" dx="3" y="%s">%s</text>`, labelCls, v.pc(lx), f1(labelY), esc(label))
 	}
 	v.printf(`</g>`)
 }
@@ -291,15 +343,15 @@ func (v *view) termLabels(y float64, l *laneData) {
 		if !ok {
 			continue
 		}
-		lx0, lx1 := max(v.xc(t.Start), gutter), min(v.xc(end), v.right())
+		lx0, lx1 := max(v.xc(t.Start), 0), min(v.xc(end), v.right())
 		// "token 12 →", or just "12" on a short bar.
 		long, short := fmt.Sprintf("token %d", t.Token), strconv.FormatUint(t.Token, 10)
 		if t.Open {
 			long += " →"
 		}
 		for _, label := range []string{long, short} {
-			if lx1-lx0 > float64(len([]rune(label)))*7+8 {
-				v.printf(`<text class="term-label" x="%s" y="%s">%s</text>`, f1(lx0+5), f1(y+rowTermY+15), esc(label))
+			if w := textWidth(label, labelText, true) + 5; lx1-lx0 > w+3 && v.claim(y+rowTermY+15, lx0, lx0+w) {
+				v.printf(`<text class="term-label" x="%s" dx="5" y="%s">%s</text>`, v.pc(lx0), f1(y+rowTermY+15), esc(label))
 				break
 			}
 		}
@@ -417,12 +469,12 @@ func (v *view) request(y float64, l *laneData, r *request) {
 	}
 	v.printf(`<g class="s3 %s"><title>%s</title>`, class, esc(t.String()))
 	if x1-x0 >= 2 {
-		v.printf(`<line class="s3-span" x1="%s" y1="%s" x2="%s" y2="%s"/>`, f1(x0), f1(y+rowS3), f1(x1), f1(y+rowS3))
+		v.printf(`<line class="s3-span" x1="%s" y1="%s" x2="%s" y2="%s"/>`, v.pc(x0), f1(y+rowS3), v.pc(x1), f1(y+rowS3))
 	}
-	v.printf(`<line class="s3-tick" x1="%s" y1="%s" x2="%s" y2="%s"/>`, f1(x), f1(y+rowS3-half), f1(x), f1(y+rowS3+half))
+	v.printf(`<line class="s3-tick" x1="%s" y1="%s" x2="%s" y2="%s"/>`, v.pc(x), f1(y+rowS3-half), v.pc(x), f1(y+rowS3+half))
 	// A wider invisible target, for the tooltip.
 	hx0, hx1 := min(x0, x-2), max(x1, x+2)
-	v.printf(`<rect class="hit" x="%s" y="%s" width="%s" height="%s"/></g>`, f1(hx0), f1(y+rowS3-9), f1(hx1-hx0), f1(18))
+	v.printf(`<rect class="hit" x="%s" y="%s" width="%s" height="18"/></g>`, v.pc(hx0), f1(y+rowS3-9), v.pc(hx1-hx0))
 }
 
 func (v *view) write(y float64, w sim.FencedWrite) {
@@ -437,39 +489,40 @@ func (v *view) write(y float64, w sim.FencedWrite) {
 	v.printf(`<g class="%s" data-token="%d"><title>fenced write by n%d with token %d: sent at %s, judged at %s (%s in flight): %s</title>`,
 		class, w.Token, w.Node, w.Token, secs(w.Sent), secs(w.Applied), secs(w.Applied-w.Sent), verdict)
 	if xs := v.x(w.Sent); x-xs >= 4 {
-		v.printf(`<line class="fence-flight" x1="%s" y1="%s" x2="%s" y2="%s"/>`, f1(v.xc(w.Sent)), f1(cy), f1(x), f1(cy))
-		v.printf(`<line class="fence-flight" x1="%s" y1="%s" x2="%s" y2="%s"/>`, f1(xs), f1(cy-3), f1(xs), f1(cy+3))
+		v.printf(`<line class="fence-flight" x1="%s" y1="%s" x2="%s" y2="%s"/>`, v.pc(v.xc(w.Sent)), f1(cy), v.pc(x), f1(cy))
+		v.printf(`<line class="fence-flight" x1="%s" y1="%s" x2="%s" y2="%s"/>`, v.pc(xs), f1(cy-3), v.pc(xs), f1(cy+3))
 	}
 	if w.Accepted {
-		v.printf(`<circle cx="%s" cy="%s" r="2.8"/>`, f1(x), f1(cy))
+		v.printf(`<circle cx="%s" cy="%s" r="2.8"/>`, v.pc(x), f1(cy))
 	} else {
-		v.printf(`<path d="M%s %sl8 8m0 -8l-8 8"/>`, f1(x-4), f1(cy-4))
+		v.at(x, cy, `<path d="M-4 -4l8 8m0 -8l-8 8"/>`)
 	}
 	v.printf(`</g>`)
 }
 
+// markShapes are the class and the shape, drawn about the mark's instant
+// and the top of its row, of each kind of mark.
+var markShapes = [...]struct{ class, shape string }{
+	markNote:  {"note", `<path d="M-5.5 0h11l-5.5 10z"/>`},
+	markCrash: {"crash", `<path d="M-5 0l10 10m0 -10l-10 10"/>`},
+	markStop:  {"stop", `<rect x="-4.5" y="0.5" width="9" height="9"/>`},
+	markStart: {"start", `<path d="M0 0l9 5l-9 5z"/>`},
+	markPanic: {"panic", `<path d="M0 -1l6 6l-6 6l-6 -6z"/>`},
+}
+
 func (v *view) mark(y float64, mk mark) {
-	x := v.x(mk.at)
-	top := y + rowMarks
-	switch mk.kind {
-	case markNote:
-		v.printf(`<g class="note"><title>%s</title><path d="M%s %sh11l-5.5 10z"/></g>`, esc(mk.title), f1(x-5.5), f1(top))
-	case markCrash:
-		v.printf(`<g class="crash"><title>%s</title><line class="crash-line" x1="%s" y1="%s" x2="%s" y2="%s"/><path d="M%s %sl10 10m0 -10l-10 10"/></g>`,
-			esc(mk.title), f1(x), f1(y+rowTermY-2), f1(x), f1(y+rowFence+6), f1(x-5), f1(top))
-	case markStop:
-		v.printf(`<g class="stop"><title>%s</title><rect x="%s" y="%s" width="9" height="9"/></g>`, esc(mk.title), f1(x-4.5), f1(top+0.5))
-	case markStart:
-		v.printf(`<g class="start"><title>%s</title><path d="M%s %sl9 5l-9 5z"/></g>`, esc(mk.title), f1(x), f1(top))
-	case markPanic:
-		v.printf(`<g class="panic"><title>%s</title><path d="M%s %sl6 6l-6 6l-6 -6z"/></g>`, esc(mk.title), f1(x), f1(top-1))
+	x, s := v.x(mk.at), markShapes[mk.kind]
+	v.printf(`<g class="%s"><title>%s</title>`, s.class, esc(mk.title))
+	if mk.kind == markCrash {
+		v.printf(`<line class="crash-line" x1="%s" y1="%s" x2="%s" y2="%s"/>`, v.pc(x), f1(y+rowTermY-2), v.pc(x), f1(y+rowFence+6))
 	}
+	v.at(x, y+rowMarks, s.shape)
+	v.printf(`</g>`)
 }
 
 // overlaps marks every interval in which two nodes both led: a hatched band
 // across the lanes of both, and an outline on each of the two bars.
-func (v *view) overlaps() {
-	labelEnd := make(map[int]float64) // lane: where its last overlap label ends
+func (v *view) overlaps(laneY func(int) float64) {
 	for _, o := range v.m.overlaps {
 		if !v.visible(o.From, o.To) {
 			continue
@@ -489,17 +542,19 @@ func (v *view) overlaps() {
 		}
 		y0, y1 := laneY(lo)+rowTermY-3, laneY(hi)+rowTermY+rowTermH+3
 		v.printf(`<g class="%s"><title>%s: %s</title>`, cls, what, esc(o.String()))
-		v.printf(`<rect class="overlap-across" x="%s" y="%s" width="%s" height="%s"/>`, f1(x0), f1(y0), f1(w), f1(y1-y0))
-		v.printf(`<line class="overlap-side" x1="%s" y1="%s" x2="%s" y2="%s"/>`, f1(x0), f1(y0), f1(x0), f1(y1))
-		v.printf(`<line class="overlap-side" x1="%s" y1="%s" x2="%s" y2="%s"/>`, f1(x0+w), f1(y0), f1(x0+w), f1(y1))
+		v.printf(`<rect class="overlap-across" x="%s" y="%s" width="%s" height="%s"/>`, v.pc(x0), f1(y0), v.pc(w), f1(y1-y0))
+		for _, x := range []float64{x0, x0 + w} {
+			v.printf(`<line class="overlap-side" x1="%s" y1="%s" x2="%s" y2="%s"/>`, v.pc(x), f1(y0), v.pc(x), f1(y1))
+		}
 		for _, n := range []int{lo, hi} {
 			v.printf(`<rect class="overlap-band" x="%s" y="%s" width="%s" height="%d" fill="url(#%s%s)"/>`,
-				f1(x0), f1(laneY(n)+rowTermY-2), f1(w), rowTermH+4, v.id, pat)
+				v.pc(x0), f1(laneY(n)+rowTermY-2), v.pc(w), rowTermH+4, v.id, pat)
 		}
-		lx := max(x0, gutter) + 6
-		if end, ok := labelEnd[lo]; (!ok || lx > end+6) && lx+float64(len(label))*7 < v.right() {
-			labelEnd[lo] = lx + float64(len(label))*7
-			v.printf(`<text class="overlap-label" x="%s" y="%s">%s</text>`, f1(lx), f1(laneY(lo)+rowTermY-4), esc(label))
+		// The label goes above the upper bar, where the lane's row of
+		// labels has room.
+		lx, ly := max(x0, 0), laneY(lo)+rowMarks+11
+		if lw := textWidth(label, labelText, true) + 6; lx+lw < v.right() && v.claim(ly, lx, lx+lw) {
+			v.printf(`<text class="overlap-label" x="%s" dx="6" y="%s">%s</text>`, v.pc(lx), f1(ly), esc(label))
 		}
 		v.printf(`</g>`)
 	}
@@ -514,13 +569,25 @@ func laneIndex(m *model, node int) int {
 	return -1
 }
 
-// lines draws the vertical lines across every lane (violations, the
-// failure, the heal) with their labels above the axis.
-func (v *view) lines(bottom float64) {
-	// Labels are placed violations and the failure first, then the heal,
-	// then what the assumptions allow: the rows fill up in that order. The
-	// lines are drawn in the reverse order, violations on top.
-	all := make([]vline, 0, len(v.m.lines)+1)
+// placedLine is a vertical line and where its label goes: in row row
+// above the axis (-1: none), text, its left edge off pixels from anchor,
+// which is an x of the plot (the label's left edge at the plot's left
+// edge, its right edge at the right one, or its centre at the line).
+type placedLine struct {
+	vline
+	row                int
+	text               string
+	anchor, off, width float64
+}
+
+// placeLines lays out the vertical lines' labels (violations, the failure,
+// the heal, what the assumptions allow) in rows above the axis: each in
+// the first row with room, a label with no room by its first word ("V2")
+// alone, and none where that has no room in any row either. Violations and
+// the failure are placed first, then the heal, then what the assumptions
+// allow. It returns the lines in view and how many rows their labels take.
+func (v *view) placeLines() ([]placedLine, int) {
+	var all []vline
 	for _, l := range v.m.lines {
 		if l.class != "expected" {
 			all = append(all, l)
@@ -535,60 +602,68 @@ func (v *view) lines(bottom float64) {
 			all = append(all, l)
 		}
 	}
-	type interval struct{ from, to float64 }
-	var rows [labelRows][]interval
-	place := func(x, w float64) (float64, int) {
-		lx := min(max(x-w/2, gutter), v.right()-w)
-	row:
-		for r := range rows {
-			for _, in := range rows[r] {
-				if lx < in.to+4 && in.from < lx+w+4 {
-					continue row
-				}
-			}
-			rows[r] = append(rows[r], interval{lx, lx + w})
-			return lx, r
-		}
-		return lx, -1
-	}
-	type placed struct {
-		lx  float64
-		row int
-	}
-	where := make([]placed, len(all))
-	for i, l := range all {
-		where[i].row = -1
-		if v.visible(l.at, l.at) {
-			where[i].lx, where[i].row = place(v.x(l.at), labelWidth(l.label))
-		}
-	}
-	for i := len(all) - 1; i >= 0; i-- {
-		l := all[i]
+	var out []placedLine
+	rows := 0
+	for _, l := range all {
 		if !v.visible(l.at, l.at) {
 			continue
 		}
-		x := v.x(l.at)
+		p := placedLine{vline: l, row: -1}
+	label:
+		for _, text := range []string{l.label, strings.Fields(l.label)[0]} {
+			w, x := textWidth(text, labelText, true)+10, v.x(l.at)
+			p.text, p.width, p.anchor, p.off = text, w, x, -w/2
+			switch {
+			case x-w/2 < 0:
+				p.anchor, p.off = 0, 0
+			case x+w/2 > v.right():
+				p.anchor, p.off = v.right(), -w
+			}
+			for r := range maxLabelRows {
+				if v.claim(labelRowY(r), p.anchor+p.off, p.anchor+p.off+w) {
+					p.row, rows = r, max(rows, r+1)
+					break label
+				}
+			}
+		}
+		out = append(out, p)
+	}
+	return out, rows
+}
+
+// labelRowY is the top of row r of the lines' labels.
+func labelRowY(r int) float64 { return float64(4 + r*labelRowH) }
+
+// lines draws the vertical lines across every lane, the first placed
+// last (on top), and then their labels above the axis over all of them.
+func (v *view) lines(lines []placedLine, axisY int, bottom float64) {
+	for _, l := range slices.Backward(lines) {
+		x := v.pc(v.x(l.at))
 		v.printf(`<g class="vline %s" id="%s%s"><title>%s</title>`, l.class, v.id, l.id, esc(l.title))
-		v.printf(`<line class="vl" x1="%s" y1="%d" x2="%s" y2="%s"/>`, f1(x), axisY-2, f1(x), f1(bottom))
-		if p := where[i]; p.row >= 0 {
-			ly := float64(2 + p.row*labelRowH)
-			v.printf(`<line class="vl-lead" x1="%s" y1="%s" x2="%s" y2="%d"/>`, f1(x), f1(ly+labelRowH-2), f1(x), axisY-2)
-			// The label leads to the line's zoomed strip, if it has one.
-			href, zoomed := v.m.zooms[l.id]
-			if zoomed {
-				v.printf(`<a href="#%s">`, esc(href))
-			}
-			v.printf(`<rect class="vl-box" x="%s" y="%s" width="%s" height="%d" rx="3"/>`, f1(p.lx), f1(ly), f1(labelWidth(l.label)), labelRowH-2)
-			v.printf(`<text class="vl-text" x="%s" y="%s">%s</text>`, f1(p.lx+5), f1(ly+11), esc(l.label))
-			if zoomed {
-				v.printf(`</a>`)
-			}
+		v.printf(`<line class="vl" x1="%s" y1="%d" x2="%s" y2="%s"/>`, x, axisY-2, x, f1(bottom))
+		if l.row >= 0 {
+			v.printf(`<line class="vl-lead" x1="%s" y1="%s" x2="%s" y2="%d"/>`, x, f1(labelRowY(l.row)+labelRowH-4), x, axisY-2)
+		}
+		v.printf(`</g>`)
+	}
+	for _, l := range slices.Backward(lines) {
+		if l.row < 0 {
+			continue
+		}
+		v.printf(`<g class="vl-label %s"><title>%s</title>`, l.class, esc(l.title))
+		// The label leads to the line's zoomed strip, if it has one.
+		href, zoomed := v.m.zooms[l.id]
+		if zoomed {
+			v.printf(`<a href="#%s">`, esc(href))
+		}
+		v.at(l.anchor, labelRowY(l.row), fmt.Sprintf(`<rect class="vl-box" x="%s" width="%s" height="%d" rx="3"/><text class="vl-text" x="%s" y="%d">%s</text>`,
+			f1(l.off), f1(l.width), labelRowH-4, f1(l.off+5), labelRowH-6, esc(l.text)))
+		if zoomed {
+			v.printf(`</a>`)
 		}
 		v.printf(`</g>`)
 	}
 }
-
-func labelWidth(label string) float64 { return float64(len([]rune(label)))*6.6 + 10 }
 
 // tickSteps returns the labelled tick step and the minor one for a scale
 // in pixels per nanosecond: labels at least 70 pixels apart.

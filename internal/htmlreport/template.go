@@ -6,10 +6,10 @@ import "html/template"
 // closed, boolean attributes with values, no script of its own), so that
 // an XML parser can check it.
 //
-// It fits the width of the window: the timelines are SVGs scaled to the
-// width of their box (width 100%, by their viewBox), and long text (the
-// title, commands, violations, the plan and the trace) wraps, or scrolls
-// inside its own box, rather than widening the page.
+// It fits the width of the window: the timelines are laid out in percent
+// of their box's width with their text at its own size (see svg.go), and
+// long text (the title, commands, violations, the plan and the trace)
+// wraps, or scrolls inside its own box, rather than widening the page.
 var pageTemplate = func() *template.Template {
 	t := template.Must(template.New("page").Parse(pageHTML))
 	template.Must(t.New("item").Parse(itemHTML))
@@ -83,24 +83,23 @@ table.terms tr.overlapped td { background: #fff0f0; }
 iframe.porcupine { width: 100%; border: 1px solid #d8dee4; resize: vertical; }
 details { margin: 8px 0; }
 summary { cursor: pointer; font-weight: 600; }
-svg.timeline { display: block; width: 100%; height: auto; font-family: system-ui, "DejaVu Sans", sans-serif; }
-svg.timeline text { font-size: 11.5px; }
+svg.timeline { display: block; overflow: visible; font-family: system-ui, "DejaVu Sans", sans-serif; }
+svg.timeline text { font-size: 12px; }
 svg.timeline a { cursor: pointer; }
 svg.timeline a:hover .vl-box { stroke: #111; stroke-width: 1.5; }
-.lane-name { font-weight: 700; font-size: 16px; fill: #1f2328; }
-svg.timeline .lane-name { font-size: 16px; }
-svg.timeline .lane-sub { font-size: 10.5px; fill: #57606a; }
-svg.timeline .row-cap { font-size: 9.5px; fill: #959ba2; text-anchor: end; }
+svg.timeline .lane-name { font-weight: 700; font-size: 15px; fill: #1f2328; }
+svg.timeline .lane-sub { font-size: 11px; fill: #57606a; }
+svg.timeline .row-cap { font-size: 11px; fill: #8c939a; text-anchor: end; }
 .lane-sep { stroke: #d0d4da; }
 .grid { stroke: #e1e4e8; }
-svg.timeline .tick { text-anchor: middle; fill: #333; }
-svg.timeline .axis-cap { font-size: 10px; fill: #666; text-anchor: end; }
-svg.timeline .span-label { font-size: 10px; fill: #555; }
+svg.timeline .tick { font-size: 11px; text-anchor: middle; fill: #333; }
+svg.timeline .axis-cap { font-size: 11px; fill: #666; text-anchor: end; }
+svg.timeline .span-label { font-size: 11px; font-weight: 700; fill: #555; }
 svg.timeline .partition-label { fill: #1864ab; font-weight: 600; }
 .partition rect { fill: #d6ebfb; stroke: #74b3e6; stroke-dasharray: 3 2; }
 .pause rect { fill: #9aa0a6; opacity: .42; }
 .pause.suspend rect { fill: #495057; opacity: .45; }
-svg.timeline .pause-label { fill: #1f2328; font-weight: 700; }
+svg.timeline .pause-label { fill: #1f2328; }
 .s3-base { stroke: #e3e3e3; }
 svg.timeline .term-label { font-weight: 700; fill: #fff; paint-order: stroke; stroke: rgba(0, 0, 0, .55); stroke-width: 3px; pointer-events: none; }
 .s3-tick { stroke-width: 1.7; }
@@ -121,7 +120,7 @@ svg.timeline .term-label { font-weight: 700; fill: #fff; paint-order: stroke; st
 .stop rect { fill: #111; }
 .start path { fill: #2b9a3e; }
 .panic path { fill: #9c36b5; }
-svg.timeline .clock-offset { font-size: 9.5px; fill: #7a8089; }
+svg.timeline .clock-offset { font-size: 11px; fill: #7a8089; }
 .clock-tick { stroke: #c4c8ce; }
 .overlap-band { stroke: #e03131; stroke-width: 2.5; }
 .overlap-across { fill: rgba(224, 49, 49, .08); }

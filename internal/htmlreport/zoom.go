@@ -96,7 +96,7 @@ func zoomStrips(m *model, plans []zoomPlan) []zoomStrip {
 		out = append(out, zoomStrip{
 			ID: "zoom-" + centre.id, Target: prefix + "svg", Lines: ids, Class: centre.class, From: from, To: to,
 			Summary: fmt.Sprintf("%s: the timeline from %s to %s", strings.Join(labels, ", "), secs(from), secs(to)),
-			SVG:     renderSVG(m, prefix, from, to, plotWidth, "the ten seconds around "+centre.label),
+			SVG:     renderSVG(m, prefix, from, to, narrowPlot, "the ten seconds around "+centre.label),
 			Open:    i == 0 && centre.class != "expected",
 		})
 	}
