@@ -270,15 +270,15 @@ func TestFailingRunPage(t *testing.T) {
 		t.Errorf("no zoomed strip around the first violation")
 	}
 
-	// Porcupine's pages, whole, in the srcdoc of sandboxed iframes: the
-	// election history and the S3 history.
+	// Porcupine's pages, whole, in the srcdoc of sandboxed iframes of the
+	// page's origin: the election history and the S3 history.
 	frames := doc.all(func(e *elem) bool { return e.name == "iframe" })
 	if len(frames) != 2 {
 		t.Errorf("%d iframes, want 2 (the election history and the S3 history)", len(frames))
 	}
 	for _, id := range []string{"election-history-frame", "s3-history-frame"} {
 		f := doc.byID(id)
-		if f == nil || f.name != "iframe" || f.attrs["sandbox"] != "allow-scripts" ||
+		if f == nil || f.name != "iframe" || f.attrs["sandbox"] != "allow-scripts allow-same-origin" ||
 			!strings.Contains(f.attrs["srcdoc"], "render(data)") || !strings.Contains(f.attrs["srcdoc"], "<html") {
 			t.Errorf("no sandboxed iframe %s holding porcupine's visualisation", id)
 		}
@@ -324,6 +324,18 @@ func TestPassingRunPage(t *testing.T) {
 	want := fmt.Sprintf("%s seed %d: pass", o.Scenario, o.Seed)
 	if h1 := doc.all(func(e *elem) bool { return e.name == "h1" }); len(h1) != 1 || h1[0].textOf() != want {
 		t.Errorf("default title: want %q", want)
+	}
+}
+
+// One run gives one page, byte for byte: the same outcome rendered twice,
+// and the same seed run again.
+func TestPageDeterministic(t *testing.T) {
+	o, page := failingPage(t)
+	if again := render(t, "", o); !bytes.Equal(page, again) {
+		t.Errorf("one outcome rendered twice gives two pages")
+	}
+	if _, rerun := failingPage(t); !bytes.Equal(page, rerun) {
+		t.Errorf("%s seed %d run twice gives two pages", o.Scenario, o.Seed)
 	}
 }
 

@@ -9,8 +9,12 @@ import (
 	"github.com/s3lease/s3lease/harness"
 )
 
-// porcupineView is one of porcupine's pages, shown in a sandboxed iframe
-// whose document is its srcdoc attribute.
+// porcupineView is one of porcupine's pages, shown in an iframe whose
+// document is its srcdoc attribute. The iframe is sandboxed but keeps the
+// page's origin (allow-same-origin): porcupine lays its boxes out by
+// measuring its text, which a browser that puts a frame of another origin
+// in a process of its own (Chromium's isolation of sandboxed frames) does
+// not let it do, and draws every box too narrow for its words.
 type porcupineView struct {
 	ID, Heading, Caption string
 	// Doc is porcupine's page; empty, Error says why there is none.

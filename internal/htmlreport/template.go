@@ -247,7 +247,7 @@ svg.timeline .vl-text { font-weight: 700; fill: #fff; }
 {{- if .Error}}
 <p class="caption">{{.Error}}</p>
 {{- else}}
-<iframe class="porcupine" id="{{.ID}}-frame" title="porcupine's visualisation of {{.Heading}}" sandbox="allow-scripts" style="height: {{.Height}}px" srcdoc="{{.Doc}}"></iframe>
+<iframe class="porcupine" id="{{.ID}}-frame" title="porcupine's visualisation of {{.Heading}}" sandbox="allow-scripts allow-same-origin" style="height: {{.Height}}px" srcdoc="{{.Doc}}"></iframe>
 {{- end}}
 {{- end}}
 </section>
