@@ -16,7 +16,7 @@ import (
 // screenshotHeight is how much of the page a screenshot keeps, by the
 // window's width: the header, the whole timeline and the top of the first
 // zoomed strip.
-var screenshotHeight = map[int]int{1280: 1300, 1920: 1450}
+var screenshotHeight = map[int]int{800: 1660, 1400: 1420}
 
 // screenshot writes the top of the page, as a window width pixels wide
 // shows it, to file, in at most 256 colours (the page has few; the rest
