@@ -82,3 +82,24 @@ func TestElectionView(t *testing.T) {
 		t.Errorf("a run without terms has an election history")
 	}
 }
+
+// The view's caption counts the terms in words that fit one, two and many.
+func TestElectionViewCounts(t *testing.T) {
+	reference := findRun(t, "reference", 1, 20, true, func(o *harness.Outcome) bool { return o.Verdict == harness.Pass })
+	for _, c := range []struct {
+		terms []sim.Term
+		want  string
+	}{
+		{[]sim.Term{term(0, 1, 0, 5)}, "checked the one leadership term against a register of the leader, which demands at most one leader at a time, and each new leader's token higher than every token before it, and found it Ok"},
+		{[]sim.Term{term(0, 1, 0, 5), term(1, 2, 6, 9)}, "checked the 2 leadership terms against a register of the leader, which demands at most one leader at a time, and each new leader's token higher than every token before it, and found them Ok"},
+		{[]sim.Term{term(0, 1, 0, 5), term(1, 2, 4, 9), term(2, 3, 10, 12)}, "checked the 3 leadership terms against a register of the leader, which demands at most one leader at a time, and each new leader's token higher than every token before it, and found them Illegal"},
+	} {
+		o := *reference
+		res := *reference.Result
+		res.History = &sim.History{Nodes: 3, End: time.Minute, Terms: c.terms}
+		o.Result = &res
+		if v := electionView(&o); !strings.Contains(v.Caption, c.want) || v.Doc == "" {
+			t.Errorf("%d terms: the caption reads %q, want it to say %q", len(c.terms), v.Caption, c.want)
+		}
+	}
+}

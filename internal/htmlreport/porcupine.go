@@ -57,14 +57,18 @@ func electionView(o *harness.Outcome) porcupineView {
 		return v
 	}
 	c := checkElection(h, len(o.Outside) > 0, harness.S3CheckTimeout)
-	found := "found them " + string(c.Result)
+	terms, them := fmt.Sprintf("the %d leadership terms", c.Terms), "them"
+	if c.Terms == 1 {
+		terms, them = "the one leadership term", "it"
+	}
+	found := "found " + them + " " + string(c.Result)
 	if c.Result == porcupine.Unknown {
 		found = fmt.Sprintf("could not decide within %v (Unknown)", harness.S3CheckTimeout)
 	}
-	v.Caption = fmt.Sprintf("Porcupine checked the %d leadership terms against a register of the leader, which demands %s, and %s. "+
+	v.Caption = fmt.Sprintf("Porcupine checked %s against a register of the leader, which demands %s, and %s. "+
 		"Each term is a bar in its token's colour on its node's row, between two instants: when the node was told it leads, and when it saw its term end. "+
 		"This is the strict reading; the verdict is the harness's, which excuses what faults outside the assumptions account for. "+
-		"Click an instant to see the linearization.", c.Terms, c.Rules.rulesText(), found)
+		"Click an instant to see the linearization.", terms, c.Rules.rulesText(), found)
 	var buf bytes.Buffer
 	if err := visualize(c.visualize, &buf); err != nil {
 		v.Error = "porcupine could not draw the election history: " + err.Error()
