@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"time"
+	"unicode/utf8"
 )
 
 // Defaults in the spirit of client-go's leader election. NewElector does not
@@ -31,10 +32,14 @@ const (
 
 	// MaxIdentityLen is the longest accepted Config.Identity, in bytes. JSON
 	// writes a byte as at most 6 (a control character as \u0000, '<' as
-	// \u003c, a byte that is not UTF-8 as \ufffd), so a record naming two
-	// such identities, its own holder and the previous term's, takes under
-	// 13 KiB, well within the 64 KiB that DecodeRecord accepts.
+	// \u003c), so a record naming two such identities, its own holder and
+	// the previous term's, takes under 13 KiB, well within the 64 KiB that
+	// DecodeRecord accepts.
 	MaxIdentityLen = 1024
+
+	// MaxKeyLen is the longest accepted Config.Key, in bytes: S3's limit on
+	// an object key.
+	MaxKeyLen = 1024
 )
 
 // ErrInvalidConfig is wrapped by every error NewElector returns for a bad
@@ -65,17 +70,21 @@ type Config struct {
 	// is read only from the goroutine running Run.
 	Entropy io.Reader
 
-	// Bucket and Key name the one lock object.
+	// Bucket and Key name the one lock object: UTF-8, as S3 names are, and
+	// Key at most MaxKeyLen bytes.
 	Bucket, Key string
-	// Identity names this candidate in the lock record; it is at most
-	// MaxIdentityLen bytes. Electors that share an identity still exclude
-	// each other (records are told apart by nonce), but the record can then
-	// not tell humans which one holds it.
+	// Identity names this candidate in the lock record: UTF-8 of at most
+	// MaxIdentityLen bytes, which every record and audit link carries
+	// byte for byte (JSON could not carry a byte that is not UTF-8).
+	// Electors that share an identity still exclude each other (records
+	// are told apart by nonce), but the record can then not tell humans
+	// which one holds it.
 	Identity string
 
 	// LeaseDuration is how long followers wait, on their own clocks, after
 	// first seeing a record unchanged before they take it over. It is
-	// written into every record this elector writes.
+	// written into every record this elector writes, in milliseconds,
+	// rounded up (a follower never waits less).
 	LeaseDuration time.Duration
 	// RenewDeadline is how long a term lasts after the leader sent its last
 	// successful write: the leader's context is cancelled once it passes.
@@ -127,7 +136,9 @@ type LeaderCallbacks struct {
 // NewElector). The rules:
 //
 //   - Store, Bucket, Key, Identity and Callbacks.OnStartedLeading are set;
-//     Identity is at most MaxIdentityLen bytes.
+//     Bucket, Key and Identity are UTF-8; Key is at most MaxKeyLen bytes,
+//     Identity at most MaxIdentityLen: every value the elector writes
+//     reads back exactly as written, or is refused here.
 //   - LeaseDuration, RenewDeadline, RetryPeriod are > 0; RequestTimeout >= 0;
 //     LeaseDuration <= MaxLeaseDuration.
 //   - ClockDriftPPM is in [0, MaxClockDriftPPM].
@@ -150,10 +161,18 @@ func (c Config) validate() error {
 		return bad("Store", "is nil")
 	case c.Bucket == "":
 		return bad("Bucket", "is empty")
+	case !utf8.ValidString(c.Bucket):
+		return bad("Bucket", "is not UTF-8")
 	case c.Key == "":
 		return bad("Key", "is empty")
+	case !utf8.ValidString(c.Key):
+		return bad("Key", "is not UTF-8")
+	case len(c.Key) > MaxKeyLen:
+		return bad("Key", "must be at most %d bytes, got %d", MaxKeyLen, len(c.Key))
 	case c.Identity == "":
 		return bad("Identity", "is empty")
+	case !utf8.ValidString(c.Identity):
+		return bad("Identity", "is not UTF-8")
 	case len(c.Identity) > MaxIdentityLen:
 		return bad("Identity", "must be at most %d bytes, got %d", MaxIdentityLen, len(c.Identity))
 	case c.Callbacks.OnStartedLeading == nil:

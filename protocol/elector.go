@@ -284,3 +284,10 @@ func (e *Elector) pollWait() time.Duration {
 func (e *Elector) backoff() time.Duration {
 	return e.cfg.RetryPeriod/10 + e.entropy.jitter(e.cfg.RetryPeriod/10)
 }
+
+// wallTime is the wall clock (Clock.Now) as records carry it: in UTC, an
+// offset RFC 3339 holds exactly (a local zone's offset may have seconds,
+// which it drops, and Encode refuses a time it would not read back).
+func (e *Elector) wallTime() time.Time {
+	return e.clock.Now().UTC()
+}

@@ -95,7 +95,7 @@ func (e *Elector) lead(ctx context.Context, t *term) {
 func (e *Elector) renew(t *term) time.Duration {
 	e.to(PhaseRenewing, CauseRenewalDue)
 	rec := e.withWatermark(t, t.rec)
-	rec.RenewTime = e.clock.Now()
+	rec.RenewTime = e.wallTime()
 	etag, w, err := e.write(t.ctx, rec, t.etag, PurposeRenew)
 	class := classify(err)
 	switch {

@@ -81,6 +81,7 @@ func TestSetWatermarkErrors(t *testing.T) {
 	}{
 		{lease.Token + 1, Watermark{At: time.Now()}, ErrNotLeading},
 		{lease.Token, Watermark{At: time.Now(), Updates: strings.Repeat("x", MaxUpdatesLen+1)}, ErrInvalidWatermark},
+		{lease.Token, Watermark{At: time.Now(), Updates: strings.Repeat("\xff", 300)}, ErrInvalidWatermark},
 		{lease.Token, Watermark{At: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}, ErrInvalidWatermark},
 	} {
 		if err := n.SetWatermark(tt.token, tt.w); !errors.Is(err, tt.want) {
