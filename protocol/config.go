@@ -89,8 +89,11 @@ type Config struct {
 	// RenewDeadline is how long a term lasts after the leader sent its last
 	// successful write: the leader's context is cancelled once it passes.
 	RenewDeadline time.Duration
-	// RetryPeriod is the interval between renewals, and (plus up to 20%
-	// jitter) between a follower's reads.
+	// RetryPeriod is the interval between a follower's reads (plus up to
+	// 20% jitter) and between a leader's renewals, counted from the send
+	// of its last successful write; but a leader renews sooner when a
+	// RetryPeriod would leave its renewal less than RequestTimeout before
+	// the term's deadline (see RenewInterval).
 	RetryPeriod time.Duration
 	// RequestTimeout bounds each S3 call; 0 means RetryPeriod.
 	RequestTimeout time.Duration
@@ -142,13 +145,24 @@ type LeaderCallbacks struct {
 //   - LeaseDuration, RenewDeadline, RetryPeriod are > 0; RequestTimeout >= 0;
 //     LeaseDuration <= MaxLeaseDuration.
 //   - ClockDriftPPM is in [0, MaxClockDriftPPM].
-//   - LeaseDuration > RenewDeadline > RetryPeriod*6/5: a renewal scheduled
-//     with up to 20% jitter still fits before the deadline.
+//   - LeaseDuration > RenewDeadline > RetryPeriod*6/5, client-go's rule
+//     (LeaseDuration > RenewDeadline > JitterFactor*RetryPeriod, with its
+//     JitterFactor of 1.2): a follower's read, RetryPeriod plus up to 20%
+//     jitter, comes within the deadline.
 //   - RenewDeadline <= LeaseDuration - driftMargin: the leader stops before
 //     any follower, whose clock may run fast, can think the lease is over.
 //   - RequestTimeout (after its default) <= RenewDeadline/2, so a hung
 //     request is abandoned early enough for at least one more attempt
 //     before the deadline.
+//
+// No rule ties RetryPeriod to RequestTimeout, and client-go has none (its
+// leader tries again every RetryPeriod until RenewDeadline passes). Yet a
+// renewal sent a RetryPeriod after the last write may have less than a
+// round trip left before the deadline (RenewDeadline 367 ms, RetryPeriod
+// 300 ms: 67 ms), and a leader would lose its term with no fault at all.
+// So the leader renews by the deadline less RequestTimeout when that comes
+// first (RenewInterval): with every accepted configuration a leader keeps
+// its term while S3 answers within RequestTimeout.
 //
 // Every comparison is exact: a product is formed only of durations already
 // bounded by MaxLeaseDuration, so none overflows.
@@ -226,6 +240,18 @@ func (c Config) requestTimeout() time.Duration {
 // RenewDeadline; the min keeps the safety rule local.
 func (c Config) termLength() time.Duration {
 	return TermLength(c.LeaseDuration, c.RenewDeadline, c.driftPPM())
+}
+
+// RenewInterval is how long after the send of its last successful write a
+// leader sends its next renewal: RetryPeriod, or less if a renewal sent
+// then would have less than RequestTimeout (after its default) left before
+// the term's deadline; min(RetryPeriod, TermLength - RequestTimeout). A
+// renewal that S3 answers within RequestTimeout therefore always lands in
+// time to extend the term. For a Config that NewElector accepts it is at
+// least the smaller of RetryPeriod and RenewDeadline/2, which is above
+// 0.6 RetryPeriod.
+func (c Config) RenewInterval() time.Duration {
+	return min(c.RetryPeriod, c.termLength()-c.requestTimeout())
 }
 
 // Assumptions returns what an elector with configuration c needs of the

@@ -228,6 +228,22 @@ func validDurations(t *rapid.T) Config {
 	return c
 }
 
+// RenewInterval, for every configuration NewElector accepts, is the
+// RetryPeriod unless that would leave a renewal less than RequestTimeout
+// before the deadline: a renewal always has RequestTimeout to land, and
+// renewals are never closer than the smaller of RetryPeriod and
+// RenewDeadline/2.
+func TestRenewInterval(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := validDurations(t)
+		every, rt, term := c.RenewInterval(), c.requestTimeout(), c.Assumptions().Term
+		if every > c.RetryPeriod || every+rt > term || every != c.RetryPeriod && every+rt != term || every < min(c.RetryPeriod, c.RenewDeadline/2) {
+			t.Fatalf("RenewInterval %v with RetryPeriod %v, RequestTimeout %v, term %v, RenewDeadline %v",
+				every, c.RetryPeriod, rt, term, c.RenewDeadline)
+		}
+	})
+}
+
 // Assumptions gives the harness's formulas, computed exactly, and what they
 // promise holds, for every configuration NewElector accepts (leases up to
 // MaxLeaseDuration, drift bounds up to MaxClockDriftPPM): a term with its

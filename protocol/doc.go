@@ -167,10 +167,14 @@
 // The term begins when the acquiring write succeeded in time:
 // OnStartedLeading runs via Clock.Go with a context that is cancelled when
 // the term ends. The leader renews every RetryPeriod, If-Match its last ETag,
-// same token, fresh nonce. A watchdog goroutine sleeps until the current
-// deadline and ends the term when it passes, even while a renewal is in
-// flight; each successful renewal moves the deadline. A read that shows
-// another record, or no object, ends the term at once.
+// same token, fresh nonce, counted from the send of its last successful
+// write; but never later than RequestTimeout before the deadline, so that a
+// renewal S3 answers within RequestTimeout lands in time, whatever the
+// settings ([Config.RenewInterval]). While S3 answers so and no node
+// pauses, a leader keeps its term. A watchdog goroutine sleeps until the
+// current deadline and ends the term when it passes, even while a renewal
+// is in flight; each successful renewal moves the deadline. A read that
+// shows another record, or no object, ends the term at once.
 //
 // # S3 answers
 //
@@ -272,8 +276,9 @@
 // crashes and restarts as long as the object is not deleted or overwritten
 // by others, and across a deletion or an overwrite within the limits that
 // Fencing tokens states. Liveness: once S3 answers within RequestTimeout
-// and no node pauses, a released lease is taken within about RetryPeriod, an
-// abandoned one within about LeaseDuration + RetryPeriod.
+// and no node pauses, a leader keeps its term, a released lease is taken
+// within about RetryPeriod, an abandoned one within about LeaseDuration +
+// RetryPeriod.
 // [Config.Assumptions] gives these bounds as numbers for a configuration (the
 // drift bound, the term, the longest pause the guarantee survives), and
 // [Config.LivenessBound] how soon after faults heal a leader must be in

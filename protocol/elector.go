@@ -40,6 +40,7 @@ type Elector struct {
 	entropy    entropySource
 	log        *slog.Logger
 	termLen    time.Duration // how long a term lasts after a successful send
+	renewEvery time.Duration // when the next renewal is due after a successful send
 	reqTimeout time.Duration
 	bucket     *string // cfg.Bucket and cfg.Key, for request inputs
 	key        *string
@@ -85,6 +86,7 @@ func NewElector(cfg Config) (*Elector, error) {
 		clock:      cfg.Clock,
 		log:        cfg.Logger.With("identity", cfg.Identity, "bucket", cfg.Bucket, "key", cfg.Key),
 		termLen:    cfg.termLength(),
+		renewEvery: cfg.RenewInterval(),
 		reqTimeout: cfg.RequestTimeout,
 		bucket:     &cfg.Bucket,
 		key:        &cfg.Key,
