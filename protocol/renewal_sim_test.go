@@ -68,14 +68,17 @@ func TestTightSettingsKeepTheirTerm(t *testing.T) {
 }
 
 // acceptedSettings draws settings protocol.NewElector accepts, across its
-// whole range (leases from a fifth of a second to MaxLeaseDuration, drift
+// whole range up to a lease of maxLease (leases from a fifth of a second to
+// maxLease, at most MaxLeaseDuration; drift
 // bounds up to MaxClockDriftPPM, a renew deadline up to its drift-margin
 // limit, any retry period it takes), whose RequestTimeout (drawn, or the
 // default RetryPeriod) lets S3 answer within it in the slowest world on
 // the fastest clock the settings allow: the liveness assumption.
-func acceptedSettings(t *rapid.T, roundTrip time.Duration) elector.Settings {
-	ms := func(lo, hi int64) *rapid.Generator[int64] { return rapid.Int64Range(lo*1e6, hi*1e6) }
-	lease := time.Duration(rapid.OneOf(ms(200, 2_000), ms(2_000, 60_000), rapid.Int64Range(int64(time.Minute), int64(protocol.MaxLeaseDuration))).Draw(t, "lease"))
+func acceptedSettings(t *rapid.T, roundTrip, maxLease time.Duration) elector.Settings {
+	ms := func(lo, hi time.Duration) *rapid.Generator[int64] {
+		return rapid.Int64Range(int64(min(lo, maxLease)), int64(min(hi, maxLease)))
+	}
+	lease := time.Duration(rapid.OneOf(ms(200*time.Millisecond, 2*time.Second), ms(2*time.Second, time.Minute), ms(time.Minute, maxLease)).Draw(t, "lease"))
 	ppm := rapid.OneOf(rapid.Int64Range(0, 5_000), rapid.Int64Range(0, protocol.MaxClockDriftPPM)).Draw(t, "ppm")
 	bound := ppm
 	if bound == 0 {
@@ -110,7 +113,7 @@ func acceptedSettings(t *rapid.T, roundTrip time.Duration) elector.Settings {
 func TestAcceptedSettingsKeepTheirTerm(t *testing.T) {
 	_, roundTrip := slowestWorld(1, 1, time.Minute)
 	rapid.Check(t, func(t *rapid.T) {
-		s := acceptedSettings(t, roundTrip)
+		s := acceptedSettings(t, roundTrip, protocol.MaxLeaseDuration)
 		bound := s.Assumptions().MaxDriftPPM
 		drift := []int64{bound, -bound, rapid.Int64Range(-bound, bound).Draw(t, "third clock's drift")}
 		d := max(12*s.Config(sim.Env{}).RenewInterval(), time.Minute)
