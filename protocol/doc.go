@@ -81,13 +81,14 @@
 // [*RecordError] naming the rule a body breaks ([ErrMalformedRecord]).
 // Every value the elector is given and writes into a record (its Identity,
 // a watermark's time and Updates) reads back exactly as it was given, or is
-// refused where it is given: by NewElector, and by SetWatermark. A string
-// that is not UTF-8 is refused (JSON would write U+FFFD for each byte that
-// is not, and hand the next holder other bytes), as is text over its limit
-// ([MaxIdentityLen], [MaxUpdatesLen]) and a time outside the years 0 to
-// 9999; times are written in UTC. Encode writes no body that would not
-// read back as the record it was given: it decodes the body it wrote, and
-// compares.
+// refused where it is given: by NewElector (which also refuses a Bucket or
+// Key that is not UTF-8, as S3 names are, and a Key over [MaxKeyLen]), and
+// by SetWatermark. A string that is not UTF-8 is refused (JSON would write
+// U+FFFD for each byte that is not, and hand the next holder other bytes),
+// as is text over its limit ([MaxIdentityLen], [MaxUpdatesLen]) and a time
+// outside the years 0 to 9999; times are written in UTC. Encode writes no
+// body that would not read back as the record it was given: it decodes the
+// body it wrote, and compares.
 // [ClassifyError] sorts an S3 error into an [ErrorClass];
 // [ObjectMissing] reports an answer that means the object is gone.
 //
