@@ -143,7 +143,7 @@ func (e *Elector) acquire(ctx context.Context, s snapshot, prev *PreviousTerm, c
 		return e.pollWait(), nil
 	}
 	e.to(PhaseAcquiring, cause)
-	now := e.clock.Now()
+	now := e.wallTime()
 	if e.highest < math.MaxUint64 {
 		e.highest++
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"time"
+	"unicode/utf8"
 )
 
 // Defaults in the spirit of client-go's leader election. NewElector does not
@@ -31,10 +32,14 @@ const (
 
 	// MaxIdentityLen is the longest accepted Config.Identity, in bytes. JSON
 	// writes a byte as at most 6 (a control character as \u0000, '<' as
-	// \u003c, a byte that is not UTF-8 as \ufffd), so a record naming two
-	// such identities, its own holder and the previous term's, takes under
-	// 13 KiB, well within the 64 KiB that DecodeRecord accepts.
+	// \u003c), so a record naming two such identities, its own holder and
+	// the previous term's, takes under 13 KiB, well within the 64 KiB that
+	// DecodeRecord accepts.
 	MaxIdentityLen = 1024
+
+	// MaxKeyLen is the longest accepted Config.Key, in bytes: S3's limit on
+	// an object key.
+	MaxKeyLen = 1024
 )
 
 // ErrInvalidConfig is wrapped by every error NewElector returns for a bad
@@ -65,23 +70,30 @@ type Config struct {
 	// is read only from the goroutine running Run.
 	Entropy io.Reader
 
-	// Bucket and Key name the one lock object.
+	// Bucket and Key name the one lock object: UTF-8, as S3 names are, and
+	// Key at most MaxKeyLen bytes.
 	Bucket, Key string
-	// Identity names this candidate in the lock record; it is at most
-	// MaxIdentityLen bytes. Electors that share an identity still exclude
-	// each other (records are told apart by nonce), but the record can then
-	// not tell humans which one holds it.
+	// Identity names this candidate in the lock record: UTF-8 of at most
+	// MaxIdentityLen bytes, which every record and audit link carries
+	// byte for byte (JSON could not carry a byte that is not UTF-8).
+	// Electors that share an identity still exclude each other (records
+	// are told apart by nonce), but the record can then not tell humans
+	// which one holds it.
 	Identity string
 
 	// LeaseDuration is how long followers wait, on their own clocks, after
 	// first seeing a record unchanged before they take it over. It is
-	// written into every record this elector writes.
+	// written into every record this elector writes, in milliseconds,
+	// rounded up (a follower never waits less).
 	LeaseDuration time.Duration
 	// RenewDeadline is how long a term lasts after the leader sent its last
 	// successful write: the leader's context is cancelled once it passes.
 	RenewDeadline time.Duration
-	// RetryPeriod is the interval between renewals, and (plus up to 20%
-	// jitter) between a follower's reads.
+	// RetryPeriod is the interval between a follower's reads (plus up to
+	// 20% jitter) and between a leader's renewals, counted from the send
+	// of its last successful write; but a leader renews sooner when a
+	// RetryPeriod would leave its renewal less than RequestTimeout before
+	// the term's deadline (see RenewInterval).
 	RetryPeriod time.Duration
 	// RequestTimeout bounds each S3 call; 0 means RetryPeriod.
 	RequestTimeout time.Duration
@@ -127,17 +139,30 @@ type LeaderCallbacks struct {
 // NewElector). The rules:
 //
 //   - Store, Bucket, Key, Identity and Callbacks.OnStartedLeading are set;
-//     Identity is at most MaxIdentityLen bytes.
+//     Bucket, Key and Identity are UTF-8; Key is at most MaxKeyLen bytes,
+//     Identity at most MaxIdentityLen: every value the elector writes
+//     reads back exactly as written, or is refused here.
 //   - LeaseDuration, RenewDeadline, RetryPeriod are > 0; RequestTimeout >= 0;
 //     LeaseDuration <= MaxLeaseDuration.
 //   - ClockDriftPPM is in [0, MaxClockDriftPPM].
-//   - LeaseDuration > RenewDeadline > RetryPeriod*6/5: a renewal scheduled
-//     with up to 20% jitter still fits before the deadline.
+//   - LeaseDuration > RenewDeadline > RetryPeriod*6/5, client-go's rule
+//     (LeaseDuration > RenewDeadline > JitterFactor*RetryPeriod, with its
+//     JitterFactor of 1.2): a follower's read, RetryPeriod plus up to 20%
+//     jitter, comes within the deadline.
 //   - RenewDeadline <= LeaseDuration - driftMargin: the leader stops before
 //     any follower, whose clock may run fast, can think the lease is over.
 //   - RequestTimeout (after its default) <= RenewDeadline/2, so a hung
 //     request is abandoned early enough for at least one more attempt
 //     before the deadline.
+//
+// No rule ties RetryPeriod to RequestTimeout, and client-go has none (its
+// leader tries again every RetryPeriod until RenewDeadline passes). Yet a
+// renewal sent a RetryPeriod after the last write may have less than a
+// round trip left before the deadline (RenewDeadline 367 ms, RetryPeriod
+// 300 ms: 67 ms), and a leader would lose its term with no fault at all.
+// So the leader renews by the deadline less RequestTimeout when that comes
+// first (RenewInterval): with every accepted configuration a leader keeps
+// its term while S3 answers within RequestTimeout.
 //
 // Every comparison is exact: a product is formed only of durations already
 // bounded by MaxLeaseDuration, so none overflows.
@@ -150,10 +175,18 @@ func (c Config) validate() error {
 		return bad("Store", "is nil")
 	case c.Bucket == "":
 		return bad("Bucket", "is empty")
+	case !utf8.ValidString(c.Bucket):
+		return bad("Bucket", "is not UTF-8")
 	case c.Key == "":
 		return bad("Key", "is empty")
+	case !utf8.ValidString(c.Key):
+		return bad("Key", "is not UTF-8")
+	case len(c.Key) > MaxKeyLen:
+		return bad("Key", "must be at most %d bytes, got %d", MaxKeyLen, len(c.Key))
 	case c.Identity == "":
 		return bad("Identity", "is empty")
+	case !utf8.ValidString(c.Identity):
+		return bad("Identity", "is not UTF-8")
 	case len(c.Identity) > MaxIdentityLen:
 		return bad("Identity", "must be at most %d bytes, got %d", MaxIdentityLen, len(c.Identity))
 	case c.Callbacks.OnStartedLeading == nil:
@@ -207,6 +240,18 @@ func (c Config) requestTimeout() time.Duration {
 // RenewDeadline; the min keeps the safety rule local.
 func (c Config) termLength() time.Duration {
 	return TermLength(c.LeaseDuration, c.RenewDeadline, c.driftPPM())
+}
+
+// RenewInterval is how long after the send of its last successful write a
+// leader sends its next renewal: RetryPeriod, or less if a renewal sent
+// then would have less than RequestTimeout (after its default) left before
+// the term's deadline; min(RetryPeriod, TermLength - RequestTimeout). A
+// renewal that S3 answers within RequestTimeout therefore always lands in
+// time to extend the term. For a Config that NewElector accepts it is at
+// least the smaller of RetryPeriod and RenewDeadline/2, which is above
+// 0.6 RetryPeriod.
+func (c Config) RenewInterval() time.Duration {
+	return min(c.RetryPeriod, c.termLength()-c.requestTimeout())
 }
 
 // Assumptions returns what an elector with configuration c needs of the

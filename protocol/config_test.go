@@ -70,6 +70,13 @@ func TestConfigValidation(t *testing.T) {
 		// RequestTimeout defaults to RetryPeriod, which is then too long.
 		{"RequestTimeout", func(c *Config) { c.RetryPeriod = 6 * time.Second }},
 		{"Identity", func(c *Config) { c.Identity = strings.Repeat("a", MaxIdentityLen+1) }},
+		// Not UTF-8: JSON would write U+FFFD in the record, S3 refuses
+		// such a name.
+		{"Identity", func(c *Config) { c.Identity = "node-\xff" }},
+		{"Identity", func(c *Config) { c.Identity = "é"[:1] }},
+		{"Bucket", func(c *Config) { c.Bucket = "locks\xc0" }},
+		{"Key", func(c *Config) { c.Key = "leader\xed\xa0\x80.json" }}, // a surrogate half
+		{"Key", func(c *Config) { c.Key = strings.Repeat("k", MaxKeyLen+1) }},
 		// RetryPeriod*6 overflows: these once passed.
 		{"RetryPeriod", func(c *Config) { c.RequestTimeout = time.Second; c.RetryPeriod = math.MaxInt64 }},
 		{"RetryPeriod", func(c *Config) { c.RequestTimeout = time.Second; c.RetryPeriod = math.MaxInt64/6 + 1 }},
@@ -97,8 +104,9 @@ func TestConfigValidation(t *testing.T) {
 func TestNewElectorAcceptsLongestIdentity(t *testing.T) {
 	cfg := validConfig()
 	cfg.Identity = strings.Repeat("\x00", MaxIdentityLen)
+	cfg.Key = strings.Repeat("é", MaxKeyLen/2)
 	if _, err := NewElector(cfg); err != nil {
-		t.Errorf("identity of MaxIdentityLen bytes: %v", err)
+		t.Errorf("identity of MaxIdentityLen bytes, key of MaxKeyLen: %v", err)
 	}
 }
 
@@ -218,6 +226,22 @@ func validDurations(t *rapid.T) Config {
 		t.Fatalf("generated an invalid config: %v", err)
 	}
 	return c
+}
+
+// RenewInterval, for every configuration NewElector accepts, is the
+// RetryPeriod unless that would leave a renewal less than RequestTimeout
+// before the deadline: a renewal always has RequestTimeout to land, and
+// renewals are never closer than the smaller of RetryPeriod and
+// RenewDeadline/2.
+func TestRenewInterval(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := validDurations(t)
+		every, rt, term := c.RenewInterval(), c.requestTimeout(), c.Assumptions().Term
+		if every > c.RetryPeriod || every+rt > term || every != c.RetryPeriod && every+rt != term || every < min(c.RetryPeriod, c.RenewDeadline/2) {
+			t.Fatalf("RenewInterval %v with RetryPeriod %v, RequestTimeout %v, term %v, RenewDeadline %v",
+				every, c.RetryPeriod, rt, term, c.RenewDeadline)
+		}
+	})
 }
 
 // Assumptions gives the harness's formulas, computed exactly, and what they

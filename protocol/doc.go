@@ -79,6 +79,16 @@
 // before, [NonceLen] the length of its nonce); [Record.Encode] writes it,
 // and [DecodeRecord] reads a body as the elector does, with a
 // [*RecordError] naming the rule a body breaks ([ErrMalformedRecord]).
+// Every value the elector is given and writes into a record (its Identity,
+// a watermark's time and Updates) reads back exactly as it was given, or is
+// refused where it is given: by NewElector (which also refuses a Bucket or
+// Key that is not UTF-8, as S3 names are, and a Key over [MaxKeyLen]), and
+// by SetWatermark. A string that is not UTF-8 is refused (JSON would write
+// U+FFFD for each byte that is not, and hand the next holder other bytes),
+// as is text over its limit ([MaxIdentityLen], [MaxUpdatesLen]) and a time
+// outside the years 0 to 9999; times are written in UTC. Encode writes no
+// body that would not read back as the record it was given: it decodes the
+// body it wrote, and compares.
 // [ClassifyError] sorts an S3 error into an [ErrorClass];
 // [ObjectMissing] reports an answer that means the object is gone.
 //
@@ -158,10 +168,14 @@
 // The term begins when the acquiring write succeeded in time:
 // OnStartedLeading runs via Clock.Go with a context that is cancelled when
 // the term ends. The leader renews every RetryPeriod, If-Match its last ETag,
-// same token, fresh nonce. A watchdog goroutine sleeps until the current
-// deadline and ends the term when it passes, even while a renewal is in
-// flight; each successful renewal moves the deadline. A read that shows
-// another record, or no object, ends the term at once.
+// same token, fresh nonce, counted from the send of its last successful
+// write; but never later than RequestTimeout before the deadline, so that a
+// renewal S3 answers within RequestTimeout lands in time, whatever the
+// settings ([Config.RenewInterval]). While S3 answers so and no node
+// pauses, a leader keeps its term. A watchdog goroutine sleeps until the
+// current deadline and ends the term when it passes, even while a renewal
+// is in flight; each successful renewal moves the deadline. A read that
+// shows another record, or no object, ends the term at once.
 //
 // # S3 answers
 //
@@ -263,8 +277,9 @@
 // crashes and restarts as long as the object is not deleted or overwritten
 // by others, and across a deletion or an overwrite within the limits that
 // Fencing tokens states. Liveness: once S3 answers within RequestTimeout
-// and no node pauses, a released lease is taken within about RetryPeriod, an
-// abandoned one within about LeaseDuration + RetryPeriod.
+// and no node pauses, a leader keeps its term, a released lease is taken
+// within about RetryPeriod, an abandoned one within about LeaseDuration +
+// RetryPeriod.
 // [Config.Assumptions] gives these bounds as numbers for a configuration (the
 // drift bound, the term, the longest pause the guarantee survives), and
 // [Config.LivenessBound] how soon after faults heal a leader must be in

@@ -40,6 +40,7 @@ type Elector struct {
 	entropy    entropySource
 	log        *slog.Logger
 	termLen    time.Duration // how long a term lasts after a successful send
+	renewEvery time.Duration // when the next renewal is due after a successful send
 	reqTimeout time.Duration
 	bucket     *string // cfg.Bucket and cfg.Key, for request inputs
 	key        *string
@@ -85,6 +86,7 @@ func NewElector(cfg Config) (*Elector, error) {
 		clock:      cfg.Clock,
 		log:        cfg.Logger.With("identity", cfg.Identity, "bucket", cfg.Bucket, "key", cfg.Key),
 		termLen:    cfg.termLength(),
+		renewEvery: cfg.RenewInterval(),
 		reqTimeout: cfg.RequestTimeout,
 		bucket:     &cfg.Bucket,
 		key:        &cfg.Key,
@@ -283,4 +285,11 @@ func (e *Elector) pollWait() time.Duration {
 // between 10% and 20% of RetryPeriod.
 func (e *Elector) backoff() time.Duration {
 	return e.cfg.RetryPeriod/10 + e.entropy.jitter(e.cfg.RetryPeriod/10)
+}
+
+// wallTime is the wall clock (Clock.Now) as records carry it: in UTC, an
+// offset RFC 3339 holds exactly (a local zone's offset may have seconds,
+// which it drops, and Encode refuses a time it would not read back).
+func (e *Elector) wallTime() time.Time {
+	return e.clock.Now().UTC()
 }

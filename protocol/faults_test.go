@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"net/http"
@@ -123,7 +124,7 @@ func TestAcquisitionWithLostAnswer(t *testing.T) {
 		client := startFakeS3(t)
 		store := &faultyStore{ObjectStore: client, plan: faultsAt(map[int]fault{1: f})}
 		n := startNode(t, testConfig(t, store, "a"), &leaders{})
-		if lease := <-n.started; lease.Token != 1 {
+		if lease := await(t, n.started, "a term"); lease.Token != 1 {
 			t.Errorf("fault %d: leads with token %d, want 1", f, lease.Token)
 		}
 		if rec := readRecord(t, client); rec.Token != 1 || rec.Holder != "a" {
@@ -134,27 +135,40 @@ func TestAcquisitionWithLostAnswer(t *testing.T) {
 }
 
 // Renewals whose answers are lost keep the term: the elector finds its own
-// nonce in the object and moves its deadline from that write's send.
+// nonce in the object and moves its deadline from that write's send. Every
+// write after the faulty ones succeeds: one that fails (a renewal
+// conditioned on an ETag the elector never got, had it taken a 412 for a
+// success) fails the test at once.
 func TestRenewalWithLostAnswer(t *testing.T) {
 	client := startFakeS3(t)
 	enough := make(chan struct{})
+	failed := make(chan error, 1)
 	var once sync.Once
 	store := &faultyStore{
 		ObjectStore: client,
 		plan:        faultsAt(map[int]fault{2: applyThen500, 3: applyThen412, 4: applyThen500}),
 		after: func(n int, err error) {
-			if n >= 8 && err == nil {
+			switch {
+			case n > 4 && err != nil:
+				select {
+				case failed <- fmt.Errorf("write %d: %w", n, err):
+				default:
+				}
+			case n >= 8:
 				once.Do(func() { close(enough) })
 			}
 		},
 	}
 	n := startNode(t, testConfig(t, store, "a"), &leaders{})
-	lease := <-n.started
-	<-enough
+	lease := await(t, n.started, "a term")
 	select {
+	case <-enough:
+	case err := <-failed:
+		t.Fatalf("after the faulty writes, %v", err)
 	case <-n.stopped:
 		t.Fatal("the term ended")
-	default:
+	case <-time.After(waitLimit):
+		t.Fatalf("8 writes did not succeed within %v", waitLimit)
 	}
 	if got, ok := n.Lease(); !ok || got.Token != lease.Token {
 		t.Errorf("Lease() = %+v, %v; want token %d", got, ok, lease.Token)
@@ -178,14 +192,14 @@ func TestRenewalsFailUntilDeadline(t *testing.T) {
 		return pass
 	}}
 	n := startNode(t, testConfig(t, store, "a"), &leaders{})
-	first := <-n.started
+	first := await(t, n.started, "the first term")
 	fail.Store(true)
-	<-n.stopped
+	await(t, n.stopped, "the term ending at its deadline")
 	if n.IsLeader() {
 		t.Error("IsLeader after the term ended")
 	}
 	fail.Store(false)
-	second := <-n.started
+	second := await(t, n.started, "the second term")
 	if second.Token <= first.Token {
 		t.Errorf("second term token %d, want above %d", second.Token, first.Token)
 	}
@@ -207,7 +221,7 @@ func TestObjectDeletedUnderLeader(t *testing.T) {
 	cfg := testConfig(t, client, "a")
 	cfg.Clock = NewRealClock()
 	n := startNode(t, cfg, &leaders{})
-	first := awaitTerm(t, n, 4*itLease)
+	first := await(t, n.started, "the first term")
 	if floor := uint64(first.AcquireTime.UnixMilli()); first.Token < floor {
 		t.Errorf("first token %d, below the wall clock at its acquisition (%d ms)", first.Token, floor)
 	}
@@ -217,12 +231,8 @@ func TestObjectDeletedUnderLeader(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case <-n.stopped:
-	case <-time.After(4 * itLease):
-		t.Fatal("the term did not end after the deletion")
-	}
-	second := awaitTerm(t, n, 4*itLease)
+	await(t, n.stopped, "the term ending after the deletion")
+	second := await(t, n.started, "the term after the deletion")
 	if waited := time.Since(deleted); waited < itLease {
 		t.Errorf("recreated the object %v after the deletion, before a lease (%v) of absence", waited, itLease)
 	}
@@ -245,7 +255,7 @@ func TestTokenFloorOfNewObject(t *testing.T) {
 	cfg.Clock = NewRealClock()
 	before := time.Now()
 	n := startNode(t, cfg, &leaders{})
-	lease := awaitTerm(t, n, 4*itLease)
+	lease := await(t, n.started, "a term")
 	if lease.Token < uint64(before.UnixMilli()) {
 		t.Errorf("token %d below the wall clock before the start (%d ms)", lease.Token, before.UnixMilli())
 	}
@@ -273,7 +283,7 @@ func TestLateGrantIsNotActedOn(t *testing.T) {
 	cfg := testConfig(t, store, "a")
 	cfg.Clock = clock
 	n := startNode(t, cfg, &leaders{})
-	lease := <-n.started
+	lease := await(t, n.started, "a term")
 	if lease.Token != 2 {
 		t.Errorf("first term has token %d, want 2 (token 1 came too late)", lease.Token)
 	}
@@ -287,7 +297,7 @@ func TestLateGrantIsNotActedOn(t *testing.T) {
 func TestRunTwice(t *testing.T) {
 	client := startFakeS3(t)
 	n := startNode(t, testConfig(t, client, "a"), &leaders{})
-	<-n.started
+	await(t, n.started, "a term")
 	if err := n.Run(context.Background()); !errors.Is(err, ErrAlreadyRunning) {
 		t.Errorf("second Run: %v, want ErrAlreadyRunning", err)
 	}
@@ -337,19 +347,6 @@ func putRecord(t *testing.T, client *s3.Client, r Record) {
 	}
 }
 
-// awaitTerm returns the first lease n starts, failing the test if none
-// starts within d.
-func awaitTerm(t *testing.T, n *testNode, d time.Duration) Lease {
-	t.Helper()
-	select {
-	case lease := <-n.started:
-		return lease
-	case <-time.After(d):
-		t.Fatalf("no term began within %v", d)
-		return Lease{}
-	}
-}
-
 // A record holding the largest token, which no token can follow, is refused
 // as corrupt: the elector times it for the longer of its lease and ours,
 // then overwrites it with a record that links to nothing and carries the
@@ -363,7 +360,7 @@ func TestLargestTokenIsOverwritten(t *testing.T) {
 	store := &tokenLog{ObjectStore: client}
 	start := time.Now()
 	n := startNode(t, testConfig(t, store, "a"), &leaders{})
-	lease := awaitTerm(t, n, 4*recordLease)
+	lease := await(t, n.started, "a term after the record's lease")
 	if waited := time.Since(start); waited < recordLease {
 		t.Errorf("took the record over after %v, before its own lease of %v", waited, recordLease)
 	}
@@ -389,7 +386,7 @@ func TestOwnLargestTokenDoesNotWrap(t *testing.T) {
 	client := startFakeS3(t)
 	store := &tokenLog{ObjectStore: client}
 	n := startNodeWith(t, testConfig(t, store, "a"), &leaders{}, func(e *Elector) { e.highest = math.MaxUint64 })
-	if lease := awaitTerm(t, n, 4*itLease); lease.Token != math.MaxUint64 {
+	if lease := await(t, n.started, "a term"); lease.Token != math.MaxUint64 {
 		t.Errorf("leads with token %d, want %d", lease.Token, uint64(math.MaxUint64))
 	}
 	n.stop(t)

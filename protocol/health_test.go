@@ -48,17 +48,17 @@ func (s *stuckStore) GetObject(ctx context.Context, in *s3.GetObjectInput, opts 
 }
 
 // awaitUnhealthy polls Healthy(tolerance) until it fails, and returns the
-// error; it fails the test if that takes longer than limit.
-func awaitUnhealthy(t *testing.T, e *Elector, tolerance, limit time.Duration) error {
+// error; it fails the test if that takes longer than waitLimit.
+func awaitUnhealthy(t *testing.T, e *Elector, tolerance time.Duration) error {
 	t.Helper()
-	deadline := time.Now().Add(limit)
+	deadline := time.Now().Add(waitLimit)
 	for time.Now().Before(deadline) {
 		if err := e.Healthy(tolerance); err != nil {
 			return err
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Fatalf("still healthy after %v", limit)
+	t.Fatalf("still healthy after %v", waitLimit)
 	return nil
 }
 
@@ -71,12 +71,12 @@ func TestHealthyReportsStuckTerm(t *testing.T) {
 	store := newStuckStore(startFakeS3(t))
 	n := startNode(t, testConfig(t, store, "a"), &leaders{})
 	store.unstickAtEnd(t)
-	awaitTerm(t, n, 4*itLease)
+	await(t, n.started, "a term")
 	if err := n.Healthy(0); err != nil {
 		t.Fatalf("a leader renewing normally: %v", err)
 	}
 	store.stuckPuts.Store(true)
-	err := awaitUnhealthy(t, n.Elector, itRetry, 10*itLease)
+	err := awaitUnhealthy(t, n.Elector, itRetry)
 	var he *HealthError
 	if !errors.As(err, &he) || !errors.Is(err, ErrUnhealthy) || !strings.Contains(err.Error(), "not over") || he.Token == 0 || he.Overdue <= itRetry {
 		t.Errorf("Healthy: %v (%+v); want a *HealthError naming the term not over", err, he)
@@ -94,7 +94,7 @@ func TestHealthyReportsNoProgress(t *testing.T) {
 	start := time.Now()
 	n := startNode(t, testConfig(t, store, "a"), &leaders{})
 	store.unstickAtEnd(t)
-	err := awaitUnhealthy(t, n.Elector, itRetry, 10*itLease)
+	err := awaitUnhealthy(t, n.Elector, itRetry)
 	if waited := time.Since(start); waited < itLease+itRetry {
 		t.Errorf("unhealthy after %v, before a lease and the tolerance (%v)", waited, itLease+itRetry)
 	}
@@ -124,12 +124,12 @@ func TestHealthzAdaptor(t *testing.T) {
 	n := startNode(t, testConfig(t, store, "a"), &leaders{})
 	store.unstickAtEnd(t)
 	a.SetElector(n.Elector)
-	awaitTerm(t, n, 4*itLease)
+	await(t, n.started, "a term")
 	if code := get(); code != http.StatusOK {
 		t.Errorf("healthy leader: HTTP %d", code)
 	}
 	store.stuckPuts.Store(true)
-	awaitUnhealthy(t, n.Elector, itRetry, 10*itLease)
+	awaitUnhealthy(t, n.Elector, itRetry)
 	if code := get(); code != http.StatusInternalServerError {
 		t.Errorf("stuck elector: HTTP %d", code)
 	}
@@ -143,7 +143,7 @@ func TestLeaderOfLoneElector(t *testing.T) {
 	var seen []Transition
 	cfg.Metrics.Transition = func(tr Transition) { seen = append(seen, tr) }
 	n := startNode(t, cfg, &leaders{})
-	lease := awaitTerm(t, n, 4*itLease)
+	lease := await(t, n.started, "a term")
 	info := n.Leader()
 	if !info.Self || info.Identity != "a" || info.Token != lease.Token || !info.Observed || info.Age < 0 || info.Age > itLease {
 		t.Errorf("Leader() while leading: %+v", info)

@@ -150,16 +150,46 @@ func startNodeWith(t *testing.T, cfg Config, active *leaders, prepare func(*Elec
 	}()
 	t.Cleanup(func() {
 		cancel()
-		<-n.done
+		select {
+		case <-n.done:
+		case <-time.After(waitLimit):
+			t.Errorf("Run of %s did not return within %v of its context's end", cfg.Identity, waitLimit)
+		}
 	})
 	return n
 }
 
-// awaitLeader reads OnNewLeader reports until one names id.
-func (n *testNode) awaitLeader(id string) {
-	for got := range n.newLeader {
-		if got == id {
-			return
+// waitLimit bounds every wait of these tests for something an elector does
+// within a lease or two: ample on a loaded machine, and seconds, not go
+// test's timeout, when a broken elector never does it.
+const waitLimit = 10 * itLease
+
+// await receives from ch, failing the test if nothing arrives within
+// waitLimit; what names what was awaited.
+func await[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(waitLimit):
+		t.Fatalf("%s: not within %v", what, waitLimit)
+		panic("unreachable")
+	}
+}
+
+// awaitLeader reads OnNewLeader reports until one names id, failing the
+// test if none does within waitLimit.
+func (n *testNode) awaitLeader(t *testing.T, id string) {
+	t.Helper()
+	deadline := time.After(waitLimit)
+	for {
+		select {
+		case got := <-n.newLeader:
+			if got == id {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("%s was not told %s leads within %v", n.cfg.Identity, id, waitLimit)
 		}
 	}
 }
@@ -169,11 +199,7 @@ func (n *testNode) awaitLeader(id string) {
 func (n *testNode) stop(t *testing.T) {
 	t.Helper()
 	n.cancel()
-	select {
-	case <-n.done:
-	case <-time.After(10 * itLease):
-		t.Fatalf("Run of %s did not return within %v of its context's end", n.cfg.Identity, 10*itLease)
-	}
+	await(t, n.done, "Run of "+n.cfg.Identity+" returning after its context ended")
 	if n.runErr != nil {
 		t.Errorf("Run of %s returned %v after its context ended, want nil", n.cfg.Identity, n.runErr)
 	}
@@ -187,14 +213,14 @@ func TestIntegrationHandover(t *testing.T) {
 	cfgA := testConfig(t, client, "a")
 	cfgA.ReleaseOnCancel = true
 	a := startNode(t, cfgA, &active)
-	leaseA := <-a.started
+	leaseA := await(t, a.started, "a's term")
 	if leaseA.Holder != "a" || leaseA.Token != 1 {
 		t.Fatalf("first lease %+v, want a with token 1", leaseA)
 	}
 
 	// b follows: it sees a's record and does not lead.
 	b := startNode(t, testConfig(t, client, "b"), &active)
-	b.awaitLeader("a")
+	b.awaitLeader(t, "a")
 	if !a.IsLeader() || b.IsLeader() {
 		t.Fatalf("IsLeader: a %v, b %v; want only a", a.IsLeader(), b.IsLeader())
 	}
@@ -205,8 +231,8 @@ func TestIntegrationHandover(t *testing.T) {
 	// a stops with ReleaseOnCancel: b takes the released record at once.
 	cancelled := time.Now()
 	a.stop(t)
-	<-a.stopped
-	leaseB := <-b.started
+	await(t, a.stopped, "a's term ending")
+	leaseB := await(t, b.started, "b's term")
 	t.Logf("released lease taken over after %v", time.Since(cancelled))
 	if leaseB.Holder != "b" || leaseB.Token <= leaseA.Token {
 		t.Fatalf("second lease %+v, want b with a token above %d", leaseB, leaseA.Token)
@@ -222,14 +248,14 @@ func TestIntegrationHandover(t *testing.T) {
 	// sent less than RenewDeadline ago, and c can take over no earlier
 	// than LeaseDuration after that write.
 	c := startNode(t, testConfig(t, client, "c"), &active)
-	c.awaitLeader("b")
+	c.awaitLeader(t, "b")
 	if !b.IsLeader() {
 		t.Fatal("b is not leading before it is stopped")
 	}
 	cancelled = time.Now()
 	b.stop(t)
-	<-b.stopped
-	leaseC := <-c.started
+	await(t, b.stopped, "b's term ending")
+	leaseC := await(t, c.started, "c's term")
 	waited := time.Since(cancelled)
 	t.Logf("abandoned lease taken over after %v", waited)
 	if leaseC.Holder != "c" || leaseC.Token <= leaseB.Token {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"pgregory.net/rapid"
 )
@@ -126,6 +127,49 @@ func TestEncodeRefusesOverlongRecord(t *testing.T) {
 	}
 }
 
+// Encode writes nothing that would read back otherwise: a string that is
+// not UTF-8 (JSON would write U+FFFD for each such byte) or a time whose
+// zone offset has seconds (RFC 3339 drops them) is refused with a
+// RecordError that names the field.
+func TestEncodeRefusesWhatDoesNotReadBack(t *testing.T) {
+	at := time.Date(2025, 3, 23, 13, 52, 0, 0, time.UTC)
+	lmt := time.Date(1850, 1, 1, 0, 0, 0, 0, time.FixedZone("LMT", 19*60+32))
+	valid := func() Record {
+		return Record{Holder: "a", Token: 2, LeaseDurationMS: 1500, AcquireTime: at, RenewTime: at, Nonce: "0123456789abcdef",
+			Previous: &PreviousTerm{Holder: "b", Token: 1, Nonce: "fedcba9876543210", Ended: EndedExpired}}
+	}
+	for _, tt := range []struct {
+		field  string
+		mutate func(*Record)
+	}{
+		{"holder", func(r *Record) { r.Holder = "node-\xff" }},
+		{"updates", func(r *Record) { r.Updates = strings.Repeat("\xfe", 300) }},
+		{"updates", func(r *Record) { r.Updates = "s3://logs/" + "é"[:1] }},
+		{"previous.holder", func(r *Record) { r.Previous.Holder = "\x80" }},
+		{"previous.nonce", func(r *Record) { r.Previous.Nonce = "\xc0\xaf" }},
+		{"previous.updates", func(r *Record) { r.Previous.Updates = "\xff" }},
+		{"acquireTime", func(r *Record) { r.AcquireTime = lmt }},
+		{"renewTime", func(r *Record) { r.RenewTime = lmt }},
+		{"watermark", func(r *Record) { r.Watermark = lmt }},
+		{"previous.watermark", func(r *Record) { r.Previous.Watermark = lmt }},
+	} {
+		r := valid()
+		tt.mutate(&r)
+		body, err := r.Encode()
+		var re *RecordError
+		if !errors.As(err, &re) || re.Field != tt.field || !errors.Is(err, ErrMalformedRecord) {
+			t.Errorf("Encode with a bad %s: %s, %v; want a RecordError on %s", tt.field, body, err, tt.field)
+		}
+		checkEncodeAgrees(t, r)
+	}
+	// The same instant in a zone whose offset RFC 3339 holds reads back.
+	r := valid()
+	r.AcquireTime, r.Watermark = lmt.UTC(), at.In(time.FixedZone("", 5*3600+30*60))
+	if _, err := r.Encode(); err != nil {
+		t.Errorf("Encode with times in UTC and +05:30: %v", err)
+	}
+}
+
 // identityOfLen generates strings of about n bytes that are hard to encode:
 // repetitions of a few pieces, many of which JSON escapes into 6 bytes.
 func identityOfLen(n *rapid.Generator[int]) *rapid.Generator[string] {
@@ -143,7 +187,8 @@ func identityOfLen(n *rapid.Generator[int]) *rapid.Generator[string] {
 
 // Any identity NewElector accepts makes records that fit, with room to
 // spare, whatever the previous holder, token or times, and that decode to
-// what they say.
+// exactly what they say; an identity that is not UTF-8, which JSON cannot
+// carry, or is too long, is refused as a ConfigError on Identity.
 func TestIdentityRecordsFit(t *testing.T) {
 	lengths := rapid.OneOf(rapid.IntRange(1, MaxIdentityLen+64), rapid.IntRange(MaxIdentityLen-8, MaxIdentityLen+8))
 	latest := time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.FixedZone("", -(23*3600+59*60)))
@@ -151,10 +196,10 @@ func TestIdentityRecordsFit(t *testing.T) {
 		cfg := validConfig()
 		cfg.Identity = identityOfLen(lengths).Draw(t, "identity")
 		e, err := NewElector(cfg)
-		if len(cfg.Identity) > MaxIdentityLen {
+		if len(cfg.Identity) > MaxIdentityLen || !utf8.ValidString(cfg.Identity) {
 			var ce *ConfigError
 			if !errors.As(err, &ce) || ce.Field != "Identity" {
-				t.Fatalf("NewElector with a %d-byte identity: %v, want a ConfigError on Identity", len(cfg.Identity), err)
+				t.Fatalf("NewElector with identity %q: %v, want a ConfigError on Identity", cfg.Identity, err)
 			}
 			return
 		}
@@ -189,9 +234,7 @@ func TestIdentityRecordsFit(t *testing.T) {
 		if err != nil {
 			t.Fatalf("DecodeRecord: %v", err)
 		}
-		// JSON writes each byte that is not UTF-8 as U+FFFD, as []rune does.
 		want := r
-		want.Holder = string([]rune(r.Holder))
 		if got.Holder != want.Holder || got.Token != want.Token || got.LeaseDurationMS != want.LeaseDurationMS ||
 			got.Nonce != want.Nonce || got.Released != want.Released || !reflect.DeepEqual(got.Previous, want.Previous) ||
 			!got.AcquireTime.Equal(want.AcquireTime) || !got.RenewTime.Equal(want.RenewTime) {

@@ -39,7 +39,7 @@ func (e *Elector) release(ctx context.Context, t *term, deadline time.Duration) 
 func (e *Elector) releaseOnce(ctx context.Context, t *term, last bool) bool {
 	rec := e.withWatermark(t, t.rec)
 	rec.Released = true
-	rec.RenewTime = e.clock.Now()
+	rec.RenewTime = e.wallTime()
 	_, _, err := e.write(ctx, rec, t.etag, PurposeRelease)
 	switch class := classify(err); class {
 	case ClassNone:

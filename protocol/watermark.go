@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unicode/utf8"
 )
 
 // Watermark is what a holder hands over to the next one (the timestamp
@@ -17,7 +18,7 @@ type Watermark struct {
 	// above it. Zero means no bound was ever published.
 	At time.Time
 	// Updates says where the holder's updates went (a log, a prefix), for
-	// the next holder to read; free text of at most MaxUpdatesLen bytes.
+	// the next holder to read; UTF-8 text of at most MaxUpdatesLen bytes.
 	Updates string
 }
 
@@ -26,13 +27,17 @@ type Watermark struct {
 var ErrNotLeading = errors.New("s3lease: not leading with that token")
 
 // ErrInvalidWatermark is wrapped by the error of SetWatermark for a
-// watermark that cannot be written: Updates longer than MaxUpdatesLen, or
-// a time outside the years 0 to 9999.
+// watermark that the lock record cannot carry exactly: Updates longer than
+// MaxUpdatesLen or not valid UTF-8 (JSON would hand the next holder U+FFFD
+// for each byte that is not), or a time outside the years 0 to 9999 (in
+// UTC).
 var ErrInvalidWatermark = errors.New("s3lease: invalid watermark")
 
 // SetWatermark publishes w for the term with token: the next renewal (or
 // the release) writes it into the lock record, and the next holder is
-// handed it in Lease.Previous. The watermark never goes down: an At below
+// handed it in Lease.Previous, exactly: Updates byte for byte, At as the
+// same instant, in UTC. A watermark the record cannot carry so is refused
+// with ErrInvalidWatermark. The watermark never goes down: an At below
 // the term's current one is ignored (Updates, if not empty, still
 // replaces the last). It may be called from any goroutine, until the term
 // is over, including from OnStartedLeading after its context ended and
@@ -51,6 +56,9 @@ var ErrInvalidWatermark = errors.New("s3lease: invalid watermark")
 func (e *Elector) SetWatermark(token uint64, w Watermark) error {
 	if len(w.Updates) > MaxUpdatesLen {
 		return fmt.Errorf("%w: updates of %d bytes, more than %d", ErrInvalidWatermark, len(w.Updates), MaxUpdatesLen)
+	}
+	if !utf8.ValidString(w.Updates) {
+		return fmt.Errorf("%w: updates of %d bytes are not UTF-8", ErrInvalidWatermark, len(w.Updates))
 	}
 	at := w.At.UTC().Round(0)
 	if _, err := at.MarshalJSON(); err != nil {

@@ -10,7 +10,7 @@ import (
 // awaitPublished polls PublishedWatermark until it reaches at.
 func awaitPublished(t *testing.T, n *testNode, token uint64, at time.Time) Watermark {
 	t.Helper()
-	deadline := time.Now().Add(10 * itLease)
+	deadline := time.Now().Add(waitLimit)
 	for time.Now().Before(deadline) {
 		w, err := n.PublishedWatermark(token)
 		if err != nil {
@@ -21,7 +21,7 @@ func awaitPublished(t *testing.T, n *testNode, token uint64, at time.Time) Water
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatalf("watermark %v not published within %v", at, 10*itLease)
+	t.Fatalf("watermark %v not published within %v", at, waitLimit)
 	return Watermark{}
 }
 
@@ -35,7 +35,7 @@ func TestWatermarkHandOver(t *testing.T) {
 		cfgA := testConfig(t, client, "a")
 		cfgA.ReleaseOnCancel = release
 		a := startNode(t, cfgA, &leaders{})
-		first := awaitTerm(t, a, 4*itLease)
+		first := await(t, a.started, "a's term")
 		if !first.Previous.At.IsZero() || first.Previous.Updates != "" {
 			t.Errorf("first term handed %+v; want nothing", first.Previous)
 		}
@@ -59,7 +59,7 @@ func TestWatermarkHandOver(t *testing.T) {
 		}
 		a.stop(t)
 		b := startNode(t, testConfig(t, client, "b"), &leaders{})
-		second := awaitTerm(t, b, 10*itLease)
+		second := await(t, b.started, "b's term after a's")
 		if !second.Previous.At.Equal(want.At) || second.Previous.Updates != want.Updates {
 			t.Errorf("release %v: b was handed %+v; want %+v", release, second.Previous, want)
 		}
@@ -73,7 +73,7 @@ func TestWatermarkHandOver(t *testing.T) {
 func TestSetWatermarkErrors(t *testing.T) {
 	client := startFakeS3(t)
 	n := startNode(t, testConfig(t, client, "a"), &leaders{})
-	lease := awaitTerm(t, n, 4*itLease)
+	lease := await(t, n.started, "a term")
 	for _, tt := range []struct {
 		token uint64
 		w     Watermark
@@ -81,6 +81,7 @@ func TestSetWatermarkErrors(t *testing.T) {
 	}{
 		{lease.Token + 1, Watermark{At: time.Now()}, ErrNotLeading},
 		{lease.Token, Watermark{At: time.Now(), Updates: strings.Repeat("x", MaxUpdatesLen+1)}, ErrInvalidWatermark},
+		{lease.Token, Watermark{At: time.Now(), Updates: strings.Repeat("\xff", 300)}, ErrInvalidWatermark},
 		{lease.Token, Watermark{At: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}, ErrInvalidWatermark},
 	} {
 		if err := n.SetWatermark(tt.token, tt.w); !errors.Is(err, tt.want) {

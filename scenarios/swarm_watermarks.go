@@ -27,8 +27,8 @@ import (
 // break the watermark API's contract as the swarm's application saw it:
 // SetWatermark or PublishedWatermark refusing the token of a term that
 // Lease still reports; SetWatermark accepting, or refusing as anything but
-// ErrInvalidWatermark, updates longer than MaxUpdatesLen or a time past
-// the year 9999; a term's
+// ErrInvalidWatermark, updates longer than MaxUpdatesLen or not UTF-8, or a
+// time past the year 9999; a term's
 // published watermark below the one it was handed, or going down. Like
 // the checker's other rules, they are excused from a write of the lock
 // object by someone else on (which can bring back an older record).
@@ -159,9 +159,9 @@ func (r *swarmWatermarkRun) candidate(s elector.Settings) sim.Candidate {
 // what it was handed and what it wrote), then writes one entry stamped
 // with its clock, above what it was handed and its last entry, if that
 // stamp is at or below the watermark already published; until the term
-// ends. It also asks, once a term, for updates longer than MaxUpdatesLen
-// and a time past the year 9999 to be refused, and notes every answer
-// that breaks the API's contract.
+// ends. It also asks, once a term, for updates longer than MaxUpdatesLen or
+// not UTF-8 and a time past the year 9999 to be refused, and notes every
+// answer that breaks the API's contract.
 func (r *swarmWatermarkRun) term(ctx context.Context, env sim.Env, e *protocol.Elector, lease protocol.Lease) {
 	token := lease.Token
 	leading := func() bool {
@@ -195,7 +195,8 @@ func (r *swarmWatermarkRun) term(ctx context.Context, env sim.Env, e *protocol.E
 	}
 	for _, invalid := range []protocol.Watermark{
 		{At: env.Clock.Now(), Updates: strings.Repeat("x", maxUpdatesLen+1)},
-		{At: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}, // no RFC 3339 for it
+		{At: env.Clock.Now(), Updates: "log/" + strings.Repeat("\xff", 300)}, // JSON would write U+FFFD
+		{At: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)},                   // no RFC 3339 for it
 	} {
 		if err := e.SetWatermark(token, invalid); !errors.Is(err, protocol.ErrInvalidWatermark) {
 			broke("SetWatermark of a watermark at %s with %d bytes of updates answered %v, want ErrInvalidWatermark", invalid.At.Format(time.DateOnly), len(invalid.Updates), err)

@@ -51,7 +51,9 @@
 // true time by the node's clock model: it reads again at once, or within
 // its back-off, after an acquisition not answered with a success, and
 // leads as soon as a read shows that the acquisition applied after all;
-// it renews once per RetryPeriod; it ends a term early only on a cause the
+// it renews once per renew interval (RetryPeriod, or less so that a
+// renewal has RequestTimeout before the deadline:
+// protocol.Config.RenewInterval); it ends a term early only on a cause the
 // elector ends terms for; and a release after a stop keeps within the
 // term's deadline and tries again at once. A node slower than that is
 // judged Liveness: slow, not unsafe. [Settings.RequestRate] is the

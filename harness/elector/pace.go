@@ -32,10 +32,11 @@ const (
 	// term length of the write's send, on the node's clock), and the node
 	// did not begin leading with that record's token at once.
 	RulePaceResume = "resume"
-	// RulePaceRenewal: a node renewed its term sooner than a RetryPeriod
-	// (on its clock) after the send of the write it renewed: the elector
-	// renews once per RetryPeriod, counted from the send of its last write
-	// that applied.
+	// RulePaceRenewal: a node renewed its term sooner than its renew
+	// interval (protocol.Config.RenewInterval, on its clock) after the
+	// send of the write it renewed: the elector renews once per
+	// RetryPeriod, or RequestTimeout before the term's deadline if that
+	// comes first, counted from the send of its last write that applied.
 	RulePaceRenewal = "renewal"
 	// RulePaceStepDown: a node's term ended before its local deadline,
 	// while its Run went on, on a request that gives the elector no cause
@@ -68,8 +69,8 @@ var paceDisturbed = []string{"pause", "crash", "restart", "stop", "clock-stall",
 // node acted on an acquisition that was not answered with a success
 // (RulePaceRetry: it reads again at once, or within its back-off), how
 // soon it began leading once a read showed that such an acquisition had
-// applied after all (RulePaceResume), and that it renews no sooner than a
-// RetryPeriod after its last write (RulePaceRenewal): the places where the
+// applied after all (RulePaceResume), and that it renews no sooner than its
+// renew interval after its last write (RulePaceRenewal): the places where the
 // elector's design promises a step in time under faults, and where a
 // mistake (an acquisition of its own not recognised, a back-off as long
 // as a poll, a renewal out of turn) only slows or busies a node, which the
@@ -168,8 +169,8 @@ func (s Settings) Pace(h *sim.History, node int, clock sim.ClockModel) []lineari
 }
 
 // earlyRenewals judges RulePaceRenewal: every renewal S3 applied of a
-// record node wrote last, with the same token, is sent at least a
-// RetryPeriod of the node's clock after that record's send.
+// record node wrote last, with the same token, is sent at least a renew
+// interval of the node's clock after that record's send.
 func (s Settings) earlyRenewals(h *sim.History, node int, clock sim.ClockModel) []linearizability.Violation {
 	var out []linearizability.Violation
 	var last struct {
@@ -177,7 +178,8 @@ func (s Settings) earlyRenewals(h *sim.History, node int, clock sim.ClockModel) 
 		sent           time.Duration
 		token          uint64
 	}
-	least := trueFor(s.RetryPeriod, max(clock.DriftPPM, 0)) - paceSlack
+	every := s.renewInterval()
+	least := trueFor(every, max(clock.DriftPPM, 0)) - paceSlack
 	chain, sent := "", time.Duration(0) // the call that the current attempt is of
 	for i := range h.S3 {
 		op := &h.S3[i]
@@ -198,8 +200,8 @@ func (s Settings) earlyRenewals(h *sim.History, node int, clock sim.ClockModel) 
 		if last.etag != "" && unquote(op.IfMatch) == unquote(last.etag) && op.Identity == last.identity &&
 			token == last.token && !released && sent-last.sent < least {
 			out = append(out, linearizability.Violation{Checker: PaceCheck, Rule: RulePaceRenewal, At: sent, Nodes: []int{node}, Token: token,
-				Message: fmt.Sprintf("n%d renewed its term with token %d at %v, %v after the send of the record it renewed (at %v); the elector renews a RetryPeriod (%v of its clock) after it",
-					node, token, sent, sent-last.sent, last.sent, s.RetryPeriod)})
+				Message: fmt.Sprintf("n%d renewed its term with token %d at %v, %v after the send of the record it renewed (at %v); the elector renews its renew interval (%v of its clock) after it",
+					node, token, sent, sent-last.sent, last.sent, every)})
 		}
 		last.etag, last.identity, last.sent, last.token = op.BodyETag, op.Identity, sent, token
 	}
@@ -228,6 +230,12 @@ func (s Settings) requestTimeout() time.Duration {
 		return s.RetryPeriod
 	}
 	return s.RequestTimeout
+}
+
+// renewInterval is how long after the send of its last successful write the
+// elector renews (protocol.Config.RenewInterval).
+func (s Settings) renewInterval() time.Duration {
+	return s.Config(sim.Env{}).RenewInterval()
 }
 
 // termLength is how long the elector's term lasts after the send of its

@@ -118,12 +118,19 @@ func lostAcquisition(h *sim.History) bool {
 	return false
 }
 
-// TestPaceRenewalRule: a renewal sent sooner than a RetryPeriod after the
-// send of the record it renews breaks RulePaceRenewal, on a clock that
-// runs fast too; one a RetryPeriod later, a release, and a takeover with a
-// new token do not.
+// TestPaceRenewalRule: a renewal sent sooner than the renew interval
+// after the send of the record it renews breaks RulePaceRenewal, on a
+// clock that runs fast too; one a renew interval later, a release, and a
+// takeover with a new token do not. The renew interval is the RetryPeriod,
+// or less where a RetryPeriod would leave the renewal less than
+// RequestTimeout before the term's deadline.
 func TestPaceRenewalRule(t *testing.T) {
-	s := elector.DefaultSettings // RetryPeriod 1 s
+	// Renew interval: RetryPeriod, 1 s.
+	s := elector.DefaultSettings
+	// Renew interval: RenewDeadline - RequestTimeout = 208 ms, below the
+	// 300 ms RetryPeriod.
+	tight := elector.Settings{LeaseDuration: 1011 * time.Millisecond, RenewDeadline: 367 * time.Millisecond,
+		RetryPeriod: 300 * time.Millisecond, RequestTimeout: 159 * time.Millisecond, ClockDriftPPM: 1117}
 	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
 	put := func(ifMatch, etag, body string, call int) sim.S3Op {
 		op := sim.S3Op{Node: 0, Identity: "n0", Op: "PutObject", IfMatch: ifMatch, BodyETag: etag, Body: body, Call: ms(call), Return: ms(call + 20), Status: 200, ETag: etag}
@@ -140,20 +147,23 @@ func TestPaceRenewalRule(t *testing.T) {
 		return b + "}"
 	}
 	for _, c := range []struct {
-		name   string
-		second sim.S3Op
-		drift  int64
-		broken bool
+		name     string
+		settings elector.Settings
+		second   sim.S3Op
+		drift    int64
+		broken   bool
 	}{
-		{"a renewal after half a RetryPeriod", put(`"e1"`, `"e2"`, rec(5, false), 500), 0, true},
-		{"a renewal a RetryPeriod after", put(`"e1"`, `"e2"`, rec(5, false), 1000), 0, false},
-		{"a renewal a RetryPeriod of a fast clock after", put(`"e1"`, `"e2"`, rec(5, false), 996), 5000, false},
-		{"a renewal a little sooner than that", put(`"e1"`, `"e2"`, rec(5, false), 994), 5000, true},
-		{"a release", put(`"e1"`, `"e2"`, rec(5, true), 500), 0, false},
-		{"a takeover with a new token", put(`"e1"`, `"e2"`, rec(6, false), 500), 0, false},
+		{"a renewal after half a RetryPeriod", s, put(`"e1"`, `"e2"`, rec(5, false), 500), 0, true},
+		{"a renewal a RetryPeriod after", s, put(`"e1"`, `"e2"`, rec(5, false), 1000), 0, false},
+		{"a renewal a RetryPeriod of a fast clock after", s, put(`"e1"`, `"e2"`, rec(5, false), 996), 5000, false},
+		{"a renewal a little sooner than that", s, put(`"e1"`, `"e2"`, rec(5, false), 994), 5000, true},
+		{"a release", s, put(`"e1"`, `"e2"`, rec(5, true), 500), 0, false},
+		{"a takeover with a new token", s, put(`"e1"`, `"e2"`, rec(6, false), 500), 0, false},
+		{"a renewal RequestTimeout before the deadline", tight, put(`"e1"`, `"e2"`, rec(5, false), 208), 0, false},
+		{"a renewal sooner than that", tight, put(`"e1"`, `"e2"`, rec(5, false), 207), 0, true},
 	} {
 		h := &sim.History{Nodes: 1, End: 60 * time.Second, S3: []sim.S3Op{put("", `"e1"`, rec(5, false), 0), c.second}}
-		vs := s.Pace(h, 0, sim.ClockModel{DriftPPM: c.drift})
+		vs := c.settings.Pace(h, 0, sim.ClockModel{DriftPPM: c.drift})
 		if got := len(vs) > 0 && vs[0].Rule == elector.RulePaceRenewal; got != c.broken {
 			t.Errorf("%s: violations %v; want a renewal violation: %v", c.name, vs, c.broken)
 		}

@@ -95,8 +95,10 @@ const electorBurst = 3
 // RequestRate is the elector's bound on one node's S3 requests, by its
 // design: every wait between bursts of requests is at least a tenth of
 // RetryPeriod (the back-off after a 409 or an unknown outcome is 10-20% of
-// it; a follower polls, and a leader renews, once per RetryPeriod), so a
-// window of one RetryPeriod holds at most eleven bursts. Swarm runs of the
+// it; a follower polls once per RetryPeriod, and a leader renews once per
+// renew interval, at least the smaller of RetryPeriod and half of
+// RenewDeadline, so above 0.6 RetryPeriod), so a window of one RetryPeriod
+// holds at most eleven bursts. Swarm runs of the
 // production elector stay far below it (15 at most over seeds 1..30,000);
 // a loop that forgets a wait goes far beyond it.
 func (s Settings) RequestRate() linearizability.RequestRate {
