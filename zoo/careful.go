@@ -82,7 +82,7 @@ func (c careful) candidate() sim.Candidate {
 		}
 		n := &node{s: c.s, m: c.m, env: env, Node: lockkit.Node{Clock: env.Clock, Entropy: env.Entropy,
 			Store: env.Store, Bucket: env.Bucket, RequestTimeout: c.s.requestTimeout(), Retry: c.s.RetryPeriod,
-			Term: term, Renew: c.s.RetryPeriod, NoWatchdog: c.m.noWatchdog, WallClockTimer: c.m.wallClockTimer}}
+			Term: term, Renew: c.s.Config(env).RenewInterval(), NoWatchdog: c.m.noWatchdog, WallClockTimer: c.m.wallClockTimer}}
 		if env.ReportLease != nil {
 			env.ReportLease(n.lease)
 		}
