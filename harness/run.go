@@ -26,6 +26,10 @@ type Outcome struct {
 	Outside []string
 	Excuses []Excuse
 	Excused []Excused
+	// lineage is the lineage of the lock object's content from the run's
+	// foreign writes (nil if it had none), by which token violations are
+	// excused.
+	lineage *lineage
 	// Overlaps are the intervals in which two nodes both led.
 	Overlaps []linearizability.Overlap
 	// S3 is the linearizability check of the run's S3 history.
@@ -100,7 +104,7 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 	}
 	defer markShapes(&o.Reached, own, o, p.Assumptions.Lease)
 	if res.History != nil {
-		o.Excuses = excuses(p, plan, res.History)
+		o.Excuses, o.lineage = excuses(p, plan, res.History)
 		for _, e := range o.Excuses {
 			if !slices.Contains(o.Outside, e.Why) {
 				o.Outside = append(o.Outside, e.Why)
@@ -160,10 +164,15 @@ func judge(o *Outcome, p Protocol, plan *faults.Plan, clocks []sim.ClockModel, a
 	} else {
 		o.S3 = linearizability.CheckS3(h, S3CheckTimeout)
 	}
+	// What the token checkers find within a lineage's terms that the
+	// whole history's first violation hid.
+	if !p.NoFencingTokens {
+		found = append(found, o.lineage.extra(found)...)
+	}
 	o.Overlaps = linearizability.Overlaps(h)
 	heal := healedAt(plan, h)
 	classify := func(v linearizability.Violation, ov *linearizability.Overlap) {
-		if es := excusesFor(v, ov, staleGrant(v, h), o.Excuses); len(es) > 0 {
+		if es := excusesFor(v, ov, staleGrant(v, h), o.Excuses, o.lineage, h); len(es) > 0 {
 			o.Excused = append(o.Excused, Excused{Violation: v, Excuses: es})
 			return
 		}
