@@ -1,0 +1,170 @@
+package harness
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/sim"
+)
+
+// The lineage rules on hand-built histories: n0 leads with token 100; at
+// 10 s someone else overwrites the lock object (ETag "f"); the nodes that
+// follow read what is there and take it over, each term acquired by a
+// read and a PutObject If-Match of the ETag read.
+
+// chain builds the history: the overwrite, n0's term, then one takeover
+// per token in tokens, by nodes 1, 2, ..., the first of the overwrite's
+// record, each of the one before, ten seconds apart.
+func chain(tokens ...uint64) *sim.History {
+	h := &sim.History{Nodes: 8, End: time.Minute}
+	put := func(node int, ifMatch, etag string, at time.Duration) {
+		op := sim.S3Op{Node: node, Incarnation: 1, Identity: "n", Op: "PutObject", Key: "lock", IfMatch: ifMatch, BodyETag: etag,
+			Call: at, Return: at + 100*time.Millisecond, Status: 200, ETag: etag}
+		if ifMatch == "" {
+			op.IfNoneMatch = "*"
+		}
+		h.S3 = append(h.S3, op)
+	}
+	get := func(node int, etag string, at time.Duration) {
+		h.S3 = append(h.S3, sim.S3Op{Node: node, Incarnation: 1, Identity: "n", Op: "GetObject", Key: "lock",
+			Call: at, Return: at + 100*time.Millisecond, Status: 200, ETag: etag})
+	}
+	put(0, "", `"a"`, secs(0.9))
+	h.Terms = append(h.Terms, sim.Term{Node: 0, Incarnation: 1, Token: 100, Start: secs(1), End: secs(9)})
+	h.S3 = append(h.S3, sim.S3Op{Node: -1, Op: "PutObject", Key: "lock", BodyETag: `"f"`, Call: secs(10), Return: secs(10), Status: 200, ETag: `"f"`})
+	h.Faults = append(h.Faults, sim.FaultSpan{Kind: string(faults.Overwrite), Node: -1, From: secs(10), To: secs(10)})
+	prev := `"f"`
+	for i, tok := range tokens {
+		n, at := i+1, secs(11+10*float64(i))
+		etag := `"` + string(rune('b'+i)) + `"`
+		get(n, prev, at)
+		put(n, prev, etag, at+time.Second)
+		h.Terms = append(h.Terms, sim.Term{Node: n, Incarnation: 1, Token: tok, Start: at + 1100*time.Millisecond, End: at + 9*time.Second})
+		prev = etag
+	}
+	return h
+}
+
+// judgeHistory judges h as RunSetup would, under plan p.
+func judgeHistory(t *testing.T, h *sim.History, p *faults.Plan) *Outcome {
+	t.Helper()
+	o := &Outcome{Plan: p, Result: &sim.Result{History: h}}
+	o.Excuses, o.lineage = excuses(testProtocol, p, h)
+	judge(o, testProtocol, p, nil, nil)
+	return o
+}
+
+// TestLineageExcusesWhatReadTheForeignWrite: a term that took over the
+// foreign record (token 6 after 100) is excused, and listed with the
+// overwrite; the chain is never re-established, so the excuse runs to the
+// end of the run.
+func TestLineageExcusesWhatReadTheForeignWrite(t *testing.T) {
+	o := judgeHistory(t, chain(6, 7), plan())
+	if o.Verdict != Pass || len(o.Violations) > 0 {
+		t.Fatalf("verdict %v %v; want pass", o.Verdict, o.Violations)
+	}
+	if len(o.Excused) == 0 {
+		t.Fatal("nothing excused; want token 6 after 100")
+	}
+	for _, x := range o.Excused {
+		if len(x.Excuses) != 1 || x.Excuses[0].Fault.Kind != string(faults.Overwrite) || !x.Excuses[0].Tokens || x.Excuses[0].To != time.Minute {
+			t.Errorf("%v: want it excused by the overwrite, to the end of the run", x)
+		}
+	}
+}
+
+// TestLineageJudgesTermsAfterTheChainInFull: once a takeover's token is
+// above every token before the overwrite (101), the chain is
+// re-established: a later term with the same token is unsafe though the
+// run had a foreign write, and the violations of the terms before it stay
+// excused.
+func TestLineageJudgesTermsAfterTheChainInFull(t *testing.T) {
+	o := judgeHistory(t, chain(6, 101, 101), plan())
+	if o.Verdict != Unsafe {
+		t.Fatalf("verdict %v; want unsafe for token 101 handed out twice after the chain was re-established", o.Verdict)
+	}
+	for _, v := range o.Violations {
+		if v.Token != 101 || v.At != secs(32.1) {
+			t.Errorf("counted %v; want only the second 101", v)
+		}
+	}
+	if len(o.Excused) == 0 || o.Excused[0].Token != 6 {
+		t.Fatalf("excused %v; want token 6 after 100", o.Excused)
+	}
+	if e := o.Excused[0].Excuses[0]; e.To != secs(22.1) {
+		t.Errorf("the overwrite's excuse ends at %v, want 22.1s, when token 101 re-established the chain", e.To)
+	}
+	// Without the repeat, the run passes.
+	if o := judgeHistory(t, chain(6, 101, 102), plan()); o.Verdict != Pass {
+		t.Errorf("verdict %v %v; want pass", o.Verdict, o.Violations)
+	}
+}
+
+// TestLineageJudgesTheForeignLineageInFull: two terms that both read the
+// foreign record's lineage, before the chain is re-established, are one
+// class: a token one hands the other (6 after 6) is not the overwrite's
+// doing, and is counted; the step from 100 down to 6 is excused.
+func TestLineageJudgesTheForeignLineageInFull(t *testing.T) {
+	o := judgeHistory(t, chain(6, 6), plan())
+	if o.Verdict != Unsafe {
+		t.Fatalf("verdict %v; want unsafe for token 6 handed on within the overwrite's lineage", o.Verdict)
+	}
+	for _, v := range o.Violations {
+		if v.Token != 6 || v.At != secs(22.1) {
+			t.Errorf("counted %v; want n2's token 6 only", v)
+		}
+	}
+	if len(o.Excused) == 0 {
+		t.Error("nothing excused; want n1's token 6 after n0's 100")
+	}
+}
+
+// TestLineageTermsThatDidNotReadTheForeignWrite: a term acquired before
+// the overwrite that begins after it (its answer was slow) is not of the
+// overwrite's lineage, and a term that read nothing the overwrite wrote is
+// judged with the terms before it: n3, whose read returned n0's record
+// from before the overwrite, taking token 100 again is counted.
+func TestLineageTermsThatDidNotReadTheForeignWrite(t *testing.T) {
+	h := chain(6)
+	h.S3 = append(h.S3,
+		sim.S3Op{Node: 3, Incarnation: 1, Op: "GetObject", Key: "lock", Call: secs(2), Return: secs(2.1), Status: 200, ETag: `"a"`},
+		sim.S3Op{Node: 3, Incarnation: 1, Op: "PutObject", Key: "lock", BodyETag: `"z"`, Call: secs(30), Return: secs(30.1), Status: 200, ETag: `"z"`})
+	h.Terms = append(h.Terms, sim.Term{Node: 3, Incarnation: 1, Token: 100, Start: secs(30.1), End: secs(40)})
+	o := judgeHistory(t, h, plan())
+	if o.Verdict != Unsafe {
+		t.Fatalf("verdict %v; want unsafe", o.Verdict)
+	}
+	for _, v := range o.Violations {
+		if v.Token != 100 || v.At != secs(30.1) {
+			t.Errorf("counted %v; want n3's token 100 only", v)
+		}
+	}
+}
+
+// TestLineageSpentTokens: a foreign record at the top of the token space
+// leaves takeovers nothing but the largest token; the terms that hold it
+// are excused whenever they began.
+func TestLineageSpentTokens(t *testing.T) {
+	o := judgeHistory(t, chain(math.MaxUint64, math.MaxUint64), plan())
+	if o.Verdict != Pass {
+		t.Fatalf("verdict %v %v; want pass", o.Verdict, o.Violations)
+	}
+}
+
+// TestLineageDeleteLeavesAbsence: a foreign delete's absence, read by a
+// 404 and taken by a create, is content of the delete's.
+func TestLineageDeleteLeavesAbsence(t *testing.T) {
+	h := chain()
+	h.S3[1] = sim.S3Op{Node: -1, Op: "DeleteObject", Key: "lock", Call: secs(10), Return: secs(10), Status: 200}
+	h.Faults[0].Kind = string(faults.DeleteLock)
+	h.S3 = append(h.S3,
+		sim.S3Op{Node: 1, Incarnation: 1, Op: "GetObject", Key: "lock", Call: secs(11), Return: secs(11.1), Status: 404, Code: "NoSuchKey"},
+		sim.S3Op{Node: 1, Incarnation: 1, Op: "PutObject", Key: "lock", IfNoneMatch: "*", BodyETag: `"b"`, Call: secs(12), Return: secs(12.1), Status: 200, ETag: `"b"`})
+	h.Terms = append(h.Terms, sim.Term{Node: 1, Incarnation: 1, Token: 1, Start: secs(12.1), End: secs(20)})
+	o := judgeHistory(t, h, plan())
+	if o.Verdict != Pass || len(o.Excused) == 0 || o.Excused[0].Excuses[0].Fault.Kind != string(faults.DeleteLock) {
+		t.Fatalf("verdict %v %v, excused %v; want token 1 after 100 excused by the delete", o.Verdict, o.Violations, o.Excused)
+	}
+}
