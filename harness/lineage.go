@@ -276,19 +276,20 @@ func derivedTerms(h *sim.History, fw []foreignWrite) ([]writeSet, []time.Duratio
 	type incarnation struct{ node, inc int }
 	seen := map[incarnation]writeSet{}
 	sent := map[incarnation]time.Duration{}
-	// Events: writes at their send, answers at their arrival, terms at
-	// their start; at one instant in that order.
+	// Events: answers at their arrival, writes at their send, terms at
+	// their start; at one instant in that order (a node that sends a write
+	// the instant an answer came acted on it).
 	type event struct {
 		at   time.Duration
-		kind int // 0 write, 1 answer, 2 term
+		kind int // 0 answer, 1 write, 2 term
 		i    int
 	}
 	evs := make([]event, 0, 2*len(h.S3)+len(h.Terms))
 	for i := range h.S3 {
 		op := &h.S3[i]
-		evs = append(evs, event{op.Call, 0, i})
+		evs = append(evs, event{op.Call, 1, i})
 		if op.Node >= 0 && op.Return >= 0 {
-			evs = append(evs, event{op.Return, 1, i})
+			evs = append(evs, event{op.Return, 0, i})
 		}
 	}
 	for j := range h.Terms {
@@ -307,7 +308,7 @@ func derivedTerms(h *sim.History, fw []foreignWrite) ([]writeSet, []time.Duratio
 	acquired := make([]time.Duration, len(h.Terms))
 	for _, e := range evs {
 		switch e.kind {
-		case 0:
+		case 1:
 			op := &h.S3[e.i]
 			if op.Node >= 0 && (op.Op == "PutObject" || op.Op == "DeleteObject") {
 				sent[incarnation{op.Node, op.Incarnation}] = op.Call
@@ -328,7 +329,7 @@ func derivedTerms(h *sim.History, fw []foreignWrite) ([]writeSet, []time.Duratio
 				}
 			}
 			versions[c] = append(versions[c], version{op.Call, taint})
-		case 1:
+		case 0:
 			op := &h.S3[e.i]
 			if c, ok := showed(op); ok {
 				k := incarnation{op.Node, op.Incarnation}
@@ -450,7 +451,9 @@ const (
 	// contract: excused if its term's acquisition read a foreign write's
 	// content (directly or through records derived from it), whenever it
 	// began, or if a term with a lower token that began after it did (the
-	// watermark it is below may be that term's). The watermark a term is
+	// watermark it is below may be that term's), or by a foreign write
+	// while it ran (its published watermark is read from the lock
+	// object, which that write replaced). The watermark a term is
 	// handed comes through the records, and a chain whose tokens electors
 	// re-established can still hand on a watermark a foreign write brought
 	// back.
@@ -485,8 +488,15 @@ func (l *lineage) excused(h *sim.History, v linearizability.Violation, how int) 
 	}
 	if how == byHandOver && last >= 0 {
 		// The watermark it is below may be one a later term with a lower
-		// token published: tokens that went down after a foreign write.
+		// token published (tokens that went down after a foreign write),
+		// and a foreign write while the term ran replaced the record its
+		// published watermark is read from.
 		var later writeSet
+		for f, w := range l.foreign {
+			if w.at >= h.Terms[last].Start && w.at <= v.At {
+				later.add(f)
+			}
+		}
 		for j, t := range h.Terms {
 			if t.Token < v.Token && t.Start > h.Terms[last].Start && t.Start <= v.At {
 				later = later.union(l.read[j])
