@@ -39,14 +39,22 @@ import (
 // derived from F by the time the term began: its token comes from what
 // the incarnation had seen.
 //
-// Re-established. The electors have re-established the chain after F at
-// the start of the first F-derived term that began after F with a token
-// above the token of every term that is not F-derived and began before it,
-// and above the token of the record the lock object held before the run
-// when electors could have written it (InitialRecordCheck), and no larger
-// than faults.MaxNativeToken: a token electors can reach without someone
-// else's help. From then on the chain's tokens are above every token F can
-// have hidden, and every term is judged in full.
+// Re-established. A term was acquired when its incarnation sent its last
+// write of an object before the term began (a write sent the instant it
+// began is its first renewal). The electors have re-established the chain
+// after F at the start of the first term acquired after F (in a correct
+// elector, an F-derived one: it conditioned its write on what F left), with
+// a token above the token of every term acquired before F
+// and of the record the lock object held before the run when electors
+// could have written it (InitialRecordCheck), and no larger than
+// faults.MaxNativeToken: a token electors can reach without someone else's
+// help; or, if a term acquired before F began later than that, at the
+// start of the last such term. That one's acquisition was in flight when F
+// wrote, and F replaced its record (had F not, the next takeover would have
+// had to wait for its lease): its holder learns that it leads only after
+// F's lineage went on without it. From then on the chain's tokens are above
+// every token F can have hidden, every term that F hid has begun, and every
+// term is judged in full.
 //
 // Classes. An F-derived term that began before the chain was re-established
 // after F is F's: it belongs to F's lineage. An F-derived term with a token
@@ -256,19 +264,31 @@ func derivedTerms(h *sim.History, fw []foreignWrite) ([]writeSet, []time.Duratio
 		at    time.Duration
 		taint writeSet
 	}
+	// versions holds every write of each content: the writes from outside
+	// the nodes from the start (a foreign write's taint is itself), the
+	// electors' as they are sent.
 	versions := map[objectContent][]version{}
+	for i := range h.S3 {
+		if c, ok := written(&h.S3[i]); ok && h.S3[i].Node < 0 {
+			var taint writeSet
+			if f, ok := foreignOf[i]; ok {
+				taint.add(f)
+			}
+			versions[c] = append(versions[c], version{h.S3[i].Call, taint})
+		}
+	}
 	// shown is the taint of content c as an answer at at shows it: that of
 	// every write of its ETag sent by then, or of the last delete.
 	shown := func(c objectContent, at time.Duration) writeSet {
 		var out writeSet
-		vs := versions[c]
-		for i := len(vs) - 1; i >= 0; i-- {
-			if vs[i].at > at {
-				continue
-			}
-			out = out.union(vs[i].taint)
-			if c.etag == "" {
-				break
+		last := time.Duration(-1)
+		for _, v := range versions[c] {
+			switch {
+			case v.at > at:
+			case c.etag != "":
+				out = out.union(v.taint)
+			case v.at >= last:
+				out, last = v.taint, v.at
 			}
 		}
 		return out
@@ -276,24 +296,33 @@ func derivedTerms(h *sim.History, fw []foreignWrite) ([]writeSet, []time.Duratio
 	type incarnation struct{ node, inc int }
 	seen := map[incarnation]writeSet{}
 	sent := map[incarnation]time.Duration{}
-	// Events: answers at their arrival, writes at their send, terms at
-	// their start; at one instant in that order (a node that sends a write
-	// the instant an answer came acted on it).
+	// Events: answers at their arrival, terms at their start, writes at
+	// their send; at one instant in that order (a node that begins a term
+	// or sends a write the instant an answer came acted on it; a write it
+	// sends the instant its term begins is the term's first renewal, not
+	// its acquisition).
+	const (
+		answer = iota
+		term
+		write
+	)
 	type event struct {
 		at   time.Duration
-		kind int // 0 answer, 1 write, 2 term
+		kind int
 		i    int
 	}
 	evs := make([]event, 0, 2*len(h.S3)+len(h.Terms))
 	for i := range h.S3 {
 		op := &h.S3[i]
-		evs = append(evs, event{op.Call, 1, i})
+		if op.Node >= 0 {
+			evs = append(evs, event{op.Call, write, i})
+		}
 		if op.Node >= 0 && op.Return >= 0 {
-			evs = append(evs, event{op.Return, 0, i})
+			evs = append(evs, event{op.Return, answer, i})
 		}
 	}
 	for j := range h.Terms {
-		evs = append(evs, event{h.Terms[j].Start, 2, j})
+		evs = append(evs, event{h.Terms[j].Start, term, j})
 	}
 	slices.SortFunc(evs, func(a, b event) int {
 		switch {
@@ -308,34 +337,33 @@ func derivedTerms(h *sim.History, fw []foreignWrite) ([]writeSet, []time.Duratio
 	acquired := make([]time.Duration, len(h.Terms))
 	for _, e := range evs {
 		switch e.kind {
-		case 1:
+		case write:
 			op := &h.S3[e.i]
-			if op.Node >= 0 && (op.Op == "PutObject" || op.Op == "DeleteObject") {
+			if op.Op == "PutObject" || op.Op == "DeleteObject" {
 				sent[incarnation{op.Node, op.Incarnation}] = op.Call
 			}
 			c, ok := written(op)
 			if !ok {
 				continue
 			}
-			var taint writeSet
-			if op.Node < 0 {
-				if f, ok := foreignOf[e.i]; ok {
-					taint.add(f)
+			taint := slices.Clone(seen[incarnation{op.Node, op.Incarnation}])
+			if m := strings.Trim(op.IfMatch, `"`); m != "" && m != "*" {
+				// It replaced the version of that ETag S3 held when it
+				// applied: any written by the time its answer came.
+				until := op.Return
+				if until < 0 {
+					until = h.End
 				}
-			} else {
-				taint = taint.union(seen[incarnation{op.Node, op.Incarnation}])
-				if m := strings.Trim(op.IfMatch, `"`); m != "" && m != "*" {
-					taint = taint.union(shown(objectContent{op.Key, m}, op.Call))
-				}
+				taint = taint.union(shown(objectContent{op.Key, m}, until))
 			}
 			versions[c] = append(versions[c], version{op.Call, taint})
-		case 0:
+		case answer:
 			op := &h.S3[e.i]
 			if c, ok := showed(op); ok {
 				k := incarnation{op.Node, op.Incarnation}
 				seen[k] = seen[k].union(shown(c, op.Return))
 			}
-		case 2:
+		case term:
 			t := &h.Terms[e.i]
 			k := incarnation{t.Node, t.Incarnation}
 			out[e.i] = slices.Clone(seen[k])
@@ -352,7 +380,9 @@ func derivedTerms(h *sim.History, fw []foreignWrite) ([]writeSet, []time.Duratio
 // foreign write at at: the start of the first term begun after it, whose
 // acquisition was sent after it (acquired), with a token of at most
 // faults.MaxNativeToken and above initial and the token of every term
-// acquired before the write; -1 if no term did.
+// acquired before the write; or the start of a term acquired before the
+// write that began later still (an acquisition in flight when the write
+// replaced its record), the last such; -1 if no term did.
 func reestablished(h *sim.History, acquired []time.Duration, at time.Duration, initial uint64) time.Duration {
 	top := initial
 	for j := range h.Terms {
@@ -362,7 +392,13 @@ func reestablished(h *sim.History, acquired []time.Duration, at time.Duration, i
 	}
 	for j := range h.Terms {
 		if t := &h.Terms[j]; t.Start >= at && acquired[j] >= at && t.Token <= faults.MaxNativeToken && t.Token > top {
-			return t.Start
+			r := t.Start
+			for k := range h.Terms {
+				if acquired[k] < at {
+					r = max(r, h.Terms[k].Start)
+				}
+			}
+			return r
 		}
 	}
 	return -1

@@ -1,7 +1,9 @@
 package harness
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -20,21 +22,12 @@ import (
 func chain(tokens ...uint64) *sim.History {
 	h := &sim.History{Nodes: 8, End: time.Minute}
 	put := func(node int, ifMatch, etag string, at time.Duration) {
-		op := sim.S3Op{Node: node, Incarnation: 1, Identity: "n", Op: "PutObject", Key: "lock", IfMatch: ifMatch, BodyETag: etag,
-			Call: at, Return: at + 100*time.Millisecond, Status: 200, ETag: etag}
-		if ifMatch == "" {
-			op.IfNoneMatch = "*"
-		}
-		h.S3 = append(h.S3, op)
+		putAnswered(h, node, ifMatch, etag, at, at+100*time.Millisecond, 200)
 	}
-	get := func(node int, etag string, at time.Duration) {
-		h.S3 = append(h.S3, sim.S3Op{Node: node, Incarnation: 1, Identity: "n", Op: "GetObject", Key: "lock",
-			Call: at, Return: at + 100*time.Millisecond, Status: 200, ETag: etag})
-	}
+	get := func(node int, etag string, at time.Duration) { getAnswered(h, node, etag, at, at+100*time.Millisecond) }
 	put(0, "", `"a"`, secs(0.9))
 	h.Terms = append(h.Terms, sim.Term{Node: 0, Incarnation: 1, Token: 100, Start: secs(1), End: secs(9)})
-	h.S3 = append(h.S3, sim.S3Op{Node: -1, Op: "PutObject", Key: "lock", BodyETag: `"f"`, Call: secs(10), Return: secs(10), Status: 200, ETag: `"f"`})
-	h.Faults = append(h.Faults, sim.FaultSpan{Kind: string(faults.Overwrite), Node: -1, From: secs(10), To: secs(10)})
+	foreignPut(h, faults.Overwrite, `"f"`, secs(10))
 	prev := `"f"`
 	for i, tok := range tokens {
 		n, at := i+1, secs(11+10*float64(i))
@@ -45,6 +38,38 @@ func chain(tokens ...uint64) *sim.History {
 		prev = etag
 	}
 	return h
+}
+
+// putAnswered adds node's PutObject of a body with etag to h, If-Match
+// ifMatch (If-None-Match: * if ""), sent at call and answered with status
+// at ret.
+func putAnswered(h *sim.History, node int, ifMatch, etag string, call, ret time.Duration, status int) {
+	op := sim.S3Op{Node: node, Incarnation: 1, Identity: "n", Op: "PutObject", Key: "lock", IfMatch: ifMatch, BodyETag: etag,
+		Call: call, Return: ret, Status: status}
+	switch status {
+	case 200:
+		op.ETag = etag
+	case 412:
+		op.Code = "PreconditionFailed"
+	}
+	if ifMatch == "" {
+		op.IfNoneMatch = "*"
+	}
+	h.S3 = append(h.S3, op)
+}
+
+// getAnswered adds node's GetObject to h, sent at call and answered at
+// ret with the version etag.
+func getAnswered(h *sim.History, node int, etag string, call, ret time.Duration) {
+	h.S3 = append(h.S3, sim.S3Op{Node: node, Incarnation: 1, Identity: "n", Op: "GetObject", Key: "lock",
+		Call: call, Return: ret, Status: 200, ETag: etag})
+}
+
+// foreignPut adds to h someone else's write of a body with etag at at, a
+// fault of kind k.
+func foreignPut(h *sim.History, k faults.Kind, etag string, at time.Duration) {
+	h.S3 = append(h.S3, sim.S3Op{Node: -1, Op: "PutObject", Key: "lock", BodyETag: etag, Call: at, Return: at, Status: 200, ETag: etag})
+	h.Faults = append(h.Faults, sim.FaultSpan{Kind: string(k), Node: -1, From: at, To: at})
 }
 
 // judgeHistory judges h as RunSetup would, under plan p.
@@ -166,5 +191,98 @@ func TestLineageDeleteLeavesAbsence(t *testing.T) {
 	o := judgeHistory(t, h, plan())
 	if o.Verdict != Pass || len(o.Excused) == 0 || o.Excused[0].Excuses[0].Fault.Kind != string(faults.DeleteLock) {
 		t.Fatalf("verdict %v %v, excused %v; want token 1 after 100 excused by the delete", o.Verdict, o.Violations, o.Excused)
+	}
+}
+
+// TestLineageAcquisitionInFlight: n1's acquisition (token 101, after n0's
+// 100) lands just before someone else overwrites the lock object, and its
+// answer comes late; n2 takes over the overwrite's record with token 5000
+// and begins before n1 learns that it leads. n1's token, below n2's from
+// an earlier start, is the overwrite's doing (it hid n1's record), and is
+// excused with it; the chain is re-established only when n1's term began
+// (the renewal n1 sends that instant is not its acquisition). Token 5001
+// handed out twice after that is counted.
+func TestLineageAcquisitionInFlight(t *testing.T) {
+	h := &sim.History{Nodes: 8, End: time.Minute}
+	putAnswered(h, 0, "", `"a"`, secs(0.9), secs(1), 200)
+	h.Terms = append(h.Terms, sim.Term{Node: 0, Incarnation: 1, Token: 100, Start: secs(1), End: secs(9)})
+	getAnswered(h, 1, `"a"`, secs(9.5), secs(9.6))
+	putAnswered(h, 1, `"a"`, `"b"`, secs(9.7), secs(12), 200)
+	putAnswered(h, 1, `"b"`, `"b2"`, secs(12), secs(12.1), 412)
+	h.Terms = append(h.Terms, sim.Term{Node: 1, Incarnation: 1, Token: 101, Start: secs(12), End: secs(12.5)})
+	foreignPut(h, faults.Overwrite, `"f"`, secs(10))
+	prev := `"f"`
+	for i, tok := range []uint64{5000, 5001, 5001} {
+		n, at := i+2, secs(10.5+10*float64(i))
+		etag := `"` + string(rune('c'+i)) + `"`
+		getAnswered(h, n, prev, at, at+100*time.Millisecond)
+		putAnswered(h, n, prev, etag, at+200*time.Millisecond, at+300*time.Millisecond, 200)
+		h.Terms = append(h.Terms, sim.Term{Node: n, Incarnation: 1, Token: tok, Start: at + 300*time.Millisecond, End: at + 9*time.Second})
+		prev = etag
+	}
+	slices.SortStableFunc(h.S3, func(a, b sim.S3Op) int { return cmp.Compare(a.Call, b.Call) })
+	slices.SortStableFunc(h.Terms, func(a, b sim.Term) int { return cmp.Compare(a.Start, b.Start) })
+	o := judgeHistory(t, h, plan())
+	if o.Verdict != Unsafe {
+		t.Fatalf("verdict %v; want unsafe for token 5001 handed out twice", o.Verdict)
+	}
+	for _, v := range o.Violations {
+		if v.Token != 5001 || v.At != secs(30.8) {
+			t.Errorf("counted %v; want n4's token 5001 only", v)
+		}
+	}
+	var tokens bool
+	for _, x := range o.Excused {
+		if x.Checker != "monotonic-tokens" {
+			continue
+		}
+		tokens = true
+		if x.Token != 101 || len(x.Excuses) != 1 || x.Excuses[0].Fault.Kind != string(faults.Overwrite) || x.Excuses[0].To != secs(12) {
+			t.Errorf("%v: want n1's token 101 excused by the overwrite, whose excuse ends at 12s", x)
+		}
+	}
+	if !tokens {
+		t.Errorf("excused %v; want n1's token 101 after n2's 5000", o.Excused)
+	}
+}
+
+// TestLineageRestoreReusesAnETag: someone else writes back n0's old record
+// (token 5, ETag "a") while n3 holds token 100; n1, which read "a" before
+// n3 took over, takes over the restored version with token 6, and n2 takes
+// over n1's record with token 7. Both derive from the restore, so both
+// steps down from 100 are excused: whether n1 read the restored bytes, or
+// its If-Match on "a" was sent before the restore and replaced the
+// restored version (ETag reuse: its read was older than the restore).
+func TestLineageRestoreReusesAnETag(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		get, put float64 // when n1 reads "a", when it sends its If-Match on it
+	}{
+		{"read of the restored bytes", 10.05, 10.1},
+		{"If-Match sent before the restore", 2, 9.95},
+	} {
+		h := &sim.History{Nodes: 8, End: time.Minute}
+		putAnswered(h, 0, "", `"a"`, secs(0.9), secs(1), 200)
+		h.Terms = append(h.Terms, sim.Term{Node: 0, Incarnation: 1, Token: 5, Start: secs(1), End: secs(3)})
+		getAnswered(h, 3, `"a"`, secs(3.5), secs(3.6))
+		putAnswered(h, 3, `"a"`, `"x"`, secs(3.7), secs(3.8), 200)
+		h.Terms = append(h.Terms, sim.Term{Node: 3, Incarnation: 1, Token: 100, Start: secs(3.8), End: secs(9.9)})
+		foreignPut(h, faults.Restore, `"a"`, secs(10))
+		getAnswered(h, 1, `"a"`, secs(c.get), secs(c.get)+50*time.Millisecond)
+		putAnswered(h, 1, `"a"`, `"b"`, secs(c.put), secs(10.2), 200)
+		h.Terms = append(h.Terms, sim.Term{Node: 1, Incarnation: 1, Token: 6, Start: secs(10.2), End: secs(15)})
+		getAnswered(h, 2, `"b"`, secs(16), secs(16.1))
+		putAnswered(h, 2, `"b"`, `"c"`, secs(16.2), secs(16.3), 200)
+		h.Terms = append(h.Terms, sim.Term{Node: 2, Incarnation: 1, Token: 7, Start: secs(16.3), End: secs(25)})
+		slices.SortStableFunc(h.S3, func(a, b sim.S3Op) int { return cmp.Compare(a.Call, b.Call) })
+		o := judgeHistory(t, h, plan())
+		if o.Verdict != Pass || len(o.Excused) == 0 {
+			t.Errorf("%s: verdict %v %v, excused %v; want pass, tokens 6 and 7 after 100 excused by the restore", c.name, o.Verdict, o.Violations, o.Excused)
+		}
+		for _, x := range o.Excused {
+			if x.Excuses[0].Fault.Kind != string(faults.Restore) {
+				t.Errorf("%s: %v: want it excused by the restore", c.name, x)
+			}
+		}
 	}
 }

@@ -33,15 +33,16 @@ func foreignWriteTimes(o *harness.Outcome) []time.Duration {
 // start of the first term acquired (its incarnation's last write sent
 // before it began) and begun after it, with a token of at most
 // faults.MaxNativeToken above every token of the terms acquired before
-// it and of the record the object held before the run; false if some
-// foreign write was never followed by one.
+// it and of the record the object held before the run, or the start of a
+// term acquired before it that began later still; false if some foreign
+// write was never followed by one.
 func rechained(o *harness.Outcome) (time.Duration, bool) {
 	h := o.Result.History
 	acquired := make([]time.Duration, len(h.Terms))
 	for j, t := range h.Terms {
 		acquired[j] = t.Start
 		for _, op := range h.S3 {
-			if op.Node == t.Node && op.Incarnation == t.Incarnation && (op.Op == "PutObject" || op.Op == "DeleteObject") && op.Call <= t.Start {
+			if op.Node == t.Node && op.Incarnation == t.Incarnation && (op.Op == "PutObject" || op.Op == "DeleteObject") && op.Call < t.Start {
 				acquired[j] = op.Call
 			}
 		}
@@ -67,6 +68,11 @@ func rechained(o *harness.Outcome) (time.Duration, bool) {
 		}
 		if !found {
 			return 0, false
+		}
+		for j, t := range h.Terms {
+			if acquired[j] < f {
+				at = max(at, t.Start)
+			}
 		}
 	}
 	return at, true
