@@ -20,13 +20,14 @@ import (
 // writes it sent under a superseded token, from the fault until the
 // node's term can have ended (a term after the fault). A write to the lock
 // object by someone else excuses, for a lease and a term, overlaps of any
-// nodes; and reused and decreasing tokens (and what follows from them:
-// writes of two nodes under one token, writes under a superseded token,
-// entries below a predecessor's watermark) between a term whose
-// acquisition read its content, directly or through records derived from
-// it, and a term whose acquisition did not, until electors re-established
-// the chain (lineage: the terms each write can reach). A
-// fault that defeats a node's monotonic clock (a stall, a drift beyond the
+// nodes; reused and decreasing tokens (and what follows from them:
+// writes of two nodes under one token, writes under a superseded token)
+// between a term whose acquisition read its content, directly or through
+// records derived from it, and a term whose acquisition did not, until
+// electors re-established the chain; and an entry below a predecessor's
+// watermark when the watermark came to one of the two terms through
+// records derived from it and not to the other (lineage: the terms each
+// write can reach). A fault that defeats a node's monotonic clock (a stall, a drift beyond the
 // bound) also excuses a term the node began late on a stale grant, after
 // one with a higher token: the tokens in the lock object still increase,
 // the order in which applications were told them does not; and, when the
@@ -285,13 +286,14 @@ func excusesFor(v linearizability.Violation, ov *linearizability.Overlap, staleG
 		}
 		return nil
 	}
-	lineage := func(how int) []Excuse {
+	byForeign := func(fs []int) []Excuse {
 		var out []Excuse
-		for _, f := range l.excused(h, v, how) {
+		for _, f := range fs {
 			out = append(out, xs[l.foreign[f].excuse])
 		}
 		return out
 	}
+	lineage := func(how int) []Excuse { return byForeign(l.excused(h, v, how)) }
 	switch {
 	case v.Checker == "overlap" && ov != nil:
 		var ws []Excuse
@@ -312,7 +314,7 @@ func excusesFor(v linearizability.Violation, ov *linearizability.Overlap, staleG
 	case v.Checker == InitialRecordCheck:
 		return window()
 	case v.Checker == linearizability.WatermarkChecker:
-		return lineage(byHandOver)
+		return byForeign(l.watermarkExcused(h, v))
 	case v.Checker == "unique-holder" || v.Checker == "monotonic-tokens" ||
 		v.Checker == "fencing" && v.Rule == linearizability.RuleSharedEpoch:
 		if es := lineage(byPair); es != nil {

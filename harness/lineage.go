@@ -1,10 +1,8 @@
 package harness
 
 import (
-	"cmp"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
@@ -56,6 +54,31 @@ import (
 // every token F can have hidden, every term that F hid has begun, and every
 // term is judged in full.
 //
+// Watermarks. The watermark a term is handed comes with the record its
+// acquisition took over (the version its If-Match names, the absence its
+// If-None-Match: * needs, else what it last read), and its own records
+// carry a watermark at or above it on. A term's watermark input derives
+// from F (it is of F's hand-over lineage) if the record it took over did;
+// a record derives from F if F wrote it (a restore of an elector's bytes
+// included) or if its writer took over one that did. Unlike a token, a
+// handed-on watermark is never re-established: each term publishes above
+// what it was handed, and a watermark F brought back rides on for as many
+// terms as it stays the highest. An entry at or below a watermark a term
+// with a lower token published (RuleBelowPredecessor) is judged by the
+// hand-over lineages of the entry's term and of the record that published
+// the watermark: excused by the foreign writes whose lineage holds one and
+// not the other, counted if they have the same (electors alone handed that
+// watermark on); unless the term that published the watermark began after
+// the entry's: its token is lower because tokens went down, and the entry
+// is below it as that pair of terms' tokens are out of order, excused as
+// they are. The checker also judges the terms of each hand-over
+// lineage with the records of that lineage in full, and what it finds
+// there that the whole history's reports hid is counted. The watermark's
+// other rules (an entry above its term's published watermark, the
+// watermark API's contract) are excused by a foreign write while the term
+// ran (it replaced the record the published watermark is read from), or by
+// one that wrote the record the term took over.
+//
 // Classes. An F-derived term that began before the chain was re-established
 // after F is F's: it belongs to F's lineage. An F-derived term with a token
 // above faults.MaxNativeToken is F's whenever it began, and in a lineage of
@@ -83,6 +106,17 @@ type lineage struct {
 	// read holds, for each term, every foreign write whose content its
 	// acquisition read, whenever it began.
 	read []writeSet
+	// handOver holds, for each term, the foreign writes of its hand-over
+	// lineage, and direct those that wrote the record it took over;
+	// published, the hand-over lineage of each record electors wrote, by
+	// its unquoted ETag (traced).
+	handOver, direct []writeSet
+	published        map[string]writeSet
+	// watermarks is the run's watermark history, if it has one, and
+	// wmJudged what the watermark checker finds within its hand-over
+	// lineages (checkWatermarks).
+	watermarks *linearizability.WatermarkHistory
+	wmJudged   []linearizability.Violation
 	// judged are the violations the token checkers find within the
 	// classes: judged in full; whole says the terms are one class, and the
 	// whole history is judged in full.
@@ -173,207 +207,29 @@ func newLineage(h *sim.History, fw []foreignWrite, initial uint64) *lineage {
 	if len(fw) == 0 {
 		return nil
 	}
-	l := &lineage{foreign: fw}
-	var acquired []time.Duration
-	l.read, acquired = derivedTerms(h, fw)
+	tr := traceLineage(h, fw)
+	l := &lineage{foreign: fw, read: tr.read, handOver: tr.handOver, direct: tr.direct, published: tr.published}
+	acquired := tr.acquired
 	l.of = make([]writeSet, len(h.Terms))
 	for f := range l.foreign {
 		l.foreign[f].reestablished = reestablished(h, acquired, l.foreign[f].at, initial)
 	}
 	l.class = make([]string, len(h.Terms))
 	for j, t := range h.Terms {
-		var b strings.Builder
 		var own writeSet
 		for _, f := range l.read[j].members() {
 			if r := l.foreign[f].reestablished; t.Token > faults.MaxNativeToken || r < 0 || t.Start < r {
 				own.add(f)
-				b.WriteString(strconv.Itoa(f) + ",")
 			}
 		}
-		if t.Token > faults.MaxNativeToken && !own.empty() {
-			b.WriteString("#" + strconv.Itoa(j))
-		}
 		l.of[j] = own
-		l.class[j] = b.String()
+		l.class[j] = setName(own)
+		if t.Token > faults.MaxNativeToken && !own.empty() {
+			l.class[j] += "#" + strconv.Itoa(j)
+		}
 	}
 	l.judged = l.judgeClasses(h)
 	return l
-}
-
-// objectContent is what an object key holds: the version with an ETag
-// (unquoted), or, with etag "", no object.
-type objectContent struct{ key, etag string }
-
-// mayHaveApplied reports whether S3 may have applied op: it succeeded, or
-// no answer says it did not.
-func mayHaveApplied(op *sim.S3Op) bool {
-	return op.Status == 200 || op.Return < 0 || op.Status == 0 || op.Status >= 500
-}
-
-// written is the content op's write leaves, if it is a write that S3 may
-// have applied.
-func written(op *sim.S3Op) (objectContent, bool) {
-	if op.Node < 0 && op.Status != 200 || !mayHaveApplied(op) {
-		return objectContent{}, false
-	}
-	switch op.Op {
-	case "PutObject":
-		return objectContent{op.Key, strings.Trim(op.BodyETag, `"`)}, true
-	case "DeleteObject":
-		return objectContent{op.Key, ""}, true
-	}
-	return objectContent{}, false
-}
-
-// showed is the content op's answer showed its node, if it showed one.
-func showed(op *sim.S3Op) (objectContent, bool) {
-	ifMatch := strings.Trim(op.IfMatch, `"`)
-	switch {
-	case op.Op == "GetObject" || op.Op == "HeadObject":
-		switch op.Status {
-		case 200:
-			return objectContent{op.Key, strings.Trim(op.ETag, `"`)}, true
-		case 404:
-			return objectContent{op.Key, ""}, true
-		case 304:
-			if m := strings.Trim(op.IfNoneMatch, `"`); m != "" && m != "*" {
-				return objectContent{op.Key, m}, true
-			}
-		}
-	case op.Status != 200:
-	case (op.Op == "PutObject" || op.Op == "DeleteObject") && ifMatch != "" && ifMatch != "*":
-		return objectContent{op.Key, ifMatch}, true
-	case op.Op == "PutObject" && op.IfNoneMatch == "*":
-		return objectContent{op.Key, ""}, true
-	}
-	return objectContent{}, false
-}
-
-// derivedTerms returns, for each term of h, the foreign writes of fw
-// whose derived content its incarnation had been shown by the term's
-// start, and when the term was acquired: the send of its incarnation's
-// last write of an object before it began (its start if none).
-func derivedTerms(h *sim.History, fw []foreignWrite) ([]writeSet, []time.Duration) {
-	foreignOf := map[int]int{}
-	for f, w := range fw {
-		if w.op >= 0 {
-			foreignOf[w.op] = f
-		}
-	}
-	type version struct {
-		at    time.Duration
-		taint writeSet
-	}
-	// versions holds every write of each content: the writes from outside
-	// the nodes from the start (a foreign write's taint is itself), the
-	// electors' as they are sent.
-	versions := map[objectContent][]version{}
-	for i := range h.S3 {
-		if c, ok := written(&h.S3[i]); ok && h.S3[i].Node < 0 {
-			var taint writeSet
-			if f, ok := foreignOf[i]; ok {
-				taint.add(f)
-			}
-			versions[c] = append(versions[c], version{h.S3[i].Call, taint})
-		}
-	}
-	// shown is the taint of content c as an answer at at shows it: that of
-	// every write of its ETag sent by then, or of the last delete.
-	shown := func(c objectContent, at time.Duration) writeSet {
-		var out writeSet
-		last := time.Duration(-1)
-		for _, v := range versions[c] {
-			switch {
-			case v.at > at:
-			case c.etag != "":
-				out = out.union(v.taint)
-			case v.at >= last:
-				out, last = v.taint, v.at
-			}
-		}
-		return out
-	}
-	type incarnation struct{ node, inc int }
-	seen := map[incarnation]writeSet{}
-	sent := map[incarnation]time.Duration{}
-	// Events: answers at their arrival, terms at their start, writes at
-	// their send; at one instant in that order (a node that begins a term
-	// or sends a write the instant an answer came acted on it; a write it
-	// sends the instant its term begins is the term's first renewal, not
-	// its acquisition).
-	const (
-		answer = iota
-		term
-		write
-	)
-	type event struct {
-		at   time.Duration
-		kind int
-		i    int
-	}
-	evs := make([]event, 0, 2*len(h.S3)+len(h.Terms))
-	for i := range h.S3 {
-		op := &h.S3[i]
-		if op.Node >= 0 {
-			evs = append(evs, event{op.Call, write, i})
-		}
-		if op.Node >= 0 && op.Return >= 0 {
-			evs = append(evs, event{op.Return, answer, i})
-		}
-	}
-	for j := range h.Terms {
-		evs = append(evs, event{h.Terms[j].Start, term, j})
-	}
-	slices.SortFunc(evs, func(a, b event) int {
-		switch {
-		case a.at != b.at:
-			return cmp.Compare(a.at, b.at)
-		case a.kind != b.kind:
-			return a.kind - b.kind
-		}
-		return a.i - b.i
-	})
-	out := make([]writeSet, len(h.Terms))
-	acquired := make([]time.Duration, len(h.Terms))
-	for _, e := range evs {
-		switch e.kind {
-		case write:
-			op := &h.S3[e.i]
-			if op.Op == "PutObject" || op.Op == "DeleteObject" {
-				sent[incarnation{op.Node, op.Incarnation}] = op.Call
-			}
-			c, ok := written(op)
-			if !ok {
-				continue
-			}
-			taint := slices.Clone(seen[incarnation{op.Node, op.Incarnation}])
-			if m := strings.Trim(op.IfMatch, `"`); m != "" && m != "*" {
-				// It replaced the version of that ETag S3 held when it
-				// applied: any written by the time its answer came.
-				until := op.Return
-				if until < 0 {
-					until = h.End
-				}
-				taint = taint.union(shown(objectContent{op.Key, m}, until))
-			}
-			versions[c] = append(versions[c], version{op.Call, taint})
-		case answer:
-			op := &h.S3[e.i]
-			if c, ok := showed(op); ok {
-				k := incarnation{op.Node, op.Incarnation}
-				seen[k] = seen[k].union(shown(c, op.Return))
-			}
-		case term:
-			t := &h.Terms[e.i]
-			k := incarnation{t.Node, t.Incarnation}
-			out[e.i] = slices.Clone(seen[k])
-			acquired[e.i] = t.Start
-			if at, ok := sent[k]; ok {
-				acquired[e.i] = at
-			}
-		}
-	}
-	return out, acquired
 }
 
 // reestablished returns when electors re-established the chain after a
@@ -483,25 +339,14 @@ const (
 	// byTerm: a token at or below the record's before the run, excused if
 	// its term belongs to a foreign write's lineage.
 	byTerm
-	// byHandOver: an entry below a watermark, or the watermark API's
-	// contract: excused if its term's acquisition read a foreign write's
-	// content (directly or through records derived from it), whenever it
-	// began, or if a term with a lower token that began after it did (the
-	// watermark it is below may be that term's), or by a foreign write
-	// while it ran (its published watermark is read from the lock
-	// object, which that write replaced). The watermark a term is
-	// handed comes through the records, and a chain whose tokens electors
-	// re-established can still hand on a watermark a foreign write brought
-	// back.
-	byHandOver
 )
 
 // excused returns the indices of the foreign writes that excuse violation
-// v, judged as how says (byPair, byTerm, byHandOver). Its term is the last
-// term of its nodes with its token begun by v.At. A violation byPair is
-// excused by none if a class judged in full shows it; else by the foreign
-// writes whose lineage its term belongs to, or, if that term is of no
-// lineage, those of every term of its nodes begun by then.
+// v, judged as how says (byPair, byTerm). Its term is the last term of its
+// nodes with its token begun by v.At. A violation byPair is excused by
+// none if a class judged in full shows it; else by the foreign writes
+// whose lineage its term belongs to, or, if that term is of no lineage,
+// those of every term of its nodes begun by then.
 func (l *lineage) excused(h *sim.History, v linearizability.Violation, how int) []int {
 	if l == nil || len(v.Nodes) == 0 {
 		return nil
@@ -509,36 +354,14 @@ func (l *lineage) excused(h *sim.History, v linearizability.Violation, how int) 
 	if how == byPair && (l.whole || slices.ContainsFunc(l.judged, func(w linearizability.Violation) bool { return sameViolation(v, w) })) {
 		return nil
 	}
-	sets := l.of
-	if how == byHandOver {
-		sets = l.read
-	}
 	last := -1
 	for _, n := range v.Nodes {
 		if j := termOf(h, n, v.Token, v.At); j > last {
 			last = j
 		}
 	}
-	if last >= 0 && !sets[last].empty() {
-		return sets[last].members()
-	}
-	if how == byHandOver && last >= 0 {
-		// The watermark it is below may be one a later term with a lower
-		// token published (tokens that went down after a foreign write),
-		// and a foreign write while the term ran replaced the record its
-		// published watermark is read from.
-		var later writeSet
-		for f, w := range l.foreign {
-			if w.at >= h.Terms[last].Start && w.at <= v.At {
-				later.add(f)
-			}
-		}
-		for j, t := range h.Terms {
-			if t.Token < v.Token && t.Start > h.Terms[last].Start && t.Start <= v.At {
-				later = later.union(l.read[j])
-			}
-		}
-		return later.members()
+	if last >= 0 && !l.of[last].empty() {
+		return l.of[last].members()
 	}
 	if how != byPair {
 		return nil

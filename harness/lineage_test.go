@@ -77,7 +77,7 @@ func judgeHistory(t *testing.T, h *sim.History, p *faults.Plan) *Outcome {
 	t.Helper()
 	o := &Outcome{Plan: p, Result: &sim.Result{History: h}}
 	o.Excuses, o.lineage = excuses(testProtocol, p, h)
-	judge(o, testProtocol, p, nil, nil)
+	judge(o, testProtocol, p, nil, nil, nil)
 	return o
 }
 
@@ -284,5 +284,27 @@ func TestLineageRestoreReusesAnETag(t *testing.T) {
 				t.Errorf("%s: %v: want it excused by the restore", c.name, x)
 			}
 		}
+	}
+}
+
+// TestLineageUnansweredWriteShownBeforeARestore: n1's If-Match on n0's "a"
+// got no answer, but n1 read what it wrote ("b") at 3.6 s and led; someone
+// restoring "a" at 10 s cannot have been replaced by that write, and n1's
+// term does not derive from the restore.
+func TestLineageUnansweredWriteShownBeforeARestore(t *testing.T) {
+	h := &sim.History{Nodes: 8, End: time.Minute}
+	putAnswered(h, 0, "", `"a"`, secs(0.9), secs(1), 200)
+	h.Terms = append(h.Terms, sim.Term{Node: 0, Incarnation: 1, Token: 5, Start: secs(1), End: secs(3)})
+	getAnswered(h, 1, `"a"`, secs(3.1), secs(3.15))
+	putAnswered(h, 1, `"a"`, `"b"`, secs(3.2), -1, 0)
+	getAnswered(h, 1, `"b"`, secs(3.5), secs(3.6))
+	h.Terms = append(h.Terms, sim.Term{Node: 1, Incarnation: 1, Token: 6, Start: secs(3.6), End: secs(9)})
+	foreignPut(h, faults.Restore, `"a"`, secs(10))
+	o := judgeHistory(t, h, plan())
+	if o.lineage == nil {
+		t.Fatal("no lineage traced from the restore")
+	}
+	if !o.lineage.read[1].empty() || !o.lineage.handOver[1].empty() {
+		t.Fatalf("n1's term derives from %v (read) and %v (hand-over); want neither from the restore", o.lineage.read[1].members(), o.lineage.handOver[1].members())
 	}
 }

@@ -120,7 +120,7 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 	}
 	clocks := make([]sim.ClockModel, cfg.Nodes)
 	copy(clocks, cfg.Clocks)
-	judge(o, p, plan, plan.ClockModels(clocks), s.Audit)
+	judge(o, p, plan, plan.ClockModels(clocks), s.Audit, s.Watermarks)
 	return o, nil
 }
 
@@ -145,7 +145,8 @@ func pace(p Protocol, h *sim.History, clocks []sim.ClockModel) []linearizability
 // violation is either excused by a fault outside the assumptions that can
 // account for it (Excuse) or counted; liveness is judged from the instant
 // the faults really ended.
-func judge(o *Outcome, p Protocol, plan *faults.Plan, clocks []sim.ClockModel, audit func(*sim.Result) []linearizability.Violation) {
+func judge(o *Outcome, p Protocol, plan *faults.Plan, clocks []sim.ClockModel, audit func(*sim.Result) []linearizability.Violation,
+	watermarks func(*sim.Result) linearizability.WatermarkHistory) {
 	h := o.Result.History
 	var found []linearizability.Violation
 	if !p.NoFencingTokens {
@@ -158,6 +159,9 @@ func judge(o *Outcome, p Protocol, plan *faults.Plan, clocks []sim.ClockModel, a
 	}
 	if audit != nil {
 		found = append(found, audit(o.Result)...)
+	}
+	if watermarks != nil {
+		found = append(found, o.lineage.checkWatermarks(h, watermarks(o.Result))...)
 	}
 	if S3PorcupineEvery > 0 && o.Seed%S3PorcupineEvery == 0 {
 		o.S3 = linearizability.CheckS3Porcupine(h, S3CheckTimeout)
