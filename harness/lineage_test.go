@@ -81,6 +81,20 @@ func judgeHistory(t *testing.T, h *sim.History, p *faults.Plan) *Outcome {
 	return o
 }
 
+// wantCountedOnly fails t unless o is unsafe, and every violation counted
+// is of a term with token at at (want says which).
+func wantCountedOnly(t *testing.T, o *Outcome, token uint64, at time.Duration, want string) {
+	t.Helper()
+	if o.Verdict != Unsafe {
+		t.Fatalf("verdict %v; want unsafe for %s", o.Verdict, want)
+	}
+	for _, v := range o.Violations {
+		if v.Token != token || v.At != at {
+			t.Errorf("counted %v; want %s", v, want)
+		}
+	}
+}
+
 // TestLineageExcusesWhatReadTheForeignWrite: a term that took over the
 // foreign record (token 6 after 100) is excused, and listed with the
 // overwrite; the chain is never re-established, so the excuse runs to the
@@ -107,14 +121,7 @@ func TestLineageExcusesWhatReadTheForeignWrite(t *testing.T) {
 // excused.
 func TestLineageJudgesTermsAfterTheChainInFull(t *testing.T) {
 	o := judgeHistory(t, chain(6, 101, 101), plan())
-	if o.Verdict != Unsafe {
-		t.Fatalf("verdict %v; want unsafe for token 101 handed out twice after the chain was re-established", o.Verdict)
-	}
-	for _, v := range o.Violations {
-		if v.Token != 101 || v.At != secs(32.1) {
-			t.Errorf("counted %v; want only the second 101", v)
-		}
-	}
+	wantCountedOnly(t, o, 101, secs(32.1), "the second token 101 only")
 	if len(o.Excused) == 0 || o.Excused[0].Token != 6 {
 		t.Fatalf("excused %v; want token 6 after 100", o.Excused)
 	}
@@ -133,14 +140,7 @@ func TestLineageJudgesTermsAfterTheChainInFull(t *testing.T) {
 // doing, and is counted; the step from 100 down to 6 is excused.
 func TestLineageJudgesTheForeignLineageInFull(t *testing.T) {
 	o := judgeHistory(t, chain(6, 6), plan())
-	if o.Verdict != Unsafe {
-		t.Fatalf("verdict %v; want unsafe for token 6 handed on within the overwrite's lineage", o.Verdict)
-	}
-	for _, v := range o.Violations {
-		if v.Token != 6 || v.At != secs(22.1) {
-			t.Errorf("counted %v; want n2's token 6 only", v)
-		}
-	}
+	wantCountedOnly(t, o, 6, secs(22.1), "n2's token 6 only")
 	if len(o.Excused) == 0 {
 		t.Error("nothing excused; want n1's token 6 after n0's 100")
 	}
@@ -158,14 +158,7 @@ func TestLineageTermsThatDidNotReadTheForeignWrite(t *testing.T) {
 		sim.S3Op{Node: 3, Incarnation: 1, Op: "PutObject", Key: "lock", BodyETag: `"z"`, Call: secs(30), Return: secs(30.1), Status: 200, ETag: `"z"`})
 	h.Terms = append(h.Terms, sim.Term{Node: 3, Incarnation: 1, Token: 100, Start: secs(30.1), End: secs(40)})
 	o := judgeHistory(t, h, plan())
-	if o.Verdict != Unsafe {
-		t.Fatalf("verdict %v; want unsafe", o.Verdict)
-	}
-	for _, v := range o.Violations {
-		if v.Token != 100 || v.At != secs(30.1) {
-			t.Errorf("counted %v; want n3's token 100 only", v)
-		}
-	}
+	wantCountedOnly(t, o, 100, secs(30.1), "n3's token 100 only")
 }
 
 // TestLineageSpentTokens: a foreign record at the top of the token space
@@ -223,14 +216,7 @@ func TestLineageAcquisitionInFlight(t *testing.T) {
 	slices.SortStableFunc(h.S3, func(a, b sim.S3Op) int { return cmp.Compare(a.Call, b.Call) })
 	slices.SortStableFunc(h.Terms, func(a, b sim.Term) int { return cmp.Compare(a.Start, b.Start) })
 	o := judgeHistory(t, h, plan())
-	if o.Verdict != Unsafe {
-		t.Fatalf("verdict %v; want unsafe for token 5001 handed out twice", o.Verdict)
-	}
-	for _, v := range o.Violations {
-		if v.Token != 5001 || v.At != secs(30.8) {
-			t.Errorf("counted %v; want n4's token 5001 only", v)
-		}
-	}
+	wantCountedOnly(t, o, 5001, secs(30.8), "n4's token 5001 only")
 	var tokens bool
 	for _, x := range o.Excused {
 		if x.Checker != "monotonic-tokens" {
