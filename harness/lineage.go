@@ -31,7 +31,13 @@ import (
 // sent), or replaced content derived from F (If-Match). An observation of a
 // version is judged against every write of its ETag sent before the answer
 // came (a restore writes an elector's bytes again, with their ETag), an
-// observation of absence against the last delete before it. A term's
+// observation of absence against the last delete before it. A conditional
+// write that succeeded is taken to have replaced its content as it was
+// when the write was sent, if that was still current; if a write that
+// replaced that content had been answered before, S3 can only have applied
+// it once the content was written again: it is judged against the writes
+// sent by its answer (or, with no answer, by the first answer that showed
+// what it wrote). A term's
 // acquisition read F's content, directly or through records derived from
 // it (the term is F-derived), if its incarnation had been shown content
 // derived from F by the time the term began: its token comes from what
@@ -42,17 +48,21 @@ import (
 // began is its first renewal). The electors have re-established the chain
 // after F at the start of the first term acquired after F (in a correct
 // elector, an F-derived one: it conditioned its write on what F left), with
-// a token above the token of every term acquired before F
-// and of the record the lock object held before the run when electors
-// could have written it (InitialRecordCheck), and no larger than
-// faults.MaxNativeToken: a token electors can reach without someone else's
-// help; or, if a term acquired before F began later than that, at the
-// start of the last such term. That one's acquisition was in flight when F
+// a token no larger than faults.MaxNativeToken (a token electors can reach
+// without someone else's help) above every such token of the terms acquired
+// before F and the token of the record the lock object held before the run
+// when electors could have written it (InitialRecordCheck); or, if a term
+// acquired before F began later than that, at the start of the last such
+// term. That one's acquisition was in flight when F
 // wrote, and F replaced its record (had F not, the next takeover would have
 // had to wait for its lease): its holder learns that it leads only after
-// F's lineage went on without it. From then on the chain's tokens are above
-// every token F can have hidden, every term that F hid has begun, and every
-// term is judged in full.
+// F's lineage went on without it. If F brought a token above
+// faults.MaxNativeToken, the same holds from the last acquisition of an
+// F-derived term that is spent (see Classes) instead of from F: a spent
+// token that comes back (an elector that remembers the largest token it
+// saw) spends the token space again. From then on the chain's tokens are
+// above every token F can have hidden, every term that F hid has begun, and
+// every term is judged in full.
 //
 // Watermarks. The watermark a term is handed comes with the record its
 // acquisition took over (the version its If-Match names, the absence its
@@ -80,11 +90,12 @@ import (
 // one that wrote the record the term took over.
 //
 // Classes. An F-derived term that began before the chain was re-established
-// after F is F's: it belongs to F's lineage. An F-derived term with a token
-// above faults.MaxNativeToken is F's whenever it began, and in a lineage of
-// its own: only a foreign write brings tokens that high, and once the token
-// space is spent acquisitions can only repeat the largest token or start
-// again below it. Terms that are the same foreign writes' are one class;
+// after F is F's: it belongs to F's lineage. An F-derived term that is
+// spent (its token is above faults.MaxNativeToken, or the record its
+// acquisition took over was written under such a token) is F's whenever it
+// began, and in a lineage of its own: only a foreign write brings tokens
+// that high, and once the token space is spent acquisitions can only repeat
+// the largest token or start again below it. Terms that are the same foreign writes' are one class;
 // the other terms are another. The token checkers (unique-holder,
 // monotonic-tokens, fencing's shared-epoch and superseded rules,
 // lease-check) judge each class in full, on the history of its terms and
@@ -209,22 +220,33 @@ func newLineage(h *sim.History, fw []foreignWrite, initial uint64) *lineage {
 	}
 	tr := traceLineage(h, fw)
 	l := &lineage{foreign: fw, read: tr.read, handOver: tr.handOver, direct: tr.direct, published: tr.published}
-	acquired := tr.acquired
+	// spent: the term holds a token above faults.MaxNativeToken, or
+	// started again below one (the record it took over held it).
+	spent := make([]bool, len(h.Terms))
+	for j, t := range h.Terms {
+		spent[j] = t.Token > faults.MaxNativeToken || tr.tookToken[j] > faults.MaxNativeToken
+	}
 	l.of = make([]writeSet, len(h.Terms))
 	for f := range l.foreign {
-		l.foreign[f].reestablished = reestablished(h, acquired, l.foreign[f].at, initial)
+		from := l.foreign[f].at
+		for j := range h.Terms {
+			if spent[j] && l.read[j].has(f) {
+				from = max(from, tr.acquired[j])
+			}
+		}
+		l.foreign[f].reestablished = reestablished(h, tr.acquired, from, initial)
 	}
 	l.class = make([]string, len(h.Terms))
 	for j, t := range h.Terms {
 		var own writeSet
 		for _, f := range l.read[j].members() {
-			if r := l.foreign[f].reestablished; t.Token > faults.MaxNativeToken || r < 0 || t.Start < r {
+			if r := l.foreign[f].reestablished; spent[j] || r < 0 || t.Start < r {
 				own.add(f)
 			}
 		}
 		l.of[j] = own
 		l.class[j] = setName(own)
-		if t.Token > faults.MaxNativeToken && !own.empty() {
+		if spent[j] && !own.empty() {
 			l.class[j] += "#" + strconv.Itoa(j)
 		}
 	}
@@ -233,16 +255,17 @@ func newLineage(h *sim.History, fw []foreignWrite, initial uint64) *lineage {
 }
 
 // reestablished returns when electors re-established the chain after a
-// foreign write at at: the start of the first term begun after it, whose
+// foreign write, from at on (the write, or the last acquisition of a spent
+// token of its lineage): the start of the first term begun after at, whose
 // acquisition was sent after it (acquired), with a token of at most
-// faults.MaxNativeToken and above initial and the token of every term
-// acquired before the write; or the start of a term acquired before the
-// write that began later still (an acquisition in flight when the write
-// replaced its record), the last such; -1 if no term did.
+// faults.MaxNativeToken and above initial and every such token of the
+// terms acquired before at; or the start of a term acquired before at that
+// began later still (an acquisition in flight), the last such; -1 if no
+// term did.
 func reestablished(h *sim.History, acquired []time.Duration, at time.Duration, initial uint64) time.Duration {
 	top := initial
 	for j := range h.Terms {
-		if acquired[j] < at {
+		if acquired[j] < at && h.Terms[j].Token <= faults.MaxNativeToken {
 			top = max(top, h.Terms[j].Token)
 		}
 	}

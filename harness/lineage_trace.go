@@ -23,6 +23,10 @@ type traced struct {
 	// acquired: when it was acquired, the send of its incarnation's last
 	// write of an object before it began (its start if none).
 	acquired []time.Duration
+	// tookToken: the token of the term that wrote the record its
+	// acquisition took over (the largest, if that record's ETag was
+	// written under several; 0 if unknown or written by someone else).
+	tookToken []uint64
 	// published holds, for each version an elector wrote (by its unquoted
 	// ETag), the hand-over lineage of the record it carries.
 	published map[string]writeSet
@@ -93,20 +97,26 @@ func replaced(op *sim.S3Op) (objectContent, bool) {
 // version is one write of a content: when it was sent, and the foreign
 // writes it derives from: through what its writer had been shown (read),
 // through the records it took over (handOver); foreign says someone else
-// wrote it.
+// wrote it; token is the token of the term it was written under, once
+// known (0 until then, and for someone else's).
 type version struct {
 	at             time.Duration
 	read, handOver writeSet
 	foreign        bool
+	token          uint64
 }
 
 // lineages of a content as an answer at some instant shows it: the
-// union over every write of its ETag sent by then, or the last delete.
-type lineages struct{ read, handOver, direct writeSet }
+// union over every write of its ETag sent by then, or the last delete;
+// token is the largest token they were written under.
+type lineages struct {
+	read, handOver, direct writeSet
+	token                  uint64
+}
 
 // contentLineage returns the lineages of c in vs (c's writes) as an
 // answer at at shows it.
-func contentLineage(vs []version, c objectContent, at time.Duration) lineages {
+func contentLineage(vs []*version, c objectContent, at time.Duration) lineages {
 	var out lineages
 	last := time.Duration(-1)
 	for _, v := range vs {
@@ -118,6 +128,7 @@ func contentLineage(vs []version, c objectContent, at time.Duration) lineages {
 		}
 		out.read = out.read.union(v.read)
 		out.handOver = out.handOver.union(v.handOver)
+		out.token = max(out.token, v.token)
 		if v.foreign {
 			out.direct = out.direct.union(v.handOver)
 		}
@@ -149,14 +160,14 @@ func traceLineage(h *sim.History, fw []foreignWrite) traced {
 	// versions holds every write of each content: the writes from outside
 	// the nodes from the start (a foreign write derives from itself), the
 	// electors' as they are sent.
-	versions := map[objectContent][]version{}
+	versions := map[objectContent][]*version{}
 	for i := range h.S3 {
 		if c, ok := written(&h.S3[i]); ok && h.S3[i].Node < 0 {
 			var self writeSet
 			if f, ok := foreignOf[i]; ok {
 				self.add(f)
 			}
-			versions[c] = append(versions[c], version{at: h.S3[i].Call, read: self, handOver: self, foreign: true})
+			versions[c] = append(versions[c], &version{at: h.S3[i].Call, read: self, handOver: self, foreign: true})
 		}
 	}
 	// observed holds when answers showed each content.
@@ -168,6 +179,30 @@ func traceLineage(h *sim.History, fw []foreignWrite) traced {
 			}
 		}
 	}
+	// takers holds, for each content, the conditional writes that
+	// replaced it and were answered so: when sent, when answered.
+	takers := map[objectContent][][2]time.Duration{}
+	for i := range h.S3 {
+		if op := &h.S3[i]; op.Node >= 0 && op.Status == 200 && op.Return >= 0 {
+			if r, ok := replaced(op); ok {
+				takers[r] = append(takers[r], [2]time.Duration{op.Call, op.Return})
+			}
+		}
+	}
+	// superseded reports whether content c was no longer current at at:
+	// a write that replaced it was answered before, and c was not written
+	// again since that write was sent.
+	superseded := func(c objectContent, at time.Duration) bool {
+		for _, w := range takers[c] {
+			if w[1] < at && !slices.ContainsFunc(versions[c], func(v *version) bool { return v.at > w[0] && v.at < at }) {
+				return true
+			}
+		}
+		return false
+	}
+	// replacedAt is, for each conditional write, as of when it is taken
+	// to have replaced the content it names.
+	replacedAt := map[int]time.Duration{}
 	type incarnation struct{ node, inc int }
 	seen := map[incarnation]writeSet{}
 	// last is the content an incarnation's last answer showed it; took,
@@ -175,6 +210,11 @@ func traceLineage(h *sim.History, fw []foreignWrite) traced {
 	last := map[incarnation]lineages{}
 	took := map[incarnation]lineages{}
 	sent := map[incarnation]time.Duration{}
+	// cur is an incarnation's last term begun (its index + 1); pending,
+	// its last write, which was written under that term unless it is the
+	// acquisition of the next.
+	cur := map[incarnation]int{}
+	pending := map[incarnation]*version{}
 	// Events: answers at their arrival, terms at their start, writes at
 	// their send; at one instant in that order (a node that begins a term
 	// or sends a write the instant an answer came acted on it; a write it
@@ -208,7 +248,7 @@ func traceLineage(h *sim.History, fw []foreignWrite) traced {
 	})
 	out := traced{
 		read: make([]writeSet, len(h.Terms)), handOver: make([]writeSet, len(h.Terms)), direct: make([]writeSet, len(h.Terms)),
-		acquired: make([]time.Duration, len(h.Terms)), published: map[string]writeSet{},
+		acquired: make([]time.Duration, len(h.Terms)), tookToken: make([]uint64, len(h.Terms)), published: map[string]writeSet{},
 	}
 	for _, e := range evs {
 		switch e.kind {
@@ -219,26 +259,35 @@ func traceLineage(h *sim.History, fw []foreignWrite) traced {
 				continue
 			}
 			sent[k] = op.Call
-			// A conditional write replaced the version of its ETag S3
-			// held when it applied: any written by the time its answer
-			// came, or, with no answer, by the time an answer first
-			// showed what it wrote (a restore writes an elector's bytes
-			// again). An unconditional one carries what its node last
-			// read.
+			// A conditional write replaced the content it names as S3
+			// held it when it applied: as sent, if it was still current
+			// then; if a write that replaced it had been answered, as
+			// written again by the time the answer came, or, with no
+			// answer, by the time an answer first showed what it wrote
+			// (a restore writes an elector's bytes again). An
+			// unconditional one carries what its node last read.
 			c, ok := written(op)
 			from := last[k]
 			if r, cond := replaced(op); cond {
-				until := op.Return
-				if until < 0 {
-					until = firstShown(observed[c], op.Call, h.End)
+				until := op.Call
+				if superseded(r, op.Call) {
+					if until = op.Return; until < 0 {
+						until = firstShown(observed[c], op.Call, h.End)
+					}
 				}
+				replacedAt[e.i] = until
 				from = contentLineage(versions[r], r, until)
 			}
 			took[k] = from
 			if !ok {
 				continue
 			}
-			versions[c] = append(versions[c], version{at: op.Call, read: slices.Clone(seen[k]).union(from.read), handOver: from.handOver})
+			v := &version{at: op.Call, read: slices.Clone(seen[k]).union(from.read), handOver: from.handOver}
+			versions[c] = append(versions[c], v)
+			if j := cur[k] - 1; j >= 0 {
+				v.token = h.Terms[j].Token // unless it acquires the next
+			}
+			pending[k] = v
 			if c.etag != "" {
 				out.published[c.etag] = out.published[c.etag].union(from.handOver)
 			}
@@ -246,7 +295,11 @@ func traceLineage(h *sim.History, fw []foreignWrite) traced {
 			op := &h.S3[e.i]
 			if c, ok := showed(op); ok {
 				k := incarnation{op.Node, op.Incarnation}
-				shown := contentLineage(versions[c], c, op.Return)
+				at, cond := replacedAt[e.i]
+				if !cond {
+					at = op.Return
+				}
+				shown := contentLineage(versions[c], c, at)
 				seen[k] = seen[k].union(shown.read)
 				last[k] = shown
 			}
@@ -256,10 +309,15 @@ func traceLineage(h *sim.History, fw []foreignWrite) traced {
 			out.read[e.i] = slices.Clone(seen[k])
 			out.handOver[e.i] = slices.Clone(took[k].handOver)
 			out.direct[e.i] = slices.Clone(took[k].direct)
+			out.tookToken[e.i] = took[k].token
 			out.acquired[e.i] = t.Start
 			if at, ok := sent[k]; ok {
 				out.acquired[e.i] = at
 			}
+			if v := pending[k]; v != nil && v.at == out.acquired[e.i] {
+				v.token = t.Token
+			}
+			pending[k], cur[k] = nil, e.i+1
 		}
 	}
 	return out

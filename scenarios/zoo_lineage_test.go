@@ -32,10 +32,11 @@ func foreignWriteTimes(o *harness.Outcome) []time.Duration {
 // here from the run's own terms and writes: after each foreign write, the
 // start of the first term acquired (its incarnation's last write sent
 // before it began) and begun after it, with a token of at most
-// faults.MaxNativeToken above every token of the terms acquired before
-// it and of the record the object held before the run, or the start of a
-// term acquired before it that began later still; false if some foreign
-// write was never followed by one.
+// faults.MaxNativeToken above every such token of the terms acquired
+// before it and the record the object held before the run, or the start
+// of a term acquired before it that began later still; false if some
+// foreign write was never followed by one. (It leaves out the harness's
+// rule for spent tokens, which can only make the point later.)
 func rechained(o *harness.Outcome) (time.Duration, bool) {
 	h := o.Result.History
 	acquired := make([]time.Duration, len(h.Terms))
@@ -55,7 +56,7 @@ func rechained(o *harness.Outcome) (time.Duration, bool) {
 	for _, f := range foreignWriteTimes(o) {
 		top := initial
 		for j, t := range h.Terms {
-			if acquired[j] < f {
+			if acquired[j] < f && t.Token <= faults.MaxNativeToken {
 				top = max(top, t.Token)
 			}
 		}
