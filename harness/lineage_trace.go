@@ -148,6 +148,45 @@ func firstShown(at []time.Duration, from, end time.Duration) time.Duration {
 	return end
 }
 
+// The events traceLineage follows: answers at their arrival, terms at
+// their start, writes at their send; at one instant in that order (a node
+// that begins a term or sends a write the instant an answer came acted on
+// it; a write it sends the instant its term begins is the term's first
+// renewal, not its acquisition).
+const (
+	evAnswer = iota
+	evTerm
+	evWrite
+)
+
+// lineageEvent is one event: its instant, kind, and the index of its
+// request in History.S3 (answer, write) or of its term in History.Terms.
+type lineageEvent struct {
+	at   time.Duration
+	kind int
+	i    int
+}
+
+// lineageEvents returns the events of h's nodes, in order.
+func lineageEvents(h *sim.History) []lineageEvent {
+	evs := make([]lineageEvent, 0, 2*len(h.S3)+len(h.Terms))
+	for i := range h.S3 {
+		if op := &h.S3[i]; op.Node >= 0 {
+			evs = append(evs, lineageEvent{op.Call, evWrite, i})
+			if op.Return >= 0 {
+				evs = append(evs, lineageEvent{op.Return, evAnswer, i})
+			}
+		}
+	}
+	for j := range h.Terms {
+		evs = append(evs, lineageEvent{h.Terms[j].Start, evTerm, j})
+	}
+	slices.SortFunc(evs, func(a, b lineageEvent) int {
+		return cmp.Or(cmp.Compare(a.at, b.at), a.kind-b.kind, a.i-b.i)
+	})
+	return evs
+}
+
 // traceLineage follows the content of the lock object through h from the
 // foreign writes fw (see lineage).
 func traceLineage(h *sim.History, fw []foreignWrite) traced {
@@ -215,44 +254,14 @@ func traceLineage(h *sim.History, fw []foreignWrite) traced {
 	// acquisition of the next.
 	cur := map[incarnation]int{}
 	pending := map[incarnation]*version{}
-	// Events: answers at their arrival, terms at their start, writes at
-	// their send; at one instant in that order (a node that begins a term
-	// or sends a write the instant an answer came acted on it; a write it
-	// sends the instant its term begins is the term's first renewal, not
-	// its acquisition).
-	const (
-		answer = iota
-		term
-		write
-	)
-	type event struct {
-		at   time.Duration
-		kind int
-		i    int
-	}
-	evs := make([]event, 0, 2*len(h.S3)+len(h.Terms))
-	for i := range h.S3 {
-		op := &h.S3[i]
-		if op.Node >= 0 {
-			evs = append(evs, event{op.Call, write, i})
-		}
-		if op.Node >= 0 && op.Return >= 0 {
-			evs = append(evs, event{op.Return, answer, i})
-		}
-	}
-	for j := range h.Terms {
-		evs = append(evs, event{h.Terms[j].Start, term, j})
-	}
-	slices.SortFunc(evs, func(a, b event) int {
-		return cmp.Or(cmp.Compare(a.at, b.at), a.kind-b.kind, a.i-b.i)
-	})
+	evs := lineageEvents(h)
 	out := traced{
 		read: make([]writeSet, len(h.Terms)), handOver: make([]writeSet, len(h.Terms)), direct: make([]writeSet, len(h.Terms)),
 		acquired: make([]time.Duration, len(h.Terms)), tookToken: make([]uint64, len(h.Terms)), published: map[string]writeSet{},
 	}
 	for _, e := range evs {
 		switch e.kind {
-		case write:
+		case evWrite:
 			op := &h.S3[e.i]
 			k := incarnation{op.Node, op.Incarnation}
 			if op.Op != "PutObject" && op.Op != "DeleteObject" {
@@ -291,7 +300,7 @@ func traceLineage(h *sim.History, fw []foreignWrite) traced {
 			if c.etag != "" {
 				out.published[c.etag] = out.published[c.etag].union(from.handOver)
 			}
-		case answer:
+		case evAnswer:
 			op := &h.S3[e.i]
 			if c, ok := showed(op); ok {
 				k := incarnation{op.Node, op.Incarnation}
@@ -303,7 +312,7 @@ func traceLineage(h *sim.History, fw []foreignWrite) traced {
 				seen[k] = seen[k].union(shown.read)
 				last[k] = shown
 			}
-		case term:
+		case evTerm:
 			t := &h.Terms[e.i]
 			k := incarnation{t.Node, t.Incarnation}
 			out.read[e.i] = slices.Clone(seen[k])
