@@ -129,8 +129,12 @@
 // ended; a
 // write of the lock object by someone else (a delete, an overwrite, a
 // restore, or content before the run that no node wrote) excuses reused
-// and decreasing tokens from that write on, and overlaps of any nodes for a
-// lease and a term. Nothing excuses a stale write the fence accepted by its own
+// and decreasing tokens between the terms whose acquisitions read its
+// content, directly or through records derived from it, and other terms,
+// until electors re-established the chain; an entry below a predecessor's
+// watermark when the watermark reached one of the two terms through records
+// derived from it and not the other (the lineage of the lock object's
+// content); and overlaps of any nodes for a lease and a term. Nothing excuses a stale write the fence accepted by its own
 // rule, or an overlap once faults and the time they can affect are over.
 // Excused violations are still reported, each with its excuses
 // ([Excused]), and counted apart. The record the lock object held before

@@ -20,10 +20,16 @@ import (
 // after its term) excuses overlaps of leaders involving that node, and
 // writes it sent under a superseded token, from the fault until the
 // node's term can have ended (a term after the fault, on a clock running
-// slow, and its application's last action within the pause bound). A write to the lock
-// object by someone else excuses, from that write on, reused and
-// decreasing tokens, and for a lease and a term overlaps of any nodes. A
-// fault that defeats a node's monotonic clock (a stall, a drift beyond the
+// slow, and its application's last action within the pause bound). A
+// write to the lock object by someone else excuses, for a lease and a
+// term, overlaps of any nodes; reused and decreasing tokens (and what
+// follows from them: writes of two nodes under one token, writes under a
+// superseded token) between a term whose acquisition read its content,
+// directly or through records derived from it, and a term whose
+// acquisition did not, until electors re-established the chain; and an
+// entry below a predecessor's watermark when the watermark came to one of
+// the two terms through records derived from it and not to the other
+// (lineage: the terms each write can reach). A fault that defeats a node's monotonic clock (a stall, a drift beyond the
 // bound) also excuses a term the node began late on a stale grant, after
 // one with a higher token: the tokens in the lock object still increase,
 // the order in which applications were told them does not; and, when the
@@ -39,7 +45,11 @@ type Excuse struct {
 	Node int
 	// From and To bound the interval it excuses.
 	From, To time.Duration
-	// Tokens: it excuses reused and decreasing tokens (from From on).
+	// Tokens: a foreign write's excuse of reused and decreasing tokens
+	// between terms whose acquisitions read its content and other terms
+	// (lineage), from the write (From) until electors re-established the
+	// chain (To; the end of the run if they never did), and after that
+	// for terms with tokens no elector reaches alone.
 	Tokens bool
 	// Clock: the fault defeats the node's monotonic clock (a stall, a drift
 	// beyond the bound), by which a protocol tells a fresh grant from one
@@ -57,11 +67,10 @@ func (e Excuse) String() string {
 	if e.Node >= 0 {
 		who = fmt.Sprintf("n%d", e.Node)
 	}
-	what := "overlaps involving " + who
 	if e.Tokens {
-		what = "token reuse"
+		return fmt.Sprintf("%s; excuses token violations of the terms whose acquisitions read its content, from %v until electors re-established the chain at %v", e.Why, e.From, e.To)
 	}
-	return fmt.Sprintf("%s; excuses %s from %v to %v", e.Why, what, e.From, e.To)
+	return fmt.Sprintf("%s; excuses overlaps involving %s from %v to %v", e.Why, who, e.From, e.To)
 }
 
 // Excused is a violation that faults outside the assumptions account for:
@@ -99,15 +108,26 @@ var pauseKinds = map[string]bool{
 }
 
 // excuses lists how run h of protocol p under plan left p's assumptions,
-// from the faults as they happened.
-func excuses(p Protocol, plan *faults.Plan, h *sim.History) []Excuse {
+// from the faults as they happened, and traces the lineage of its terms
+// from the foreign writes among them (nil if none).
+func excuses(p Protocol, plan *faults.Plan, h *sim.History) ([]Excuse, *lineage) {
 	a := p.Assumptions
 	term := p.reach()
 	var out []Excuse
+	var foreign []foreignWrite
+	var spans []sim.FaultSpan
 	add := func(f sim.FaultSpan, node int, from, to time.Duration, tokens bool, why string) {
 		out = append(out, Excuse{Fault: f, Node: node, From: from, To: to, Tokens: tokens, Why: why})
 	}
 	clock := func() { out[len(out)-1].Clock = true }
+	// A foreign write: its token excuse (To set once the lineage is
+	// traced), and overlaps for a lease and a term.
+	foreignWrote := func(f sim.FaultSpan, why string) {
+		foreign = append(foreign, foreignWrite{excuse: len(out), at: f.From})
+		spans = append(spans, f)
+		add(f, -1, f.From, h.End, true, why)
+		add(f, -1, f.From, f.From+a.Lease+term, false, why)
+	}
 	for _, c := range plan.Clocks {
 		until := c.DriftUntil.D()
 		if until <= 0 {
@@ -135,15 +155,11 @@ func excuses(p Protocol, plan *faults.Plan, h *sim.History) []Excuse {
 			}
 		case faults.KindInitial:
 			if !a.ForeignWrites && plan.Initial.Foreign() {
-				why := "someone else wrote the lock object before the run (initial)"
-				add(f, -1, f.From, h.End, true, why)
-				add(f, -1, f.From, f.From+a.Lease+term, false, why)
+				foreignWrote(f, "someone else wrote the lock object before the run (initial)")
 			}
 		case string(faults.DeleteLock), string(faults.Overwrite), string(faults.Restore), string(faults.RestoreOwn):
 			if !a.ForeignWrites {
-				why := fmt.Sprintf("someone else writes the lock object at %v (%s)", f.From, f.Kind)
-				add(f, -1, f.From, h.End, true, why)
-				add(f, -1, f.From, f.From+a.Lease+term, false, why)
+				foreignWrote(f, fmt.Sprintf("someone else writes the lock object at %v (%s)", f.From, f.Kind))
 			}
 		}
 	}
@@ -159,7 +175,23 @@ func excuses(p Protocol, plan *faults.Plan, h *sim.History) []Excuse {
 				m.Node, m.From, m.To, m.To-m.From, causes, p.PauseBound(m.Node)))
 		}
 	}
-	return append(out, preempted(out, h, term)...)
+	out = append(out, preempted(out, h, term)...)
+	for k, op := range foreignOps(h, spans) {
+		foreign[k].op = op
+	}
+	var initial uint64
+	if o := plan.Initial; o != nil && o.Record != nil && !o.Foreign() && p.EncodeRecord != nil {
+		initial = o.Record.Token
+	}
+	l := newLineage(h, foreign, initial)
+	if l != nil {
+		for _, f := range l.foreign {
+			if f.reestablished >= 0 {
+				out[f.excuse].To = f.reestablished
+			}
+		}
+	}
+	return out, l
 }
 
 // reach is how long after a fault ends the node it struck may still lead:
@@ -261,15 +293,33 @@ func healedAt(plan *faults.Plan, h *sim.History) time.Duration {
 // node, say): an overlap that lasts beyond the time its faults can affect
 // is counted whole, and so is every overlap once faults and their effects
 // are over (the healed phase). Writes under a superseded token are matched
-// at their send; token violations only by foreign writes before them.
+// at their send. Token violations are matched by the lineage of the
+// lock object's content (l, nil if the run had no foreign write): the
+// foreign writes whose lineage separates the terms involved.
 //
 // staleGrant says that v, a monotonic-tokens violation, is a term begun
 // with a token below one an earlier term had (not a token handed out
 // twice): a fault on the late node's clock can account for that one.
-func excusesFor(v linearizability.Violation, ov *linearizability.Overlap, staleGrant bool, xs []Excuse) []Excuse {
+func excusesFor(v linearizability.Violation, ov *linearizability.Overlap, staleGrant bool, xs []Excuse, l *lineage, h *sim.History) []Excuse {
 	involves := func(e Excuse) bool {
 		return e.Node < 0 || slices.Contains(v.Nodes, e.Node)
 	}
+	window := func() []Excuse {
+		for _, e := range xs {
+			if !e.Tokens && involves(e) && e.From <= v.At && v.At <= e.To {
+				return []Excuse{e}
+			}
+		}
+		return nil
+	}
+	byForeign := func(fs []int) []Excuse {
+		var out []Excuse
+		for _, f := range fs {
+			out = append(out, xs[l.foreign[f].excuse])
+		}
+		return out
+	}
+	lineage := func(how int) []Excuse { return byForeign(l.excused(h, v, how)) }
 	switch {
 	case v.Checker == "overlap" && ov != nil:
 		var ws []Excuse
@@ -279,19 +329,22 @@ func excusesFor(v linearizability.Violation, ov *linearizability.Overlap, staleG
 			}
 		}
 		return covering(ws, ov.From, ov.To)
+	case v.Checker == InitialRecordCheck && v.Rule == RuleInitialToken:
+		return lineage(byTerm)
 	case v.Checker == "fencing" && v.Rule == linearizability.RuleSuperseded,
-		v.Checker == linearizability.LeaseCheckName, v.Checker == InitialRecordCheck:
-		for _, e := range xs {
-			if (e.Tokens && e.From <= v.At) || (!e.Tokens && involves(e) && e.From <= v.At && v.At <= e.To) {
-				return []Excuse{e}
-			}
+		v.Checker == linearizability.LeaseCheckName:
+		if es := window(); es != nil {
+			return es
 		}
-	case v.Checker == "unique-holder" || v.Checker == "monotonic-tokens" || v.Checker == linearizability.WatermarkChecker ||
+		return lineage(byPair)
+	case v.Checker == InitialRecordCheck:
+		return window()
+	case v.Checker == linearizability.WatermarkChecker:
+		return byForeign(l.watermarkExcused(h, v))
+	case v.Checker == "unique-holder" || v.Checker == "monotonic-tokens" ||
 		v.Checker == "fencing" && v.Rule == linearizability.RuleSharedEpoch:
-		for _, e := range xs {
-			if e.Tokens && e.From <= v.At {
-				return []Excuse{e}
-			}
+		if es := lineage(byPair); es != nil {
+			return es
 		}
 		if v.Checker == "monotonic-tokens" && staleGrant {
 			for _, e := range xs {

@@ -17,7 +17,9 @@ import (
 // token at or below its token (RuleInitialToken), and, unless it is
 // released, no node may lead before its lease could have run out on a
 // clock within the drift bound (RuleInitialLease). A write of the lock
-// object by someone else excuses both from that write on; a node whose
+// object by someone else excuses the token for the terms of its lineage
+// (whose acquisitions read its content before electors re-established the
+// chain), and the lease for a lease and a term after it; a node whose
 // clock left the assumptions is excused the lease.
 const InitialRecordCheck = "initial-record"
 

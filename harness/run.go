@@ -26,6 +26,10 @@ type Outcome struct {
 	Outside []string
 	Excuses []Excuse
 	Excused []Excused
+	// lineage is the lineage of the lock object's content from the run's
+	// foreign writes (nil if it had none), by which token violations are
+	// excused.
+	lineage *lineage
 	// Overlaps are the intervals in which two nodes both led.
 	Overlaps []linearizability.Overlap
 	// S3 is the linearizability check of the run's S3 history.
@@ -100,7 +104,7 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 	}
 	defer markShapes(&o.Reached, own, o, p.Assumptions.Lease)
 	if res.History != nil {
-		o.Excuses = excuses(p, plan, res.History)
+		o.Excuses, o.lineage = excuses(p, plan, res.History)
 		for _, e := range o.Excuses {
 			if !slices.Contains(o.Outside, e.Why) {
 				o.Outside = append(o.Outside, e.Why)
@@ -116,7 +120,7 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 	}
 	clocks := make([]sim.ClockModel, cfg.Nodes)
 	copy(clocks, cfg.Clocks)
-	judge(o, p, plan, plan.ClockModels(clocks), s.Audit)
+	judge(o, p, plan, plan.ClockModels(clocks), s.Audit, s.Watermarks)
 	return o, nil
 }
 
@@ -141,7 +145,8 @@ func pace(p Protocol, h *sim.History, clocks []sim.ClockModel) []linearizability
 // violation is either excused by a fault outside the assumptions that can
 // account for it (Excuse) or counted; liveness is judged from the instant
 // the faults really ended.
-func judge(o *Outcome, p Protocol, plan *faults.Plan, clocks []sim.ClockModel, audit func(*sim.Result) []linearizability.Violation) {
+func judge(o *Outcome, p Protocol, plan *faults.Plan, clocks []sim.ClockModel, audit func(*sim.Result) []linearizability.Violation,
+	watermarks func(*sim.Result) linearizability.WatermarkHistory) {
 	h := o.Result.History
 	var found []linearizability.Violation
 	if !p.NoFencingTokens {
@@ -155,15 +160,23 @@ func judge(o *Outcome, p Protocol, plan *faults.Plan, clocks []sim.ClockModel, a
 	if audit != nil {
 		found = append(found, audit(o.Result)...)
 	}
+	if watermarks != nil {
+		found = append(found, o.lineage.checkWatermarks(h, watermarks(o.Result))...)
+	}
 	if S3PorcupineEvery > 0 && o.Seed%S3PorcupineEvery == 0 {
 		o.S3 = linearizability.CheckS3Porcupine(h, S3CheckTimeout)
 	} else {
 		o.S3 = linearizability.CheckS3(h, S3CheckTimeout)
 	}
+	// What the token checkers find within a lineage's terms that the
+	// whole history's first violation hid.
+	if !p.NoFencingTokens {
+		found = append(found, o.lineage.extra(found)...)
+	}
 	o.Overlaps = linearizability.Overlaps(h)
 	heal := healedAt(plan, h)
 	classify := func(v linearizability.Violation, ov *linearizability.Overlap) {
-		if es := excusesFor(v, ov, staleGrant(v, h), o.Excuses); len(es) > 0 {
+		if es := excusesFor(v, ov, staleGrant(v, h), o.Excuses, o.lineage, h); len(es) > 0 {
 			o.Excused = append(o.Excused, Excused{Violation: v, Excuses: es})
 			return
 		}

@@ -52,12 +52,18 @@ type Setup struct {
 	Protocol Protocol
 	// Audit, if set, judges a finished run by a property of the scenario's
 	// own (an application-level one, say) besides the election checkers.
-	// Its violations are judged like theirs: a write of the lock object by
-	// someone else excuses those from that write on (as token violations);
-	// any other counts. A Setup that is run several times (exploration,
-	// shrinking) must keep its audit's state per run (Config.Setup is
-	// called at the start of every run).
+	// Its violations count, except those of a checker the harness judges
+	// against the faults (the watermark checker's: see Watermarks). A
+	// Setup that is run several times (exploration, shrinking) must keep
+	// its audit's state per run (Config.Setup is called at the start of
+	// every run); so must Watermarks.
 	Audit func(*sim.Result) []linearizability.Violation
+	// Watermarks, if set, returns a finished run's watermark history (the
+	// entries its applications wrote, the watermarks the lock object
+	// held), which the harness judges with the watermark checker
+	// (linearizability.CheckWatermarks), its excuses scoped by the lineage
+	// of the records that handed each watermark on.
+	Watermarks func(*sim.Result) linearizability.WatermarkHistory
 }
 
 // World is the world every run starts from unless a scenario says

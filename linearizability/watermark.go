@@ -1,6 +1,7 @@
 package linearizability
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"time"
@@ -43,11 +44,14 @@ type StampedWrite struct {
 // Publication is a watermark the lock object held: a record of the term
 // with Token, carrying Watermark, which S3 applied. Known is the earliest
 // true time at which its writer could know it applied (its answer, a read
-// that returned it, or a write conditioned on it that succeeded).
+// that returned it, or a write conditioned on it that succeeded). ETag is
+// the record's, as S3 gave it ("" if not known): it names the version, for
+// a judge that traces where the watermark came from.
 type Publication struct {
 	Token     uint64
 	Watermark time.Time
 	Known     time.Duration
+	ETag      string
 }
 
 // WatermarkHistory is what the watermark checker judges.
@@ -64,17 +68,7 @@ type WatermarkHistory struct {
 // witnessed, which for RuleBelowPredecessor is the later of the entry and
 // the publication of the watermark it is below.
 func CheckWatermarks(h WatermarkHistory) []Violation {
-	pubs := slices.Clone(h.Publications)
-	slices.SortFunc(pubs, func(a, b Publication) int {
-		if a.Token != b.Token {
-			if a.Token < b.Token {
-				return -1
-			}
-			return 1
-		}
-		return int(a.Known - b.Known)
-	})
-	// below[i]: the highest watermark of tokens below pubs[i].Token.
+	pubs := h.byToken()
 	type key struct {
 		token uint64
 		rule  string
@@ -88,23 +82,18 @@ func CheckWatermarks(h WatermarkHistory) []Violation {
 		}
 	}
 	for _, w := range h.Writes {
-		var pred, own time.Time
-		var predToken uint64
-		var predKnown time.Duration
+		var own time.Time
 		for _, p := range pubs {
-			switch {
-			case p.Token < w.Token && p.Watermark.After(pred):
-				pred, predToken, predKnown = p.Watermark, p.Token, p.Known
-			case p.Token == w.Token && p.Known <= w.At && p.Watermark.After(own):
+			if p.Token == w.Token && p.Known <= w.At && p.Watermark.After(own) {
 				own = p.Watermark
 			}
 		}
-		if predToken != 0 && !w.Stamp.After(pred) {
+		if p, below := predecessor(pubs, w); below {
 			// Witnessed once both the entry and the watermark exist: a
 			// lower token published after the entry (tokens that went down
 			// after a deletion of the lock object) is seen then.
-			report(w, max(w.At, predKnown), RuleBelowPredecessor, fmt.Sprintf("node %d wrote an entry stamped %s under token %d at %v, not above the watermark %s published under token %d",
-				w.Node, stamp(w.Stamp), w.Token, w.At, stamp(pred), predToken))
+			report(w, max(w.At, p.Known), RuleBelowPredecessor, fmt.Sprintf("node %d wrote an entry stamped %s under token %d at %v, not above the watermark %s published under token %d",
+				w.Node, stamp(w.Stamp), w.Token, w.At, stamp(p.Watermark), p.Token))
 		}
 		if w.Stamp.After(own) {
 			report(w, w.At, RuleAboveOwn, fmt.Sprintf("node %d wrote an entry stamped %s under token %d at %v, above the watermark %s its term had published by then",
@@ -113,6 +102,35 @@ func CheckWatermarks(h WatermarkHistory) []Violation {
 	}
 	slices.SortStableFunc(out, compareViolations)
 	return out
+}
+
+// Predecessor returns the publication that entry w is at or below, by
+// RuleBelowPredecessor (the highest watermark published under a lower
+// token, the first such in token order), and whether w is at or below it.
+func (h WatermarkHistory) Predecessor(w StampedWrite) (Publication, bool) {
+	return predecessor(h.byToken(), w)
+}
+
+// byToken returns h's publications ordered by token, then by when they
+// were known.
+func (h WatermarkHistory) byToken() []Publication {
+	pubs := slices.Clone(h.Publications)
+	slices.SortFunc(pubs, func(a, b Publication) int {
+		return cmp.Or(cmp.Compare(a.Token, b.Token), cmp.Compare(a.Known, b.Known))
+	})
+	return pubs
+}
+
+// predecessor is Predecessor over pubs, sorted by token.
+func predecessor(pubs []Publication, w StampedWrite) (Publication, bool) {
+	var pred Publication
+	found := false
+	for _, p := range pubs {
+		if p.Token < w.Token && p.Watermark.After(pred.Watermark) {
+			pred, found = p, true
+		}
+	}
+	return pred, found && !w.Stamp.After(pred.Watermark)
 }
 
 func stamp(t time.Time) string {

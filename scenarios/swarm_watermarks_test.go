@@ -47,7 +47,7 @@ func TestSwarmWatermarkApplication(t *testing.T) {
 			t.Errorf("seed %d: %s %v", seed, o.Verdict, o.Violations)
 		}
 		if len(o.Excused) == 0 {
-			if v := st.Audit(o.Result); len(v) > 0 {
+			if v := append(st.Audit(o.Result), linearizability.CheckWatermarks(st.Watermarks(o.Result))...); len(v) > 0 {
 				t.Errorf("seed %d: the audit finds %v in a run that passed with nothing excused", seed, v)
 			}
 		}

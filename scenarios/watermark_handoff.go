@@ -91,7 +91,7 @@ func watermarkSetupRun(seed uint64, ignore bool) (harness.Setup, *watermarkRun) 
 			faults.Event{Kind: faults.ClockJump, At: faults.Duration(20 * time.Second), Node: i, By: faults.Duration(watermarkStep)},
 		)
 	}
-	return harness.Setup{Config: cfg, Plan: plan, Protocol: p, Audit: run.audit}, run
+	return harness.Setup{Config: cfg, Plan: plan, Protocol: p, Watermarks: run.watermarks}, run
 }
 
 // watermarkRun is the state of one run: the entries written and every lock
@@ -246,7 +246,7 @@ func (r *watermarkRun) history(h *sim.History) linearizability.WatermarkHistory 
 	var wh linearizability.WatermarkHistory
 	for _, etag := range slices.Sorted(maps.Keys(known)) { // in an order of ours, not the map's
 		if rec, ok := r.records[etag]; ok {
-			wh.Publications = append(wh.Publications, linearizability.Publication{Token: rec.Token, Watermark: rec.Watermark, Known: known[etag]})
+			wh.Publications = append(wh.Publications, linearizability.Publication{Token: rec.Token, Watermark: rec.Watermark, Known: known[etag], ETag: etag})
 		}
 	}
 	for _, e := range r.entries {
@@ -255,7 +255,8 @@ func (r *watermarkRun) history(h *sim.History) linearizability.WatermarkHistory 
 	return wh
 }
 
-// audit is the scenario's Setup.Audit: the watermark checker.
-func (r *watermarkRun) audit(res *sim.Result) []linearizability.Violation {
-	return linearizability.CheckWatermarks(r.history(res.History))
+// watermarks is the scenario's Setup.Watermarks: the run's watermark
+// history, for the watermark checker.
+func (r *watermarkRun) watermarks(res *sim.Result) linearizability.WatermarkHistory {
+	return r.history(res.History)
 }

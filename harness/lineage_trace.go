@@ -1,0 +1,333 @@
+package harness
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/s3lease/s3lease/sim"
+)
+
+// traced is what traceLineage finds in a history, from its foreign
+// writes. Per term of the history:
+type traced struct {
+	// read: the foreign writes whose derived content the term's
+	// incarnation had been shown by its start.
+	read []writeSet
+	// handOver: the foreign writes that the record its acquisition took
+	// over derives from through hand-overs (the watermark it was handed
+	// came with that record); direct: those that wrote that record
+	// themselves.
+	handOver, direct []writeSet
+	// acquired: when it was acquired, the send of its incarnation's last
+	// write of an object before it began (its start if none).
+	acquired []time.Duration
+	// tookToken: the token of the term that wrote the record its
+	// acquisition took over (the largest, if that record's ETag was
+	// written under several; 0 if unknown or written by someone else).
+	tookToken []uint64
+	// published holds, for each version an elector wrote (by its unquoted
+	// ETag), the hand-over lineage of the record it carries.
+	published map[string]writeSet
+}
+
+// objectContent is what an object key holds: the version with an ETag
+// (unquoted), or, with etag "", no object.
+type objectContent struct{ key, etag string }
+
+// mayHaveApplied reports whether S3 may have applied op: it succeeded, or
+// no answer says it did not.
+func mayHaveApplied(op *sim.S3Op) bool {
+	return op.Status == 200 || op.Return < 0 || op.Status == 0 || op.Status >= 500
+}
+
+// written is the content op's write leaves, if it is a write that S3 may
+// have applied.
+func written(op *sim.S3Op) (objectContent, bool) {
+	if op.Node < 0 && op.Status != 200 || !mayHaveApplied(op) {
+		return objectContent{}, false
+	}
+	switch op.Op {
+	case "PutObject":
+		return objectContent{op.Key, strings.Trim(op.BodyETag, `"`)}, true
+	case "DeleteObject":
+		return objectContent{op.Key, ""}, true
+	}
+	return objectContent{}, false
+}
+
+// showed is the content op's answer showed its node, if it showed one.
+func showed(op *sim.S3Op) (objectContent, bool) {
+	ifMatch := strings.Trim(op.IfMatch, `"`)
+	switch {
+	case op.Op == "GetObject" || op.Op == "HeadObject":
+		switch op.Status {
+		case 200:
+			return objectContent{op.Key, strings.Trim(op.ETag, `"`)}, true
+		case 404:
+			return objectContent{op.Key, ""}, true
+		case 304:
+			if m := strings.Trim(op.IfNoneMatch, `"`); m != "" && m != "*" {
+				return objectContent{op.Key, m}, true
+			}
+		}
+	case op.Status != 200:
+	case (op.Op == "PutObject" || op.Op == "DeleteObject") && ifMatch != "" && ifMatch != "*":
+		return objectContent{op.Key, ifMatch}, true
+	case op.Op == "PutObject" && op.IfNoneMatch == "*":
+		return objectContent{op.Key, ""}, true
+	}
+	return objectContent{}, false
+}
+
+// replaced is the content a conditional write op replaced if S3 applied
+// it (the version its If-Match names, the absence an If-None-Match: *
+// needs), if it is conditional.
+func replaced(op *sim.S3Op) (objectContent, bool) {
+	if m := strings.Trim(op.IfMatch, `"`); m != "" && m != "*" {
+		return objectContent{op.Key, m}, true
+	}
+	if op.Op == "PutObject" && op.IfNoneMatch == "*" {
+		return objectContent{op.Key, ""}, true
+	}
+	return objectContent{}, false
+}
+
+// version is one write of a content: when it was sent, and the foreign
+// writes it derives from: through what its writer had been shown (read),
+// through the records it took over (handOver); foreign says someone else
+// wrote it; token is the token of the term it was written under, once
+// known (0 until then, and for someone else's).
+type version struct {
+	at             time.Duration
+	read, handOver writeSet
+	foreign        bool
+	token          uint64
+}
+
+// lineages of a content as an answer at some instant shows it: the
+// union over every write of its ETag sent by then, or the last delete;
+// token is the largest token they were written under.
+type lineages struct {
+	read, handOver, direct writeSet
+	token                  uint64
+}
+
+// contentLineage returns the lineages of c in vs (c's writes) as an
+// answer at at shows it.
+func contentLineage(vs []*version, c objectContent, at time.Duration) lineages {
+	var out lineages
+	last := time.Duration(-1)
+	for _, v := range vs {
+		if v.at > at || c.etag == "" && v.at < last {
+			continue
+		}
+		if c.etag == "" {
+			out, last = lineages{}, v.at
+		}
+		out.read = out.read.union(v.read)
+		out.handOver = out.handOver.union(v.handOver)
+		out.token = max(out.token, v.token)
+		if v.foreign {
+			out.direct = out.direct.union(v.handOver)
+		}
+	}
+	return out
+}
+
+// firstShown returns the first of at (instants content was shown) from
+// from on, or end if none: a write of the content that no answer came
+// for was applied by then, if ever it was.
+func firstShown(at []time.Duration, from, end time.Duration) time.Duration {
+	for _, t := range at {
+		if t >= from && t < end {
+			end = t
+		}
+	}
+	return end
+}
+
+// The events traceLineage follows: answers at their arrival, terms at
+// their start, writes at their send; at one instant in that order (a node
+// that begins a term or sends a write the instant an answer came acted on
+// it; a write it sends the instant its term begins is the term's first
+// renewal, not its acquisition).
+const (
+	evAnswer = iota
+	evTerm
+	evWrite
+)
+
+// lineageEvent is one event: its instant, kind, and the index of its
+// request in History.S3 (answer, write) or of its term in History.Terms.
+type lineageEvent struct {
+	at   time.Duration
+	kind int
+	i    int
+}
+
+// lineageEvents returns the events of h's nodes, in order.
+func lineageEvents(h *sim.History) []lineageEvent {
+	evs := make([]lineageEvent, 0, 2*len(h.S3)+len(h.Terms))
+	for i := range h.S3 {
+		if op := &h.S3[i]; op.Node >= 0 {
+			evs = append(evs, lineageEvent{op.Call, evWrite, i})
+			if op.Return >= 0 {
+				evs = append(evs, lineageEvent{op.Return, evAnswer, i})
+			}
+		}
+	}
+	for j := range h.Terms {
+		evs = append(evs, lineageEvent{h.Terms[j].Start, evTerm, j})
+	}
+	slices.SortFunc(evs, func(a, b lineageEvent) int {
+		return cmp.Or(cmp.Compare(a.at, b.at), a.kind-b.kind, a.i-b.i)
+	})
+	return evs
+}
+
+// traceLineage follows the content of the lock object through h from the
+// foreign writes fw (see lineage).
+func traceLineage(h *sim.History, fw []foreignWrite) traced {
+	foreignOf := map[int]int{}
+	for f, w := range fw {
+		if w.op >= 0 {
+			foreignOf[w.op] = f
+		}
+	}
+	// versions holds every write of each content: the writes from outside
+	// the nodes from the start (a foreign write derives from itself), the
+	// electors' as they are sent.
+	versions := map[objectContent][]*version{}
+	for i := range h.S3 {
+		if c, ok := written(&h.S3[i]); ok && h.S3[i].Node < 0 {
+			var self writeSet
+			if f, ok := foreignOf[i]; ok {
+				self.add(f)
+			}
+			versions[c] = append(versions[c], &version{at: h.S3[i].Call, read: self, handOver: self, foreign: true})
+		}
+	}
+	// observed holds when answers showed each content.
+	observed := map[objectContent][]time.Duration{}
+	for i := range h.S3 {
+		if op := &h.S3[i]; op.Node >= 0 && op.Return >= 0 {
+			if c, ok := showed(op); ok {
+				observed[c] = append(observed[c], op.Return)
+			}
+		}
+	}
+	// takers holds, for each content, the conditional writes that
+	// replaced it and were answered so: when sent, when answered.
+	takers := map[objectContent][][2]time.Duration{}
+	for i := range h.S3 {
+		if op := &h.S3[i]; op.Node >= 0 && op.Status == 200 && op.Return >= 0 {
+			if r, ok := replaced(op); ok {
+				takers[r] = append(takers[r], [2]time.Duration{op.Call, op.Return})
+			}
+		}
+	}
+	// superseded reports whether content c was no longer current at at:
+	// a write that replaced it was answered before, and c was not written
+	// again since that write was sent.
+	superseded := func(c objectContent, at time.Duration) bool {
+		for _, w := range takers[c] {
+			if w[1] < at && !slices.ContainsFunc(versions[c], func(v *version) bool { return v.at > w[0] && v.at < at }) {
+				return true
+			}
+		}
+		return false
+	}
+	// replacedAt is, for each conditional write, as of when it is taken
+	// to have replaced the content it names.
+	replacedAt := map[int]time.Duration{}
+	type incarnation struct{ node, inc int }
+	seen := map[incarnation]writeSet{}
+	// last is the content an incarnation's last answer showed it; took,
+	// what its last write took over.
+	last := map[incarnation]lineages{}
+	took := map[incarnation]lineages{}
+	sent := map[incarnation]time.Duration{}
+	// cur is an incarnation's last term begun (its index + 1); pending,
+	// its last write, which was written under that term unless it is the
+	// acquisition of the next.
+	cur := map[incarnation]int{}
+	pending := map[incarnation]*version{}
+	evs := lineageEvents(h)
+	out := traced{
+		read: make([]writeSet, len(h.Terms)), handOver: make([]writeSet, len(h.Terms)), direct: make([]writeSet, len(h.Terms)),
+		acquired: make([]time.Duration, len(h.Terms)), tookToken: make([]uint64, len(h.Terms)), published: map[string]writeSet{},
+	}
+	for _, e := range evs {
+		switch e.kind {
+		case evWrite:
+			op := &h.S3[e.i]
+			k := incarnation{op.Node, op.Incarnation}
+			if op.Op != "PutObject" && op.Op != "DeleteObject" {
+				continue
+			}
+			sent[k] = op.Call
+			// A conditional write replaced the content it names as S3
+			// held it when it applied: as sent, if it was still current
+			// then; if a write that replaced it had been answered, as
+			// written again by the time the answer came, or, with no
+			// answer, by the time an answer first showed what it wrote
+			// (a restore writes an elector's bytes again). An
+			// unconditional one carries what its node last read.
+			c, ok := written(op)
+			from := last[k]
+			if r, cond := replaced(op); cond {
+				until := op.Call
+				if superseded(r, op.Call) {
+					if until = op.Return; until < 0 {
+						until = firstShown(observed[c], op.Call, h.End)
+					}
+				}
+				replacedAt[e.i] = until
+				from = contentLineage(versions[r], r, until)
+			}
+			took[k] = from
+			if !ok {
+				continue
+			}
+			v := &version{at: op.Call, read: slices.Clone(seen[k]).union(from.read), handOver: from.handOver}
+			versions[c] = append(versions[c], v)
+			if j := cur[k] - 1; j >= 0 {
+				v.token = h.Terms[j].Token // unless it acquires the next
+			}
+			pending[k] = v
+			if c.etag != "" {
+				out.published[c.etag] = out.published[c.etag].union(from.handOver)
+			}
+		case evAnswer:
+			op := &h.S3[e.i]
+			if c, ok := showed(op); ok {
+				k := incarnation{op.Node, op.Incarnation}
+				at, cond := replacedAt[e.i]
+				if !cond {
+					at = op.Return
+				}
+				shown := contentLineage(versions[c], c, at)
+				seen[k] = seen[k].union(shown.read)
+				last[k] = shown
+			}
+		case evTerm:
+			t := &h.Terms[e.i]
+			k := incarnation{t.Node, t.Incarnation}
+			out.read[e.i] = slices.Clone(seen[k])
+			out.handOver[e.i] = slices.Clone(took[k].handOver)
+			out.direct[e.i] = slices.Clone(took[k].direct)
+			out.tookToken[e.i] = took[k].token
+			out.acquired[e.i] = t.Start
+			if at, ok := sent[k]; ok {
+				out.acquired[e.i] = at
+			}
+			if v := pending[k]; v != nil && v.at == out.acquired[e.i] {
+				v.token = t.Token
+			}
+			pending[k], cur[k] = nil, e.i+1
+		}
+	}
+	return out
+}
