@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/s3lease/s3lease/harness"
@@ -49,12 +50,18 @@ usage:
 
 // usageEnd ends the usage text.
 const usageEnd = `
-Run 'simrun COMMAND -h' for the flags of a command.
+Run 'simrun help COMMAND' (or 'simrun COMMAND -h') for the flags of a command.
 `
 
-// ErrUsage marks errors that exit with status 2: bad flags, arguments or
-// input files. A Tool wraps it.
+// ErrUsage marks errors of the command line that exit with status 2: bad
+// flags, flag values or arguments. A Tool wraps it; the message is
+// labelled "usage" and followed by where the command's flags are listed.
 var ErrUsage = cmdline.ErrUsage
+
+// ErrBadInput marks bad input that is no matter of the command line, which
+// also exits with status 2: a file whose content is wrong, an output path
+// that cannot take the file. Its message is printed as it is.
+var ErrBadInput = cmdline.ErrBadInput
 
 // errUsage is ErrUsage, by the name the subcommands use.
 var errUsage = ErrUsage
@@ -127,31 +134,98 @@ func (cli *program) run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, cli.usage())
 		return exitUsage
 	}
-	var code int
-	var err error
-	if cmd, ok := builtins[args[0]]; ok {
-		code, err = cmd(cli, args[1:], stdout, stderr)
-	} else if t := cli.tool(args[0]); t != nil {
-		code, err = t.Run(Env{Stdout: stdout, Stderr: stderr, Program: cli.invoke}, args[1:])
-	} else {
-		switch args[0] {
-		case "-h", "-help", "--help", "help":
+	name, args := args[0], args[1:]
+	switch name {
+	case "-h", "-help", "--help":
+		fmt.Fprint(stdout, cli.usage())
+		return exitOK
+	case "help":
+		if len(args) == 0 {
 			fmt.Fprint(stdout, cli.usage())
 			return exitOK
-		default:
-			err = fmt.Errorf("%w: unknown command %q", errUsage, args[0])
+		}
+		// help COMMAND is COMMAND -h, on stdout.
+		name, args, stderr = args[0], []string{"-h"}, stdout
+	case "-version", "--version":
+		name = "version"
+	}
+	var code int
+	var err error
+	if cmd, ok := builtins[name]; ok {
+		code, err = cmd(cli, args, stdout, stderr)
+	} else if t := cli.tool(name); t != nil {
+		code, err = t.Run(Env{Stdout: stdout, Stderr: stderr, Program: cli.invoke}, args)
+	} else {
+		err = fmt.Errorf("%w: unknown command %q%s", errUsage, name, cli.suggest(name))
+		name = ""
+	}
+	switch {
+	case err == nil:
+		return code
+	case errors.Is(err, flag.ErrHelp):
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "simrun: %v\n", err)
+	switch {
+	case errors.Is(err, errUsage) && name == "":
+		fmt.Fprintf(stderr, "run '%s' for the commands\n", cli.repro(harness.Repro{Verb: "help"}))
+		return exitUsage
+	case errors.Is(err, errUsage):
+		fmt.Fprintf(stderr, "run '%s' for the flags of %s\n", cli.repro(harness.Repro{Verb: name, Flags: []string{"-h"}}), name)
+		return exitUsage
+	case errors.Is(err, ErrBadInput):
+		return exitUsage
+	}
+	return exitCrashed
+}
+
+// suggest is "; did you mean X?" for the command closest to a mistyped
+// name (at most two letters changed, added or removed, or a prefix of one
+// command only), or "".
+func (cli *program) suggest(name string) string {
+	names := []string{"help"}
+	for n := range builtins {
+		names = append(names, n)
+	}
+	for _, t := range cli.tools {
+		names = append(names, t.Name)
+	}
+	slices.Sort(names)
+	best, bestDist, prefixed := "", 3, []string{}
+	for _, n := range names {
+		if d := editDistance(name, n); d < bestDist && d < len(n) {
+			best, bestDist = n, d
+		}
+		if len(name) >= 2 && strings.HasPrefix(n, name) {
+			prefixed = append(prefixed, n)
 		}
 	}
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "simrun: %v\n", err)
-		if errors.Is(err, errUsage) {
-			fmt.Fprint(stderr, "run 'simrun help' for usage\n")
-			return exitUsage
-		}
-		return exitCrashed
+	if best == "" && len(prefixed) == 1 {
+		best = prefixed[0]
 	}
-	return code
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %q?", best)
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }

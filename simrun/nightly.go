@@ -2,6 +2,7 @@ package simrun
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -77,7 +78,7 @@ func (cli *program) cmdCampaign(args []string, stdout, stderr io.Writer) (int, e
 	shardFlag := fs.String("shard", "0/1", "run shard `I/N` of the range: the seeds s with (s - start) % N == I")
 	keep := fs.Int("keep", nightly.DefaultKeep, "reproducers kept on disk per signature (all are counted)")
 	check := fs.Bool("check-determinism", false, "run every seed twice and compare the trace hashes")
-	junit := fs.String("junit", "", "also write the report as JUnit XML to `FILE`")
+	junit := fs.String("junit", "", "also write the report as JUnit XML to `FILE` (- for standard output)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	showCoverage := fs.Bool("coverage", false, "list the coverage points no seed reached, by name (the summary counts them)")
 	if err := cmdline.Parse(fs, args); err != nil {
@@ -112,10 +113,14 @@ func (cli *program) cmdCampaign(args []string, stdout, stderr io.Writer) (int, e
 		WriteTrace: func(w io.Writer, o *harness.Outcome) error { return cli.printReplay(w, w, o, nil, "", false) },
 	})
 	if err != nil {
-		return 0, fmt.Errorf("%w: -out %s: %v", errUsage, *out, err)
+		return 0, cmdline.BadInput(fmt.Errorf("-out %s: %w", *out, err))
 	}
-	if err := cmdline.CheckOutputDir(*junit); err != nil { // after Open: -junit may name a file in DIR
-		return 0, fmt.Errorf("%w: -junit: %v", errUsage, err)
+	if err := checkOutput("-junit", *junit); err != nil { // after Open: -junit may name a file in DIR
+		return 0, err
+	}
+	text, err := textOutput(stdout, stderr, *asJSON, "-junit", *junit)
+	if err != nil {
+		return 0, err
 	}
 
 	ctx, caught := cmdline.StopOnSignal()
@@ -133,8 +138,8 @@ func (cli *program) cmdCampaign(args []string, stdout, stderr io.Writer) (int, e
 		if err := nightly.WriteJUnit(&buf, rep, cli.invoke); err != nil {
 			return 0, err
 		}
-		if err := harness.WriteFileAtomic(*junit, buf.Bytes()); err != nil {
-			return 0, fmt.Errorf("-junit: %w", err)
+		if err := writeOutput(stdout, "-junit", *junit, buf.Bytes()); err != nil {
+			return 0, err
 		}
 	}
 	if *asJSON {
@@ -146,15 +151,15 @@ func (cli *program) cmdCampaign(args []string, stdout, stderr io.Writer) (int, e
 			return 0, err
 		}
 	} else {
-		cli.printReport(stdout, rep, *out, *showCoverage)
+		cli.printReport(text, rep, *out, *showCoverage)
 		session := after.Session
-		fmt.Fprintf(stdout, "this session: %d seeds in %.2fs with %d workers: %.0f seeds/s",
+		fmt.Fprintf(text, "this session: %d seeds in %.2fs with %d workers: %.0f seeds/s",
 			session, after.SessionElapsed.Seconds(), *workers, after.Rate())
 		if before.Done > 0 {
-			fmt.Fprintf(stdout, " (resumed after %d seeds done)", before.Done)
+			fmt.Fprintf(text, " (resumed after %d seeds done)", before.Done)
 		}
-		fmt.Fprintln(stdout)
-		fmt.Fprintf(stdout, "report: %s\n", filepath.Join(*out, nightly.ReportFile))
+		fmt.Fprintln(text)
+		fmt.Fprintf(text, "report: %s\n", filepath.Join(*out, nightly.ReportFile))
 	}
 	switch {
 	case runErr != nil:
@@ -172,8 +177,8 @@ func (cli *program) cmdCampaign(args []string, stdout, stderr io.Writer) (int, e
 // cmdMerge runs `simrun merge`.
 func (cli *program) cmdMerge(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := cmdline.NewFlagsUsage("merge", stderr, mergeUsage)
-	out := fs.String("out", "", "write the merged report to `FILE`")
-	junit := fs.String("junit", "", "also write the merged report as JUnit XML to `FILE`")
+	out := fs.String("out", "", "write the merged report to `FILE` (- for standard output)")
+	junit := fs.String("junit", "", "also write the merged report as JUnit XML to `FILE` (- for standard output)")
 	asJSON := fs.Bool("json", false, "print the merged report as JSON")
 	showCoverage := fs.Bool("coverage", false, "list the coverage points no seed of any shard reached, by name (the summary counts them)")
 	files, err := cmdline.ParseFiles(fs, args)
@@ -186,9 +191,15 @@ func (cli *program) cmdMerge(args []string, stdout, stderr io.Writer) (int, erro
 	case len(files) == 0:
 		return 0, fmt.Errorf("%w: merge needs at least one REPORT", errUsage)
 	}
-	if err := cmdline.CheckOutputDir(*junit); err != nil {
-		return 0, fmt.Errorf("%w: -junit: %v", errUsage, err)
+	if err := errors.Join(checkOutput("-out", *out), checkOutput("-junit", *junit)); err != nil {
+		return 0, err
 	}
+	text, err := textOutput(stdout, stderr, *asJSON, "-out", *out, "-junit", *junit)
+	if err != nil {
+		return 0, err
+	}
+	// Reproducer paths become relative to the merged report's directory
+	// (the current one, for a report on standard output).
 	outDir, err := filepath.Abs(filepath.Dir(*out))
 	if err != nil {
 		return 0, fmt.Errorf("-out: %w", err)
@@ -197,11 +208,11 @@ func (cli *program) cmdMerge(args []string, stdout, stderr io.Writer) (int, erro
 	for _, path := range files {
 		r, err := nightly.ReadReportFile(path)
 		if err != nil {
-			return 0, fmt.Errorf("%w: %v", errUsage, err)
+			return 0, cmdline.BadInput(err)
 		}
 		dir, err := filepath.Abs(filepath.Dir(path))
 		if err != nil {
-			return 0, fmt.Errorf("%w: %v", errUsage, err)
+			return 0, cmdline.BadInput(err)
 		}
 		for i := range r.Groups {
 			for j, p := range r.Groups[i].Reproducers {
@@ -212,22 +223,22 @@ func (cli *program) cmdMerge(args []string, stdout, stderr io.Writer) (int, erro
 	}
 	merged, err := nightly.Merge(cli.invoke, reports...)
 	if err != nil {
-		return 0, fmt.Errorf("%w: %v", errUsage, err)
+		return 0, cmdline.BadInput(err)
 	}
 	data, err := merged.Marshal()
 	if err != nil {
 		return 0, err
 	}
-	if err := harness.WriteFileAtomic(*out, data); err != nil {
-		return 0, fmt.Errorf("-out: %w", err)
+	if err := writeOutput(stdout, "-out", *out, data); err != nil {
+		return 0, err
 	}
 	if *junit != "" {
 		var buf bytes.Buffer
 		if err := nightly.WriteJUnit(&buf, merged, cli.invoke); err != nil {
 			return 0, err
 		}
-		if err := harness.WriteFileAtomic(*junit, buf.Bytes()); err != nil {
-			return 0, fmt.Errorf("-junit: %w", err)
+		if err := writeOutput(stdout, "-junit", *junit, buf.Bytes()); err != nil {
+			return 0, err
 		}
 	}
 	if *asJSON {
@@ -235,8 +246,8 @@ func (cli *program) cmdMerge(args []string, stdout, stderr io.Writer) (int, erro
 			return 0, err
 		}
 	} else {
-		cli.printReport(stdout, merged, filepath.Dir(*out), *showCoverage)
-		fmt.Fprintf(stdout, "merged %d reports into %s\n", len(reports), *out)
+		cli.printReport(text, merged, filepath.Dir(*out), *showCoverage)
+		fmt.Fprintf(text, "merged %d reports into %s\n", len(reports), outputName(*out))
 	}
 	code := reportCode(merged)
 	if len(merged.Missing) > 0 {

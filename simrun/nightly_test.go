@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -31,31 +30,8 @@ func init() {
 	}
 }
 
-// nightlyRun is run with the campaign and merge commands dispatched, and
-// their errors turned into exit statuses as run does.
-func nightlyRun(args []string, stdout, stderr io.Writer) int {
-	var code int
-	var err error
-	switch {
-	case len(args) > 0 && args[0] == "campaign":
-		code, err = testCLI().cmdCampaign(args[1:], stdout, stderr)
-	case len(args) > 0 && args[0] == "merge":
-		code, err = testCLI().cmdMerge(args[1:], stdout, stderr)
-	default:
-		return run(args, stdout, stderr)
-	}
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "simrun: %v\n", err)
-		if errors.Is(err, errUsage) {
-			return exitUsage
-		}
-		return exitCrashed
-	}
-	return code
-}
+// nightlyRun is run: the campaign and merge commands among the others.
+func nightlyRun(args []string, stdout, stderr io.Writer) int { return run(args, stdout, stderr) }
 
 func nightlySimrun(args ...string) (int, string, string) {
 	var out, errOut bytes.Buffer

@@ -37,11 +37,15 @@ func (cli *program) cmdReplay(args []string, stdout, stderr io.Writer) (int, err
 	fs := cmdline.NewFlagsUsage("replay", stderr, replayUsage)
 	scenario := cli.scenarioFlag(fs)
 	seed := fs.Uint64("seed", 0, "the seed to replay")
-	out := fs.String("o", "", "with -seed: write the run's reproducer to `FILE` (atomically)")
+	out := fs.String("o", "", "with -seed: write the run's reproducer to `FILE` (atomically; - for standard output)")
 	asJSON := fs.Bool("json", false, "print the trace and verdict as one JSON document")
 	s3 := s3Flag(fs)
-	page := fs.String("html", "", "also write the run as a self-contained HTML page to `FILE` (atomically)")
+	page := fs.String("html", "", "also write the run as a self-contained HTML page to `FILE` (atomically; - for standard output)")
 	files, err := cmdline.ParseFiles(fs, args)
+	if err != nil {
+		return 0, err
+	}
+	text, err := textOutput(stdout, stderr, *asJSON, "-o", *out, "-html", *page)
 	if err != nil {
 		return 0, err
 	}
@@ -59,10 +63,10 @@ func (cli *program) cmdReplay(args []string, stdout, stderr io.Writer) (int, err
 		if err != nil {
 			return 0, err
 		}
-		if err := harness.WriteFileAtomic(*out, data); err != nil {
-			return 0, fmt.Errorf("-o: %w", err)
+		if err := writeOutput(stdout, "-o", *out, data); err != nil {
+			return 0, err
 		}
-		fmt.Fprintf(stderr, "simrun: wrote the reproducer of %s seed %d (%s) to %s\n", o.Scenario, o.Seed, harness.SignatureOf(o), *out)
+		fmt.Fprintf(stderr, "simrun: wrote the reproducer of %s seed %d (%s) to %s\n", o.Scenario, o.Seed, harness.SignatureOf(o), outputName(*out))
 	}
 	sig := harness.SignatureOf(o)
 	var expect *harness.Signature
@@ -70,12 +74,16 @@ func (cli *program) cmdReplay(args []string, stdout, stderr io.Writer) (int, err
 		expect = rep.Expect
 	}
 	if *page != "" {
-		if err := cli.writeReplayPage(*page, o, path); err != nil {
+		data, err := cli.replayPage(o, path)
+		if err != nil {
 			return 0, err
 		}
-		fmt.Fprintf(stderr, "simrun: wrote the page of %s seed %d (%s) to %s\n", o.Scenario, o.Seed, o.Verdict, *page)
+		if err := writeOutput(stdout, "-html", *page, data); err != nil {
+			return 0, err
+		}
+		fmt.Fprintf(stderr, "simrun: wrote the page of %s seed %d (%s) to %s\n", o.Scenario, o.Seed, o.Verdict, outputName(*page))
 	}
-	if err := cli.printReplay(stdout, stderr, o, rep, path, *asJSON); err != nil {
+	if err := cli.printReplay(text, stderr, o, rep, path, *asJSON); err != nil {
 		return 0, err
 	}
 	code := o.Verdict.ExitCode()
@@ -146,21 +154,20 @@ func (cli *program) printReplay(stdout, stderr io.Writer, o *harness.Outcome, re
 	return nil
 }
 
-// writeReplayPage writes the HTML page of a replayed run to file,
-// atomically. path is the reproducer file the run came from, if any: the
-// page's replay command names it.
-func (cli *program) writeReplayPage(file string, o *harness.Outcome, path string) error {
+// replayPage is the HTML page of a replayed run. path is the reproducer
+// file the run came from, if any: the page's replay command names it.
+func (cli *program) replayPage(o *harness.Outcome, path string) ([]byte, error) {
 	if path == "" {
-		return cli.writePage(file, "", o, "")
+		return cli.page("", o, "")
 	}
-	return cli.writePage(file, fmt.Sprintf("%s (%s seed %d): %s", path, o.Scenario, o.Seed, o.Verdict), o,
+	return cli.page(fmt.Sprintf("%s (%s seed %d): %s", path, o.Scenario, o.Seed, o.Verdict), o,
 		cli.repro(harness.Repro{File: path}))
 }
 
-// writePage writes the HTML page of a run to file, atomically, with its
-// title (empty: the scenario, seed and verdict) and the command that
-// replays it (empty: the scenario's seed).
-func (cli *program) writePage(file, title string, o *harness.Outcome, replay string) error {
+// page is the HTML page of a run, with its title (empty: the scenario,
+// seed and verdict) and the command that replays it (empty: the
+// scenario's seed).
+func (cli *program) page(title string, o *harness.Outcome, replay string) ([]byte, error) {
 	opt := htmlreport.Options{Replay: replay}
 	if sc, err := cli.catalog.Lookup(o.Scenario); err == nil {
 		opt.Scenario = &sc
@@ -173,12 +180,9 @@ func (cli *program) writePage(file, title string, o *harness.Outcome, replay str
 	}
 	var buf bytes.Buffer
 	if err := htmlreport.WriteOptions(&buf, title, o, opt); err != nil {
-		return err
+		return nil, err
 	}
-	if err := harness.WriteFileAtomic(file, buf.Bytes()); err != nil {
-		return fmt.Errorf("-html: %w", err)
-	}
-	return nil
+	return buf.Bytes(), nil
 }
 
 // loadReproducerFile reads a reproducer file; a missing, unreadable,
@@ -186,12 +190,12 @@ func (cli *program) writePage(file, title string, o *harness.Outcome, replay str
 func loadReproducerFile(path string) (*harness.Reproducer, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errUsage, err)
+		return nil, cmdline.BadInput(err)
 	}
 	defer f.Close()
 	r, err := harness.LoadReproducer(f)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", errUsage, path, err)
+		return nil, badInput("%s: %w", path, err)
 	}
 	return r, nil
 }
@@ -207,9 +211,14 @@ func (cli *program) runNamed(fs *flag.FlagSet, cmd string, files []string, scena
 	case len(files) == 1:
 		path := files[0]
 		for _, name := range append([]string{"seed", "scenario"}, fileless...) {
-			if cmdline.IsSet(fs, name) {
-				return nil, nil, "", fmt.Errorf("%w: %s FILE takes no -%s: the file names the run", errUsage, cmd, name)
+			if !cmdline.IsSet(fs, name) {
+				continue
 			}
+			if name == "seed" || name == "scenario" {
+				return nil, nil, "", fmt.Errorf("%w: %s -%s names a run, and so would the argument %q as a reproducer FILE: give -seed (and -scenario), or FILE alone",
+					errUsage, cmd, name, path)
+			}
+			return nil, nil, "", fmt.Errorf("%w: %s FILE takes no -%s: the file names the run", errUsage, cmd, name)
 		}
 		rep, err := loadReproducerFile(path)
 		if err != nil {
@@ -217,11 +226,11 @@ func (cli *program) runNamed(fs *flag.FlagSet, cmd string, files []string, scena
 		}
 		sc, err := cli.catalog.Resolve(rep)
 		if err != nil {
-			return nil, nil, "", fmt.Errorf("%w: %s: %v", errUsage, path, err)
+			return nil, nil, "", badInput("%s: %w", path, err)
 		}
 		s, err := rep.Setup(sc)
 		if err != nil {
-			return nil, nil, "", fmt.Errorf("%w: %s: %v", errUsage, path, err)
+			return nil, nil, "", badInput("%s: %w", path, err)
 		}
 		o, err := harness.RunSetup(path3.setup(s), true)
 		if o != nil {

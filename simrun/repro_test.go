@@ -141,12 +141,13 @@ func TestReplayBadFiles(t *testing.T) {
 			t.Errorf("simrun %q: exit %d (want 2), stderr %q (want %q)", c.args, code, errOut, c.says)
 		}
 	}
-	// A file that cannot be written is no usage error: the message names
-	// the file asked for, not a temporary one.
+	// A file that cannot be written where it is asked for is bad input,
+	// but no usage error: the message names the flag and the file asked
+	// for, not a temporary one.
 	out := filepath.Join(dir, "no-dir", "x.json")
 	code, _, errOut := simrun("replay", "-seed", "1", "-o", out)
-	if code == exitOK || code == exitUsage || !strings.Contains(errOut, "writing "+out+": ") || strings.Contains(errOut, ".tmp") || strings.Contains(errOut, "usage") {
-		t.Errorf("simrun replay -o %s: exit %d, stderr %q; want a write error naming the file, not a usage error", out, code, errOut)
+	if code != exitUsage || !strings.HasPrefix(errOut, "simrun: -o: writing "+out+": ") || strings.Contains(errOut, ".tmp") || strings.Contains(errOut, "usage") {
+		t.Errorf("simrun replay -o %s: exit %d, stderr %q; want 2 and a write error naming -o and the file, not a usage error", out, code, errOut)
 	}
 }
 
