@@ -56,7 +56,9 @@
 // work (a file it could not write); 5 a run was inconclusive (the
 // linearizability check of its S3 history timed out); 6 code under
 // simulation blocked outside the simulator; 7 a merge that lacks some of a
-// campaign's shards (when no seed it covers failed); 130 or 143 a run or a
+// campaign's shards when every seed it covers passed (a failing seed's
+// status wins, and the merged report and JUnit file still name the missing
+// shards); 130 or 143 a run or a
 // campaign stopped by SIGINT or SIGTERM, its summary printed and a
 // campaign's state and report saved.
 package simrun

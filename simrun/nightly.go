@@ -58,10 +58,17 @@ report: counts, coverage and signature groups summed, reproducer paths made
 relative to FILE's directory. Reports of different scenarios, ranges or
 determinism checks, or of shards that share seeds, are refused.
 
+Reports that cover only some shards of the range make an incomplete
+merge: the merged report says "complete": false and lists the shards
+"missing", the JUnit file has a failing testcase "incomplete" naming them,
+and stderr says so.
+
 Exit status: as for campaign, of the merged counts (0 every seed passed,
 1 unsafe, 4 crashes or nondeterminism, 3 liveness, 5 inconclusive, the
-first that applies); 2 for bad usage, an unreadable report or reports that
-do not merge.
+first that applies); 7 when shards are missing and every seed the reports
+cover passed (a failing seed's status wins over 7: the documents and
+stderr still say which shards are missing); 2 for bad usage, an unreadable
+report or reports that do not merge.
 
 flags:
 `

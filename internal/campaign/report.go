@@ -70,7 +70,9 @@ type Report struct {
 	Start            uint64 `json:"start"`
 	Seeds            uint64 `json:"seeds,omitempty"`
 	CheckDeterminism bool   `json:"checkDeterminism,omitempty"`
-	// Complete: every seed of the shards' part of the range has run.
+	// Complete: every seed of the report's part of the range has run (a
+	// campaign's: its shard's part; a merged report's: the whole range, so
+	// that a merge missing a shard is never complete).
 	Complete bool `json:"complete"`
 	// Missing are the shards of the range that no report covers (a merge
 	// of some of a campaign's shards), in the finest sharding the reports
@@ -243,6 +245,7 @@ func Merge(program string, reports ...*Report) (*Report, error) {
 	}
 	sortShards(m.Shards)
 	m.Missing = missingShards(m.Shards)
+	m.Complete = m.Complete && len(m.Missing) == 0
 	for _, g := range groups {
 		slices.SortFunc(g.Reproducers, func(x, y string) int {
 			return cmp.Or(cmp.Compare(reproSeed(x), reproSeed(y)), strings.Compare(x, y))
