@@ -16,8 +16,8 @@ import (
 )
 
 const replayUsage = `usage:
-  simrun replay [-scenario NAME] -seed S [-o FILE] [-html FILE] [-json]
-  simrun replay FILE [-html FILE] [-json]
+  simrun replay [-scenario NAME] -seed S [-o FILE] [-html FILE] [-json] [-expect VERDICT]
+  simrun replay FILE [-html FILE] [-json] [-expect recorded|VERDICT]
 
 Replays one run and prints its trace, plan, verdict and hash: a seed of a
 scenario, or a reproducer file (as -o, 'simrun shrink' or a person wrote
@@ -26,12 +26,28 @@ writes a self-contained page that shows the run: verdict, violations, a
 timeline of every node's terms, faults, S3 requests and fenced writes,
 porcupine's view of the S3 history, the plan and the trace. A file
 whose run does not show the signature it expects is reported on stderr
-("expected X, got Y") and exits with the verdict's status, 1 if the run
-passes. Exit status: 0 pass, 1 unsafe, 2 usage or a bad file, 3 liveness,
-4 crashed.
+("expected X, got Y").
+
+Exit status: the run's verdict's (0 pass, 1 unsafe, 3 liveness, 4
+crashed, 5 inconclusive, 6 blocked), or 2 for bad usage or a bad file.
+With -expect, the status says instead whether the run shows what was
+expected, so that a corpus of reproducers gates CI:
+
+  0  reproduces as expected: the signature the file records (-expect
+     recorded), or the verdict named (-expect unsafe, -expect pass, ...)
+  8  no longer fails: a failure was expected, and the run passes
+  9  fails differently: the run fails, but not as expected (another
+     verdict or other checkers; or a pass was expected)
 
 flags:
 `
+
+// Exit statuses of replay -expect when the run does not show what was
+// expected.
+const (
+	exitNoLongerFails    = 8
+	exitFailsDifferently = 9
+)
 
 func (cli *program) cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := cmdline.NewFlagsUsage("replay", stderr, replayUsage)
@@ -41,9 +57,24 @@ func (cli *program) cmdReplay(args []string, stdout, stderr io.Writer) (int, err
 	asJSON := fs.Bool("json", false, "print the trace and verdict as one JSON document")
 	s3 := s3Flag(fs)
 	page := fs.String("html", "", "also write the run as a self-contained HTML page to `FILE` (atomically; - for standard output)")
+	expectFlag := fs.String("expect", "", "exit 0 if the run shows `WHAT`, 8 if it no longer fails, 9 if it fails otherwise: recorded (the signature the reproducer FILE records) or a verdict (pass, unsafe, liveness, ...)")
 	files, err := cmdline.ParseFiles(fs, args)
 	if err != nil {
 		return 0, err
+	}
+	var want *harness.Signature // what -expect asks for; with a verdict, only its verdict counts
+	switch *expectFlag {
+	case "":
+	case "recorded":
+		if len(files) != 1 {
+			return 0, fmt.Errorf("%w: -expect recorded compares the run with what its reproducer FILE records: give a FILE", errUsage)
+		}
+	default:
+		v, err := harness.ParseVerdict(*expectFlag)
+		if err != nil {
+			return 0, fmt.Errorf("%w: -expect %q: want recorded or a verdict (pass, unsafe, liveness, crashed, inconclusive, blocked)", errUsage, *expectFlag)
+		}
+		want = &harness.Signature{Verdict: v.String()}
 	}
 	text, err := textOutput(stdout, stderr, *asJSON, "-o", *out, "-html", *page)
 	if err != nil {
@@ -73,6 +104,12 @@ func (cli *program) cmdReplay(args []string, stdout, stderr io.Writer) (int, err
 	if rep != nil {
 		expect = rep.Expect
 	}
+	if *expectFlag == "recorded" {
+		if expect == nil {
+			return 0, badInput("%s: -expect recorded: the file records no expected signature", path)
+		}
+		want = expect
+	}
 	if *page != "" {
 		data, err := cli.replayPage(o, path)
 		if err != nil {
@@ -86,14 +123,33 @@ func (cli *program) cmdReplay(args []string, stdout, stderr io.Writer) (int, err
 	if err := cli.printReplay(text, stderr, o, rep, path, *asJSON); err != nil {
 		return 0, err
 	}
-	code := o.Verdict.ExitCode()
-	if expect != nil && !expect.Equal(sig) {
-		fmt.Fprintf(stderr, "simrun: %s: expected %s, got %s\n", path, expect, sig)
-		if code == exitOK {
-			code = harness.Unsafe.ExitCode()
-		}
+	name := path
+	if name == "" {
+		name = fmt.Sprintf("%s seed %d", o.Scenario, o.Seed)
 	}
-	return code, nil
+	switch {
+	case want != nil:
+		return judgeReplay(stderr, name, *want, *expectFlag != "recorded", sig), nil
+	case expect != nil && !expect.Equal(sig):
+		fmt.Fprintf(stderr, "simrun: %s: expected %s, got %s\n", path, expect, sig)
+	}
+	return o.Verdict.ExitCode(), nil
+}
+
+// judgeReplay is the exit status of replay -expect: whether the run of
+// name, whose signature is got, shows want (its verdict alone, with
+// verdictOnly), said in one line on w.
+func judgeReplay(w io.Writer, name string, want harness.Signature, verdictOnly bool, got harness.Signature) int {
+	switch {
+	case got.Equal(want) || verdictOnly && got.Verdict == want.Verdict:
+		fmt.Fprintf(w, "simrun: %s: reproduces as expected: %s\n", name, got)
+		return exitOK
+	case got.Verdict == harness.Pass.String():
+		fmt.Fprintf(w, "simrun: %s: no longer fails: expected %s, the run passes\n", name, want)
+		return exitNoLongerFails
+	}
+	fmt.Fprintf(w, "simrun: %s: fails differently: expected %s, got %s\n", name, want, got)
+	return exitFailsDifferently
 }
 
 // printReplay prints a replayed run: as one JSON document, or as its plan,
