@@ -41,7 +41,9 @@
 //   - [Scenarios] adds scenarios: scenarios.All(), zoo.All(), a design's,
 //     or a user's own.
 //   - [Command] says how the printed commands invoke the program;
-//     without it they invoke harness.DefaultCommand.
+//     without it, a built binary's invoke it as the user ran it (its name
+//     if the PATH finds it, else the path typed), and a program go run
+//     built invokes harness.DefaultCommand.
 //   - [Tools] adds subcommands, each a [Tool] run with an [Env].
 //
 // A tool's error wrapping [ErrUsage] exits 2 with its message.

@@ -30,10 +30,15 @@ func testCLI() *program {
 }
 
 // TestMain lets the test binary act as simrun itself, so that tests can run
-// it in fresh processes with a chosen environment.
+// it in fresh processes with a chosen environment: on the arguments in
+// $SIMRUN_CHILD_ARGS, or, with SIMRUN_CHILD=argv, on its own, as a built
+// simrun would (testCLI: newProgram, with how it was invoked).
 func TestMain(m *testing.M) {
 	if args, ok := os.LookupEnv("SIMRUN_CHILD_ARGS"); ok {
 		os.Exit(run(strings.Fields(args), os.Stdout, os.Stderr))
+	}
+	if os.Getenv("SIMRUN_CHILD") == "argv" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }

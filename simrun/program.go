@@ -20,7 +20,8 @@ type program struct {
 	// the first protocol given, else "swarm" if the program knows it.
 	def string
 	// invoke is how printed commands invoke the program
-	// (harness.Repro.Program).
+	// (harness.Repro.Program): the Command option's, or how a built
+	// binary was run (invokedAs).
 	invoke string
 	tools  []Tool
 }
@@ -63,8 +64,10 @@ func Protocol(name string, p harness.Protocol) Option {
 // Command says how the commands the program prints (replay, shrink)
 // invoke it: a user's own main passes how it is run, for example
 // simrun.Command("go run ./cmd/mysimrun"), so that a printed command runs
-// the program that knows the user's protocols. Without it, printed
-// commands invoke harness.DefaultCommand.
+// the program that knows the user's protocols. Without it, a built binary's
+// printed commands invoke it as the user did (its name if the PATH finds
+// it, else the path typed), and a program that go run built invokes
+// harness.DefaultCommand.
 func Command(prefix string) Option {
 	return func(cli *program) error {
 		if prefix == "" {
@@ -128,6 +131,9 @@ func newProgram(opts []Option) (*program, error) {
 		if err := o(cli); err != nil {
 			return nil, err
 		}
+	}
+	if cli.invoke == "" {
+		cli.invoke = runningAs()
 	}
 	if cli.def == "" {
 		cli.def = "swarm"
