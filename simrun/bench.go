@@ -53,6 +53,7 @@ func (cli *program) cmdBench(args []string, stdout, stderr io.Writer) (int, erro
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
 	s3 := s3Flag(fs)
 	compareS3 := fs.Bool("compare-s3", false, "run the seeds on the fast path and through the real SDK, one after the other, and print both")
+	quiet := quietFlag(fs)
 	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}
@@ -83,8 +84,17 @@ func (cli *program) cmdBench(args []string, stdout, stderr io.Writer) (int, erro
 		defer pprof.StopCPUProfile()
 	}
 	b := schema.Bench{Header: schema.NewHeader(schema.CommandBench), Scenario: sc.Name}
+	prog := newProgress(sc.Name, "seeds", uint64(*seeds))
+	switch {
+	case *scale:
+		prog.total = 0 // the cells' seeds are found as they come
+	case *compareS3:
+		prog.total *= 2
+	}
+	stopProgress := cli.showProgress(stderr, *quiet, prog.report)
 	if *scale {
-		b.Scale, err = benchScale(sc, *seeds)
+		b.Scale, err = benchScale(sc, *seeds, prog)
+		stopProgress()
 		if err != nil {
 			return 0, err
 		}
@@ -93,17 +103,16 @@ func (cli *program) cmdBench(args []string, stdout, stderr io.Writer) (int, erro
 		}
 		return exitOK, printScale(stdout, &b)
 	}
-	b.BenchCell, err = benchCell(sc.Build, sc.Build(1).Config.Nodes, sc.Build(1).Config.Duration, *seeds, *workers)
+	b.BenchCell, err = benchCell(sc.Build, sc.Build(1).Config.Nodes, sc.Build(1).Config.Duration, *seeds, *workers, prog)
+	if err == nil && *compareS3 {
+		sdk := s3SDK.scenario(sc)
+		var cell schema.BenchCell
+		cell, err = benchCell(sdk.Build, sdk.Build(1).Config.Nodes, sdk.Build(1).Config.Duration, *seeds, *workers, prog)
+		b.SDK = &cell
+	}
+	stopProgress()
 	if err != nil {
 		return 0, err
-	}
-	if *compareS3 {
-		sdk := s3SDK.scenario(sc)
-		cell, err := benchCell(sdk.Build, sdk.Build(1).Config.Nodes, sdk.Build(1).Config.Duration, *seeds, *workers)
-		if err != nil {
-			return 0, err
-		}
-		b.SDK = &cell
 	}
 	if *asJSON {
 		return exitOK, schema.Write(stdout, b)
@@ -139,8 +148,8 @@ func printBenchCell(stdout io.Writer, scenario string, c *schema.BenchCell, path
 const phaseEvery = 17
 
 // benchCell runs seeds 1..seeds of build on workers goroutines and
-// measures them.
-func benchCell(build func(uint64) harness.Setup, nodes int, simulated time.Duration, seeds, workers int) (schema.BenchCell, error) {
+// measures them; prog counts them.
+func benchCell(build func(uint64) harness.Setup, nodes int, simulated time.Duration, seeds, workers int, prog *runProgress) (schema.BenchCell, error) {
 	var steps, s3check, fast atomic.Int64
 	var before, after runtime.MemStats
 	phases := sim.NewPhases()
@@ -165,6 +174,7 @@ func benchCell(build func(uint64) harness.Setup, nodes int, simulated time.Durat
 			phasesMu.Unlock()
 		}
 		o.Result.Release()
+		prog.add(o.Verdict != harness.Pass)
 		steps.Add(int64(o.Result.Steps))
 		s3check.Add(int64(o.S3.Duration))
 		if o.S3.Checker == linearizability.CheckerFast {
@@ -204,8 +214,8 @@ var (
 
 // benchScale measures sc's world without faults at every size of the
 // scaling table, each cell as many node-seconds as base seeds of 5 nodes
-// for 60 s.
-func benchScale(sc harness.Scenario, base int) ([]schema.BenchCell, error) {
+// for 60 s; prog counts the seeds.
+func benchScale(sc harness.Scenario, base int, prog *runProgress) ([]schema.BenchCell, error) {
 	var cells []schema.BenchCell
 	for _, n := range scaleNodes {
 		for _, d := range scaleDurations {
@@ -215,7 +225,7 @@ func benchScale(sc harness.Scenario, base int) ([]schema.BenchCell, error) {
 				s.Plan = &faults.Plan{}
 				return s
 			}
-			c, err := benchCell(build, n, d, seeds, 1)
+			c, err := benchCell(build, n, d, seeds, 1, prog)
 			if err != nil {
 				return nil, fmt.Errorf("%d nodes, %v: %w", n, d, err)
 			}

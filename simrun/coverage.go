@@ -71,6 +71,7 @@ func (cli *program) cmdCoverage(args []string, stdout, stderr io.Writer) (int, e
 	asJSON := fs.Bool("json", false, "print the coverage as JSON")
 	docFile := fs.String("doc", "", "write the coverage as a Markdown document to `FILE` (docs/coverage.md; - for standard output)")
 	guided := fs.Bool("guided", false, "run a guided campaign of -seeds runs instead (see 'simrun run -guided')")
+	quiet := quietFlag(fs)
 	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}
@@ -91,10 +92,13 @@ func (cli *program) cmdCoverage(args []string, stdout, stderr io.Writer) (int, e
 	ctx, caught := cmdline.StopOnSignal()
 	defer caught.Release()
 	var out *guidedOut
+	prog := newProgress(sc.Name, "seeds", uint64(*seeds))
 	if *guided {
-		out = &guidedOut{}
+		out, prog.unit = &guidedOut{}, "runs"
 	}
-	results, cov, g, wall, err := cli.runRange(ctx, sc, *start, uint64(*seeds), *workers, false, nil, s3Fast, out)
+	stopProgress := cli.showProgress(stderr, *quiet, prog.report)
+	results, cov, g, wall, err := cli.runRange(ctx, sc, *start, uint64(*seeds), *workers, false, prog, s3Fast, out)
+	stopProgress()
 	if err != nil {
 		return 0, err
 	}

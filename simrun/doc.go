@@ -29,6 +29,11 @@
 // of the explorer) runs when pasted into a shell, through the program
 // Command names.
 //
+// The long commands (run, campaign, zoo, explore, coverage, bench, shrink)
+// report their progress on stderr, one format for all: a line every few
+// seconds when stderr is no terminal (a CI log), a live line on a
+// terminal; -quiet silences it.
+//
 // # Building a program
 //
 // [Main] runs the subcommand named by the process's arguments and exits

@@ -34,6 +34,7 @@ func (cli *program) cmdExplore(args []string, stdout, stderr io.Writer) (int, er
 	out := fs.String("o", "", "write the failing execution's reproducer to `FILE` (atomically; - for standard output), for 'simrun replay FILE'")
 	page := fs.String("html", "", "write the failing execution's page to `FILE` (atomically; - for standard output)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	quiet := quietFlag(fs)
 	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}
@@ -82,7 +83,14 @@ func (cli *program) cmdExplore(args []string, stdout, stderr io.Writer) (int, er
 		return o.Verdict.ExitCode(), nil
 	}
 	start := time.Now()
-	r, err := harness.Explore(setup, *seed, bounds, *executions)
+	prog := newProgress("explore "+sc.Name, "executions", uint64(*executions))
+	stopProgress := cli.showProgress(stderr, *quiet, prog.report)
+	// harness.Explore, counting the executions as they are judged.
+	r, err := harness.ExploreEach(setup, sim.NewExplorer(*seed, bounds), *executions, func(o *harness.Outcome, _ harness.Path) bool {
+		prog.add(o.Verdict != harness.Pass)
+		return o.Verdict == harness.Pass
+	})
+	stopProgress()
 	if err != nil {
 		return 0, err
 	}

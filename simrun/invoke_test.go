@@ -88,7 +88,7 @@ func TestBuiltBinaryPrintsItsOwnCommand(t *testing.T) {
 		{"simrun", pathEnv, "simrun"},
 	} {
 		// The executable a shell finds for the name, given as the name.
-		cmd := exec.Command(filepath.Join(bin, "simrun"), "run", "-scenario", "naive-skew", "-seeds", "1")
+		cmd := exec.Command(filepath.Join(bin, "simrun"), "run", "-scenario", "naive-skew", "-seeds", "1", "-quiet")
 		cmd.Args[0], cmd.Dir, cmd.Env = c.name, work, c.env
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr

@@ -50,6 +50,11 @@ usage:
 
 // usageEnd ends the usage text.
 const usageEnd = `
+The long commands (run, campaign, zoo, explore, coverage, bench, shrink)
+report their progress on stderr: a line every few seconds (seeds done,
+rate, failures so far, time left), a live line on a terminal; -quiet
+silences it.
+
 Run 'simrun help COMMAND' (or 'simrun COMMAND -h') for the flags of a command.
 `
 

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/s3lease/s3lease/internal/catalog"
 	"github.com/s3lease/s3lease/internal/schema"
@@ -20,12 +21,16 @@ var project = catalog.New()
 // (without its tools).
 func run(args []string, stdout, stderr io.Writer) int { return testCLI().run(args, stdout, stderr) }
 
-// testCLI is simrun with every scenario of the project.
+// testCLI is simrun with every scenario of the project. Its progress
+// reports never tick, so that what a test reads on stderr does not depend
+// on how long its commands take; a test of the reports gives its own
+// ticks.
 func testCLI() *program {
 	cli, err := newProgram([]Option{Scenarios(project.Scenarios()...)})
 	if err != nil {
 		panic(err)
 	}
+	cli.ticker = func(bool) (<-chan time.Time, func()) { return nil, func() {} }
 	return cli
 }
 

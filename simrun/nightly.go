@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"time"
 
 	"github.com/s3lease/s3lease/harness"
 	nightly "github.com/s3lease/s3lease/internal/campaign"
@@ -38,8 +37,8 @@ and counted. -duration is the campaign's wall time over all its sessions.
 SIGINT or SIGTERM stop it cleanly: the running seeds finish, the state and
 the report are saved, the summary printed, and the exit status is 130
 (SIGINT) or 143 (SIGTERM), as shells expect; a second signal kills at once.
-Progress goes to stderr (redrawn twice a second if stdout is a terminal, a
-line every 10 s otherwise); the summary to stdout.
+Progress goes to stderr (a line redrawn twice a second on a terminal, a
+line every 5 s otherwise; -quiet: none); the summary to stdout.
 
 Exit status: 0 every seed passed; 1 an unsafe seed; 2 usage (bad flags, a
 DIR that cannot be written or holds another campaign's state); 3 liveness
@@ -88,6 +87,7 @@ func (cli *program) cmdCampaign(args []string, stdout, stderr io.Writer) (int, e
 	junit := fs.String("junit", "", "also write the report as JUnit XML to `FILE` (- for standard output)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	showCoverage := fs.Bool("coverage", false, "list the coverage points no seed reached, by name (the summary counts them)")
+	quiet := quietFlag(fs)
 	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}
@@ -132,7 +132,7 @@ func (cli *program) cmdCampaign(args []string, stdout, stderr io.Writer) (int, e
 
 	ctx, caught := cmdline.StopOnSignal()
 	defer caught.Release()
-	stopProgress := showProgress(func() string { return progressLine(c.Progress()) }, stderr, cmdline.IsTerminal(stdout))
+	stopProgress := cli.showProgress(stderr, *quiet, func() progressReport { return campaignProgress(c.Progress()) })
 	before := c.Progress()
 	rep, runErr := c.Run(ctx)
 	stopProgress()
@@ -300,63 +300,12 @@ func rebase(p, from, to string) string {
 // (a nondeterministic seed counts as crashed).
 func reportCode(r *nightly.Report) int { return r.Worst().ExitCode() }
 
-// showProgress shows the campaign's progress on w until the returned
-// function is called: on a terminal one line redrawn in place twice a
-// second, otherwise a line every 10 s.
-func showProgress(line func() string, w io.Writer, tty bool) (stop func()) {
-	interval := 10 * time.Second
-	if tty {
-		interval = 500 * time.Millisecond
-	}
-	quit, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(interval)
-		defer tick.Stop()
-		width := 0
-		draw := func() {
-			line := line()
-			if tty {
-				fmt.Fprintf(w, "\r%-*s", width, line)
-				width = max(width, len(line))
-			} else {
-				fmt.Fprintln(w, line)
-			}
-		}
-		for {
-			select {
-			case <-quit:
-				if tty {
-					draw()
-					fmt.Fprintln(w)
-				}
-				return
-			case <-tick.C:
-				draw()
-			}
-		}
-	}()
-	return func() {
-		close(quit)
-		<-done
-	}
-}
-
-// progressLine is one line of progress: seeds/s, seeds done, failures,
-// signatures, elapsed, and the eta if the range is bounded.
-func progressLine(p nightly.Progress) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s: %.0f seeds/s, ", p.Scenario, p.Shard, p.Rate())
-	if p.Total > 0 {
-		fmt.Fprintf(&b, "%d/%d seeds", p.Done, p.Total)
-	} else {
-		fmt.Fprintf(&b, "%d seeds", p.Done)
-	}
-	fmt.Fprintf(&b, ", %d failures, %d signatures, elapsed %v", p.Failures, p.Signatures, p.Elapsed.Round(time.Second))
-	if eta, ok := p.ETA(); ok {
-		fmt.Fprintf(&b, ", eta %v", eta.Round(time.Second))
-	}
-	return b.String()
+// campaignProgress is a campaign's progress as a progress report.
+func campaignProgress(p nightly.Progress) progressReport {
+	r := progressReport{Label: p.Scenario + " " + p.Shard.String(), Unit: "seeds", Done: p.Done, Total: p.Total,
+		Failures: p.Failures, Rate: p.Rate(), Elapsed: p.Elapsed, Extra: fmt.Sprintf("%d signatures", p.Signatures)}
+	r.ETA, r.HasETA = p.ETA()
+	return r
 }
 
 // printReport prints a report: its counts, its coverage (with

@@ -103,7 +103,7 @@ func TestOutputsNeverClobber(t *testing.T) {
 	// merge -out onto a null device of our own, as root: the report goes
 	// into the device, and the node stays a device.
 	camp := filepath.Join(dir, "campaign")
-	if code, out, errOut := simrun("campaign", "-out", camp, "-scenario", "reference", "-seeds", "2", "-workers", "1"); code != exitOK {
+	if code, out, errOut := simrun("campaign", "-out", camp, "-scenario", "reference", "-seeds", "2", "-workers", "1", "-quiet"); code != exitOK {
 		t.Fatalf("campaign: exit %d\n%s%s", code, out, errOut)
 	}
 	null := filepath.Join(dir, "null")

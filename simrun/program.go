@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/s3lease/s3lease/harness"
 )
@@ -24,6 +25,9 @@ type program struct {
 	// binary was run (invokedAs).
 	invoke string
 	tools  []Tool
+	// ticker gives the ticks of progress reports (realTicker; tests give
+	// their own).
+	ticker func(tty bool) (<-chan time.Time, func())
 }
 
 // Scenarios adds scenarios: the stories of package scenarios
@@ -126,7 +130,7 @@ func (cli *program) tool(name string) *Tool {
 
 // newProgram applies the options.
 func newProgram(opts []Option) (*program, error) {
-	cli := &program{}
+	cli := &program{ticker: realTicker}
 	for _, o := range opts {
 		if err := o(cli); err != nil {
 			return nil, err

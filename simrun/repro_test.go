@@ -3,7 +3,6 @@ package simrun
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -262,21 +261,21 @@ func TestShrinkCommandRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		args []string
-		says string
+		args  []string
+		says  string
+		usage bool // a usage error, not bad input
 	}{
-		{[]string{pass}, "nothing to shrink: the run passes"},
-		{[]string{bad}, "version 9"},
-		{[]string{filepath.Join(dir, "missing.json")}, "no such file"},
-		{[]string{}, "one reproducer FILE"},
-		{[]string{pass, pass}, "one reproducer FILE"},
-		{[]string{pass, "-budget", "0"}, "-budget"},
-		{[]string{pass, "-frobnicate"}, "frobnicate"},
+		{[]string{pass}, "nothing to shrink: the run passes", false},
+		{[]string{bad}, "version 9", false},
+		{[]string{filepath.Join(dir, "missing.json")}, "no such file", false},
+		{[]string{}, "one reproducer FILE", true},
+		{[]string{pass, pass}, "one reproducer FILE", true},
+		{[]string{pass, "-budget", "0"}, "-budget", true},
+		{[]string{pass, "-frobnicate"}, "frobnicate", true},
 	} {
-		var out, errOut bytes.Buffer
-		_, err := testCLI().cmdShrink(c.args, &out, &errOut)
-		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), c.says) {
-			t.Errorf("shrink %q: %v; want a usage error saying %q", c.args, err, c.says)
+		code, _, errOut := simrun(append([]string{"shrink"}, c.args...)...)
+		if code != exitUsage || !strings.Contains(errOut, c.says) || strings.Contains(errOut, "usage:") != c.usage {
+			t.Errorf("shrink %q: exit %d, stderr %q; want 2 saying %q (labelled usage: %v)", c.args, code, errOut, c.says, c.usage)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "pass.min.json")); err == nil {

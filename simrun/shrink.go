@@ -31,6 +31,7 @@ func (cli *program) cmdShrink(args []string, stdout, stderr io.Writer) (int, err
 	fs := cmdline.NewFlagsUsage("shrink", stderr, shrinkUsage)
 	out := fs.String("o", "", "write the shrunk reproducer to `OUT` (default: FILE with .min.json; - for standard output)")
 	budget := fs.Int("budget", defaultShrinkBudget, "the most runs to spend")
+	quiet := quietFlag(fs)
 	files, err := cmdline.ParseFiles(fs, args)
 	if err != nil {
 		return 0, err
@@ -60,7 +61,16 @@ func (cli *program) cmdShrink(args []string, stdout, stderr io.Writer) (int, err
 	if err != nil {
 		return 0, badInput("%s: %w", path, err)
 	}
-	small, runs, err := harness.Shrink(sc, r, *budget)
+	prog := newProgress("shrink "+path, "runs", uint64(*budget))
+	prog.uncounted = true
+	counted := sc
+	counted.Build = func(seed uint64) harness.Setup { // each run builds its setup
+		prog.add(false)
+		return sc.Build(seed)
+	}
+	stopProgress := cli.showProgress(stderr, *quiet, prog.report)
+	small, runs, err := harness.Shrink(counted, r, *budget)
+	stopProgress()
 	if errors.Is(err, harness.ErrNothingToShrink) {
 		return 0, badInput("%s: %w", path, err)
 	}

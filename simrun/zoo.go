@@ -35,6 +35,7 @@ func (cli *program) cmdZoo(args []string, stdout, stderr io.Writer) (int, error)
 	swarm := fs.Bool("swarm", false, "every variant, the masked ones included, under plain swarm seeds: the first failing seed of each and the time to it, with the median and the longest (-seeds defaults to 20000); exit 0 only if every variant is caught")
 	guided := fs.Bool("guided", false, "as -swarm, but each variant under a guided campaign of at most -seeds runs (fresh seeds from 1, which also seed its choices; see 'simrun run -guided'); a first failure's reproducer is written to -out")
 	outDir := fs.String("out", "", "with -guided: the `DIR` for the first failures' reproducers (default: a new directory in the system's temporary directory)")
+	quiet := quietFlag(fs)
 	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}
@@ -73,7 +74,14 @@ func (cli *program) cmdZoo(args []string, stdout, stderr io.Writer) (int, error)
 	if *guided {
 		out = &guidedOut{dir: *outDir}
 	}
-	rows, err := cli.zooRows(scs, *first, *budget, *workers, *shrink, out)
+	prog := newProgress("zoo", "seeds", 0)
+	if *guided {
+		prog.unit = "runs"
+	}
+	prog.partsTotal, prog.partUnit = uint64(len(scs)), "scenarios"
+	stopProgress := cli.showProgress(stderr, *quiet, prog.report)
+	rows, err := cli.zooRows(scs, *first, *budget, *workers, *shrink, out, prog)
+	stopProgress()
 	if err != nil {
 		return 0, err
 	}
@@ -133,15 +141,17 @@ func (cli *program) zooScenarios(scs []harness.Scenario) ([]harness.Scenario, er
 // within a scenario (or, with out, a guided campaign of each that writes
 // its first failure's reproducer to out), and returns the rows in the order
 // of scs.
-func (cli *program) zooRows(scs []harness.Scenario, first uint64, budget, workers, shrink int, out *guidedOut) ([]schema.ZooRow, error) {
+// prog counts the seeds (runs) and the scenarios done.
+func (cli *program) zooRows(scs []harness.Scenario, first uint64, budget, workers, shrink int, out *guidedOut, prog *runProgress) ([]schema.ZooRow, error) {
 	rows := make([]schema.ZooRow, len(scs))
 	err := harness.Work(context.Background(), min(workers, len(scs)), harness.Count(uint64(len(scs))), func(i uint64) error {
 		var err error
 		if out != nil {
-			rows[i], err = cli.zooGuided(scs[i], first, budget, shrink, out)
+			rows[i], err = cli.zooGuided(scs[i], first, budget, shrink, out, prog)
 		} else {
-			rows[i], err = cli.zooRun(scs[i], first, budget, shrink)
+			rows[i], err = cli.zooRun(scs[i], first, budget, shrink, prog)
 		}
+		prog.finishPart()
 		return err
 	})
 	if err != nil {
@@ -152,7 +162,7 @@ func (cli *program) zooRows(scs []harness.Scenario, first uint64, budget, worker
 
 // zooRun runs sc from seed first until a seed fails or budget seeds
 // passed.
-func (cli *program) zooRun(sc harness.Scenario, first uint64, budget, shrink int) (schema.ZooRow, error) {
+func (cli *program) zooRun(sc harness.Scenario, first uint64, budget, shrink int, prog *runProgress) (schema.ZooRow, error) {
 	row := schema.ZooRow{Scenario: sc.Name, Control: sc.Expect != harness.Caught}
 	start := time.Now()
 	for seed := first; seed < first+uint64(budget); seed++ {
@@ -161,6 +171,7 @@ func (cli *program) zooRun(sc harness.Scenario, first uint64, budget, shrink int
 			return row, fmt.Errorf("%s seed %d: %w", sc.Name, seed, err)
 		}
 		row.Seeds++
+		prog.add(o.Verdict != harness.Pass)
 		if o.Verdict == harness.Pass {
 			continue
 		}
@@ -178,13 +189,14 @@ func (cli *program) zooRun(sc harness.Scenario, first uint64, budget, shrink int
 // zooGuided runs a guided campaign of sc (fresh seeds from first, which
 // also seeds its choices, on one goroutine) until a run fails or budget
 // runs passed, and writes the failing run's reproducer to out.
-func (cli *program) zooGuided(sc harness.Scenario, first uint64, budget, shrink int, out *guidedOut) (schema.ZooRow, error) {
+func (cli *program) zooGuided(sc harness.Scenario, first uint64, budget, shrink int, out *guidedOut, prog *runProgress) (schema.ZooRow, error) {
 	row := schema.ZooRow{Scenario: sc.Name, Control: sc.Expect != harness.Caught}
 	start := time.Now()
 	var failed *harness.GuidedRun
 	_, err := harness.Guided(context.Background(), harness.GuidedConfig{Scenario: sc, Seed: first, Start: first, Runs: uint64(budget), Workers: 1,
 		Done: func(r *harness.GuidedRun) bool {
 			row.Seeds++
+			prog.add(r.Outcome.Verdict != harness.Pass)
 			if r.Outcome.Verdict == harness.Pass {
 				r.Outcome.Result.Release()
 				return true
