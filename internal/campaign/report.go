@@ -145,8 +145,8 @@ func ReadReport(rd io.Reader) (*Report, error) {
 	if err := dec.Decode(&r); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrBadReport, err)
 	}
-	if r.Schema != ReportVersion {
-		return nil, fmt.Errorf("%w: version %d; this harness reads version %d", ErrBadReport, r.Schema, ReportVersion)
+	if !schema.Readable(r.Schema) {
+		return nil, fmt.Errorf("%w: version %d; this harness reads versions %d to %d", ErrBadReport, r.Schema, schema.OldestVersion, ReportVersion)
 	}
 	if r.Command != schema.CommandCampaign && r.Command != schema.CommandMerge {
 		return nil, fmt.Errorf("%w: a %q document, not a campaign's report", ErrBadReport, r.Command)
