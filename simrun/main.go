@@ -140,6 +140,7 @@ func (cli *program) run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	name, args := args[0], args[1:]
+	cmdStderr := stderr // where the command prints, its usage included
 	switch name {
 	case "-h", "-help", "--help":
 		fmt.Fprint(stdout, cli.usage())
@@ -150,16 +151,16 @@ func (cli *program) run(args []string, stdout, stderr io.Writer) int {
 			return exitOK
 		}
 		// help COMMAND is COMMAND -h, on stdout.
-		name, args, stderr = args[0], []string{"-h"}, stdout
+		name, args, cmdStderr = args[0], []string{"-h"}, stdout
 	case "-version", "--version":
 		name = "version"
 	}
 	var code int
 	var err error
 	if cmd, ok := builtins[name]; ok {
-		code, err = cmd(cli, args, stdout, stderr)
+		code, err = cmd(cli, args, stdout, cmdStderr)
 	} else if t := cli.tool(name); t != nil {
-		code, err = t.Run(Env{Stdout: stdout, Stderr: stderr, Program: cli.invoke}, args)
+		code, err = t.Run(Env{Stdout: stdout, Stderr: cmdStderr, Program: cli.invoke}, args)
 	} else {
 		err = fmt.Errorf("%w: unknown command %q%s", errUsage, name, cli.suggest(name))
 		name = ""
