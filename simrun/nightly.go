@@ -29,9 +29,10 @@ reports). Everything is kept in DIR, each file written atomically:
   DIR/report.json                              the report, saved with the state, coverage included
   DIR/failures/<signature>/seed-S.json         a failing seed's reproducer ('simrun replay FILE')
   DIR/failures/<signature>/seed-S.trace.txt    its readable trace
+  DIR/failures/<signature>/seed-S.html         its page: verdict, timeline, S3 history, plan, trace
 
 Failures are grouped by signature: each group counts all its seeds and
-keeps the first -keep reproducers. Running the same command again on DIR
+keeps the first -keep reproducers, each with its trace and page. Running the same command again on DIR
 resumes a campaign that was stopped or killed: the seeds done are skipped,
 and counted. -duration is the campaign's wall time over all its sessions.
 SIGINT or SIGTERM stop it cleanly: the running seeds finish, the state and
