@@ -185,9 +185,8 @@ func (cli *program) run(args []string, stdout, stderr io.Writer) int {
 	return exitCrashed
 }
 
-// suggest is "; did you mean X?" for the command closest to a mistyped
-// name (at most two letters changed, added or removed, or a prefix of one
-// command only), or "".
+// suggest is "; did you mean X?" for the commands close to a mistyped
+// name (harness.Suggest), or "".
 func (cli *program) suggest(name string) string {
 	names := []string{"help"}
 	for n := range builtins {
@@ -197,41 +196,9 @@ func (cli *program) suggest(name string) string {
 		names = append(names, t.Name)
 	}
 	slices.Sort(names)
-	best, bestDist, prefixed := "", 3, []string{}
-	for _, n := range names {
-		if d := editDistance(name, n); d < bestDist && d < len(n) {
-			best, bestDist = n, d
-		}
-		if len(name) >= 2 && strings.HasPrefix(n, name) {
-			prefixed = append(prefixed, n)
-		}
-	}
-	if best == "" && len(prefixed) == 1 {
-		best = prefixed[0]
-	}
-	if best == "" {
+	close := harness.Suggest(name, names)
+	if len(close) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("; did you mean %q?", best)
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
+	return "; did you mean " + strings.Join(close, " or ") + "?"
 }

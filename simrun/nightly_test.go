@@ -395,17 +395,7 @@ func TestMergeCommand(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var suite struct {
-			XMLName  xml.Name `xml:"testsuite"`
-			Tests    int      `xml:"tests,attr"`
-			Failures int      `xml:"failures,attr"`
-			Cases    []struct {
-				Name    string `xml:"name,attr"`
-				Failure *struct {
-					Message string `xml:"message,attr"`
-				} `xml:"failure"`
-			} `xml:"testcase"`
-		}
+		var suite junitFile
 		if err := xml.Unmarshal(data, &suite); err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
@@ -446,6 +436,26 @@ func TestCampaignCheckDeterminism(t *testing.T) {
 	}
 }
 
+// junitFile is what the tests read of a JUnit file.
+type junitFile struct {
+	XMLName    xml.Name `xml:"testsuite"`
+	Tests      int      `xml:"tests,attr"`
+	Failures   int      `xml:"failures,attr"`
+	Properties []struct {
+		Name  string `xml:"name,attr"`
+		Value string `xml:"value,attr"`
+	} `xml:"properties>property"`
+	Cases []junitCase `xml:"testcase"`
+}
+
+// junitCase is a testcase of a junitFile.
+type junitCase struct {
+	Name    string `xml:"name,attr"`
+	Failure *struct {
+		Message string `xml:"message,attr"`
+	} `xml:"failure"`
+}
+
 // TestMergeOfSomeShardsIsIncomplete: merging one of a campaign's two
 // shards says which shard is missing on stderr, in the merged report
 // ("complete": false, "missing") and in the JUnit file (a failing testcase
@@ -478,19 +488,7 @@ func TestMergeOfSomeShardsIsIncomplete(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var suite struct {
-			Failures   int `xml:"failures,attr"`
-			Properties []struct {
-				Name  string `xml:"name,attr"`
-				Value string `xml:"value,attr"`
-			} `xml:"properties>property"`
-			Cases []struct {
-				Name    string `xml:"name,attr"`
-				Failure *struct {
-					Message string `xml:"message,attr"`
-				} `xml:"failure"`
-			} `xml:"testcase"`
-		}
+		var suite junitFile
 		if err := xml.Unmarshal(data, &suite); err != nil {
 			t.Fatal(err)
 		}
@@ -498,12 +496,7 @@ func TestMergeOfSomeShardsIsIncomplete(t *testing.T) {
 		for _, p := range suite.Properties {
 			props[p.Name] = p.Value
 		}
-		incomplete := slices.IndexFunc(suite.Cases, func(tc struct {
-			Name    string `xml:"name,attr"`
-			Failure *struct {
-				Message string `xml:"message,attr"`
-			} `xml:"failure"`
-		}) bool {
+		incomplete := slices.IndexFunc(suite.Cases, func(tc junitCase) bool {
 			return tc.Name == "incomplete" && tc.Failure != nil && strings.Contains(tc.Failure.Message, "1/2")
 		})
 		if props["complete"] != "false" || props["missing"] != "1/2" || incomplete < 0 || suite.Failures != len(r.Groups)+1 {
