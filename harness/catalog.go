@@ -51,7 +51,7 @@ func (c *Catalog) Lookup(name string) (Scenario, error) {
 		return c.list[i], nil
 	}
 	hint := ""
-	if close := suggest(name, c.Names()); len(close) > 0 {
+	if close := Suggest(name, c.Names()); len(close) > 0 {
 		hint = fmt.Sprintf("; did you mean %s?", strings.Join(close, " or "))
 	}
 	return Scenario{}, fmt.Errorf("unknown scenario %q%s", name, hint)
@@ -80,10 +80,10 @@ func (c *Catalog) Resolve(r *Reproducer) (Scenario, error) {
 	return sc, nil
 }
 
-// suggest returns the names close to name: those within a small edit
-// distance, or that contain it or are contained in it, quoted, at most
-// three.
-func suggest(name string, names []string) []string {
+// Suggest returns the names close to name, for a "did you mean" message:
+// those within a small edit distance (two letters swapped count as one
+// edit), or that contain it or are contained in it, quoted, at most three.
+func Suggest(name string, names []string) []string {
 	var out []string
 	for _, n := range names {
 		d := editDistance(name, n)
@@ -97,10 +97,11 @@ func suggest(name string, names []string) []string {
 	return out
 }
 
-// editDistance is the Levenshtein distance between a and b, in bytes.
+// editDistance is the edit distance between a and b, in bytes: letters
+// inserted, removed, replaced, or two adjacent ones swapped (the optimal
+// string alignment distance).
 func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+	before, prev, cur := make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
 	for j := range prev {
 		prev[j] = j
 	}
@@ -112,8 +113,11 @@ func editDistance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], before[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		before, prev, cur = prev, cur, before
 	}
 	return prev[len(b)]
 }

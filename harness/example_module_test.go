@@ -1,11 +1,15 @@
 package harness_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +22,9 @@ var replayLine = regexp.MustCompile(`(?m)^\s*(go test .*-harness\.replay=\S+ -v)
 // of its own: its lock passes go test; with -tags broken (one classic
 // mistake swapped in) go test fails, printing a replay command that,
 // pasted into a shell there, fails again the same way and prints the
-// run's trace.
+// run's trace. It runs in a copy of the module in the test's temporary
+// directory: the reproducers go test writes (testdata/harness,
+// testdata/rapid) never touch the checkout, nor the user's own there.
 func TestExampleModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and tests a separate module")
@@ -27,13 +33,14 @@ func TestExampleModule(t *testing.T) {
 	if err != nil {
 		t.Skip("no go command on PATH")
 	}
-	dir, err := filepath.Abs(filepath.Join("..", "examples", "mylock"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range []string{"testdata/harness", "testdata/rapid"} {
-		t.Cleanup(func() { _ = os.RemoveAll(filepath.Join(dir, d)) })
-	}
+	checkout := filepath.Join("..", "examples", "mylock")
+	before := listTree(t, checkout)
+	t.Cleanup(func() {
+		if after := listTree(t, checkout); !slices.Equal(before, after) {
+			t.Errorf("the test changed examples/mylock in the checkout:\nbefore %v\nafter  %v", before, after)
+		}
+	})
+	dir := copyExampleModule(t, checkout)
 	// Every command gets three minutes: a hang fails the test, it does
 	// not stall it.
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
@@ -67,4 +74,70 @@ func TestExampleModule(t *testing.T) {
 			t.Errorf("the replay does not print %q:\n%s", want, replayed)
 		}
 	}
+}
+
+// copyExampleModule copies the module in dir, without its testdata, into
+// the test's temporary directory, its replace directive of this module
+// made absolute, and returns the copy's directory.
+func copyExampleModule(t *testing.T, dir string) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join(dir, "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(t.TempDir(), filepath.Base(dir))
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir() && d.Name() == "testdata":
+			return filepath.SkipDir
+		case d.IsDir():
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		case !d.Type().IsRegular():
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if rel == "go.mod" {
+			const local = "github.com/s3lease/s3lease => ../.."
+			if !bytes.Contains(data, []byte(local)) {
+				return fmt.Errorf("%s: no %q to rewrite", path, local)
+			}
+			data = bytes.ReplaceAll(data, []byte(local), []byte("github.com/s3lease/s3lease => "+root))
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// listTree lists the paths under dir, with each file's size and time.
+func listTree(t *testing.T, dir string) []string {
+	t.Helper()
+	var list []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		list = append(list, fmt.Sprintf("%s %d %v", path, fi.Size(), fi.ModTime().UnixNano()))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return list
 }

@@ -11,12 +11,12 @@ import (
 // violationJSON is the JSON form of a Violation: camelCase names, the time
 // as text ("12.5s"), the nodes as a list.
 type violationJSON struct {
-	Checker string `json:"checker"`
-	Rule    string `json:"rule,omitempty"`
-	At      string `json:"at"`
-	Nodes   []int  `json:"nodes"`
-	Token   uint64 `json:"token,omitempty"`
-	Message string `json:"message"`
+	Checker string        `json:"checker"`
+	Rule    string        `json:"rule,omitempty"`
+	At      string        `json:"at"`
+	Nodes   []int         `json:"nodes"`
+	Token   sim.JSONToken `json:"token,omitempty"`
+	Message string        `json:"message"`
 }
 
 // MarshalJSON writes the violation as an object with camelCase names.
@@ -25,7 +25,7 @@ func (v Violation) MarshalJSON() ([]byte, error) {
 	if nodes == nil {
 		nodes = []int{}
 	}
-	return json.Marshal(violationJSON{v.Checker, v.Rule, v.At.String(), nodes, v.Token, v.Message})
+	return json.Marshal(violationJSON{v.Checker, v.Rule, v.At.String(), nodes, sim.JSONToken(v.Token), v.Message})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -38,7 +38,7 @@ func (v *Violation) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return fmt.Errorf("linearizability: violation at %q: %w", j.At, err)
 	}
-	*v = Violation{Checker: j.Checker, Rule: j.Rule, At: at, Nodes: j.Nodes, Token: j.Token, Message: j.Message}
+	*v = Violation{Checker: j.Checker, Rule: j.Rule, At: at, Nodes: j.Nodes, Token: uint64(j.Token), Message: j.Message}
 	if len(v.Nodes) == 0 {
 		v.Nodes = nil
 	}
@@ -47,16 +47,16 @@ func (v *Violation) UnmarshalJSON(b []byte) error {
 
 // overlapJSON is the JSON form of an Overlap.
 type overlapJSON struct {
-	Nodes  []int    `json:"nodes"`
-	Tokens []uint64 `json:"tokens"`
-	From   string   `json:"from"`
-	To     string   `json:"to"`
+	Nodes  []int           `json:"nodes"`
+	Tokens []sim.JSONToken `json:"tokens"`
+	From   string          `json:"from"`
+	To     string          `json:"to"`
 }
 
 // MarshalJSON writes the overlap with its nodes and tokens as lists and its
 // times as text.
 func (o Overlap) MarshalJSON() ([]byte, error) {
-	return json.Marshal(overlapJSON{o.Nodes[:], o.Tokens[:], o.From.String(), o.To.String()})
+	return json.Marshal(overlapJSON{o.Nodes[:], []sim.JSONToken{sim.JSONToken(o.Tokens[0]), sim.JSONToken(o.Tokens[1])}, o.From.String(), o.To.String()})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -73,6 +73,6 @@ func (o *Overlap) UnmarshalJSON(b []byte) error {
 	if err1 != nil || err2 != nil {
 		return fmt.Errorf("linearizability: overlap from %q to %q: bad duration", j.From, j.To)
 	}
-	*o = Overlap{Nodes: [2]int{j.Nodes[0], j.Nodes[1]}, Tokens: [2]uint64{j.Tokens[0], j.Tokens[1]}, From: from, To: to}
+	*o = Overlap{Nodes: [2]int{j.Nodes[0], j.Nodes[1]}, Tokens: [2]uint64{uint64(j.Tokens[0]), uint64(j.Tokens[1])}, From: from, To: to}
 	return nil
 }

@@ -62,4 +62,17 @@
 // fenced writes refused, the verdict and what it excused), which
 // TestGolden holds each run to and go test -run TestGolden -rewrite writes
 // anew.
+//
+// # Fuzzing
+//
+// Two fuzz targets run whole runs, their choices drawn from the fuzzer's
+// bytes: FuzzElector, the production elector, whose failure is a bug; and
+// FuzzZooVariant, a zoo variant (zoo.Variants), whose failure is the
+// fuzzer finding the variant's mistake. The variant is no-watchdog unless
+// the environment variable S3LEASE_FUZZ_VARIANT names another:
+//
+//	go test -run '^$' -fuzz '^FuzzElector$' -fuzztime 10m ./scenarios/
+//	S3LEASE_FUZZ_VARIANT=same-token go test -run '^$' -fuzz '^FuzzZooVariant$' -fuzztime 30s ./scenarios/
+//
+// A name that is no variant fails the target at once, listing the names.
 package scenarios

@@ -37,7 +37,8 @@ func StrictUnmarshal(data []byte, v any) error {
 	return dec.Decode(v)
 }
 
-// MarshalJSON writes the event with its times as text.
+// MarshalJSON writes the event with its times as text and its token as a
+// string (JSONToken).
 func (e Event) MarshalJSON() ([]byte, error) {
 	type plain Event
 	return json.Marshal(struct {
@@ -45,7 +46,8 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		At    textDuration `json:"at"`
 		Local textDuration `json:"local"`
 		For   string       `json:"for,omitempty"`
-	}{plain(e), textDuration(e.At), textDuration(e.Local), optDuration(e.For)})
+		Token JSONToken    `json:"token,omitempty"`
+	}{plain(e), textDuration(e.At), textDuration(e.Local), optDuration(e.For), JSONToken(e.Token)})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -56,11 +58,12 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 		At    textDuration  `json:"at"`
 		Local textDuration  `json:"local"`
 		For   *textDuration `json:"for,omitempty"`
+		Token JSONToken     `json:"token,omitempty"`
 	}{plain: (*plain)(e)}
 	if err := StrictUnmarshal(b, &s); err != nil {
 		return err
 	}
-	e.At, e.Local = time.Duration(s.At), time.Duration(s.Local)
+	e.At, e.Local, e.Token = time.Duration(s.At), time.Duration(s.Local), uint64(s.Token)
 	e.For = 0
 	if s.For != nil {
 		e.For = time.Duration(*s.For)
@@ -81,7 +84,7 @@ type termJSON struct {
 	Node        int          `json:"node"`
 	Identity    string       `json:"identity,omitempty"`
 	Incarnation int          `json:"incarnation"`
-	Token       uint64       `json:"token"`
+	Token       JSONToken    `json:"token"`
 	Start       textDuration `json:"start"`
 	End         textDuration `json:"end"`
 	Open        bool         `json:"open,omitempty"`
@@ -89,7 +92,7 @@ type termJSON struct {
 
 // MarshalJSON writes the term with camelCase names and times as text.
 func (t Term) MarshalJSON() ([]byte, error) {
-	return json.Marshal(termJSON{t.Node, t.Identity, t.Incarnation, t.Token,
+	return json.Marshal(termJSON{t.Node, t.Identity, t.Incarnation, JSONToken(t.Token),
 		textDuration(t.Start), textDuration(t.End), t.Open})
 }
 
@@ -99,7 +102,7 @@ func (t *Term) UnmarshalJSON(b []byte) error {
 	if err := StrictUnmarshal(b, &j); err != nil {
 		return err
 	}
-	*t = Term{Node: j.Node, Identity: j.Identity, Incarnation: j.Incarnation, Token: j.Token,
+	*t = Term{Node: j.Node, Identity: j.Identity, Incarnation: j.Incarnation, Token: uint64(j.Token),
 		Start: time.Duration(j.Start), End: time.Duration(j.End), Open: j.Open}
 	return nil
 }
@@ -218,7 +221,7 @@ func (o *S3Op) UnmarshalJSON(b []byte) error {
 // fencedWriteJSON is the JSON form of a FencedWrite.
 type fencedWriteJSON struct {
 	Node     int          `json:"node"`
-	Token    uint64       `json:"token"`
+	Token    JSONToken    `json:"token"`
 	Sent     textDuration `json:"sent"`
 	Applied  textDuration `json:"applied"`
 	Accepted bool         `json:"accepted"`
@@ -229,7 +232,7 @@ type fencedWriteJSON struct {
 
 // MarshalJSON writes the write with camelCase names and times as text.
 func (f FencedWrite) MarshalJSON() ([]byte, error) {
-	j := fencedWriteJSON{f.Node, f.Token, textDuration(f.Sent), textDuration(f.Applied), f.Accepted, nil}
+	j := fencedWriteJSON{f.Node, JSONToken(f.Token), textDuration(f.Sent), textDuration(f.Applied), f.Accepted, nil}
 	if f.Checked {
 		c := textDuration(f.CheckedAt)
 		j.CheckedAt = &c
@@ -243,7 +246,7 @@ func (f *FencedWrite) UnmarshalJSON(b []byte) error {
 	if err := StrictUnmarshal(b, &j); err != nil {
 		return err
 	}
-	*f = FencedWrite{Node: j.Node, Token: j.Token, Sent: time.Duration(j.Sent), Applied: time.Duration(j.Applied), Accepted: j.Accepted}
+	*f = FencedWrite{Node: j.Node, Token: uint64(j.Token), Sent: time.Duration(j.Sent), Applied: time.Duration(j.Applied), Accepted: j.Accepted}
 	if j.CheckedAt != nil {
 		f.Checked, f.CheckedAt = true, time.Duration(*j.CheckedAt)
 	}

@@ -1,10 +1,10 @@
 package simrun
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"runtime/pprof"
 	"sync"
@@ -49,10 +49,11 @@ func (cli *program) cmdBench(args []string, stdout, stderr io.Writer) (int, erro
 	seeds := fs.Int("seeds", 2000, "number of seeds to run")
 	workers := fs.Int("workers", 1, "runs at once")
 	scale := fs.Bool("scale", false, "the scaling table over nodes and simulated duration")
-	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the runs to `FILE`")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the runs to `FILE` (- for standard output)")
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
 	s3 := s3Flag(fs)
 	compareS3 := fs.Bool("compare-s3", false, "run the seeds on the fast path and through the real SDK, one after the other, and print both")
+	quiet := quietFlag(fs)
 	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}
@@ -65,54 +66,71 @@ func (cli *program) cmdBench(args []string, stdout, stderr io.Writer) (int, erro
 	case *compareS3 && (*scale || *s3 != s3Fast):
 		return 0, fmt.Errorf("%w: -compare-s3 measures both paths; do not combine it with -scale or -s3", errUsage)
 	}
+	if err := checkOutput("-cpuprofile", *cpuprofile); err != nil {
+		return 0, err
+	}
+	text, err := textOutput(stdout, stderr, *asJSON, "-cpuprofile", *cpuprofile)
+	if err != nil {
+		return 0, err
+	}
 	path3 := *s3
 	sc, err := cli.lookup(*scenario)
 	if err != nil {
 		return 0, err
 	}
 	sc = path3.scenario(sc)
+	// The profile is kept in memory and written, as every output, once
+	// the runs are done.
+	var profile bytes.Buffer
+	stopProfile := func() error { return nil }
 	if *cpuprofile != "" {
-		f, err := os.Create(*cpuprofile)
-		if err != nil {
-			return 0, fmt.Errorf("-cpuprofile: %w", err)
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
+		if err := pprof.StartCPUProfile(&profile); err != nil {
 			return 0, err
 		}
-		defer pprof.StopCPUProfile()
+		defer pprof.StopCPUProfile() // a no-op once stopProfile ran
+		stopProfile = func() error {
+			pprof.StopCPUProfile()
+			return writeOutput(stdout, "-cpuprofile", *cpuprofile, profile.Bytes())
+		}
 	}
 	b := schema.Bench{Header: schema.NewHeader(schema.CommandBench), Scenario: sc.Name}
-	if *scale {
-		b.Scale, err = benchScale(sc, *seeds)
-		if err != nil {
-			return 0, err
-		}
-		if *asJSON {
-			return exitOK, schema.Write(stdout, b)
-		}
-		return exitOK, printScale(stdout, &b)
+	prog := newProgress(sc.Name, "seeds", uint64(*seeds))
+	switch {
+	case *scale:
+		prog.total = 0 // the cells' seeds are found as they come
+	case *compareS3:
+		prog.total *= 2
 	}
-	b.BenchCell, err = benchCell(sc.Build, sc.Build(1).Config.Nodes, sc.Build(1).Config.Duration, *seeds, *workers)
+	stopProgress := cli.showProgress(stderr, *quiet, prog.report)
+	if *scale {
+		b.Scale, err = benchScale(sc, *seeds, prog)
+	} else {
+		b.BenchCell, err = benchCell(sc.Build, sc.Build(1).Config.Nodes, sc.Build(1).Config.Duration, *seeds, *workers, prog)
+		if err == nil && *compareS3 {
+			sdk := s3SDK.scenario(sc)
+			var cell schema.BenchCell
+			cell, err = benchCell(sdk.Build, sdk.Build(1).Config.Nodes, sdk.Build(1).Config.Duration, *seeds, *workers, prog)
+			b.SDK = &cell
+		}
+	}
+	stopProgress()
 	if err != nil {
 		return 0, err
 	}
-	if *compareS3 {
-		sdk := s3SDK.scenario(sc)
-		cell, err := benchCell(sdk.Build, sdk.Build(1).Config.Nodes, sdk.Build(1).Config.Duration, *seeds, *workers)
-		if err != nil {
-			return 0, err
-		}
-		b.SDK = &cell
+	if err := stopProfile(); err != nil {
+		return 0, err
 	}
-	if *asJSON {
+	switch {
+	case *asJSON:
 		return exitOK, schema.Write(stdout, b)
+	case *scale:
+		return exitOK, printScale(text, &b)
 	}
-	printBenchCell(stdout, b.Scenario, &b.BenchCell, path3)
+	printBenchCell(text, b.Scenario, &b.BenchCell, path3)
 	if b.SDK != nil {
-		fmt.Fprintln(stdout)
-		printBenchCell(stdout, b.Scenario, b.SDK, s3SDK)
-		fmt.Fprintf(stdout, "\nthe same %d seeds: %.0f seeds/s on the fast path, %.0f through the real SDK (%.1f times slower)\n",
+		fmt.Fprintln(text)
+		printBenchCell(text, b.Scenario, b.SDK, s3SDK)
+		fmt.Fprintf(text, "\nthe same %d seeds: %.0f seeds/s on the fast path, %.0f through the real SDK (%.1f times slower)\n",
 			b.Seeds, b.SeedsPerSecond, b.SDK.SeedsPerSecond, b.SeedsPerSecond/max(b.SDK.SeedsPerSecond, 1e-9))
 	}
 	return exitOK, nil
@@ -139,8 +157,8 @@ func printBenchCell(stdout io.Writer, scenario string, c *schema.BenchCell, path
 const phaseEvery = 17
 
 // benchCell runs seeds 1..seeds of build on workers goroutines and
-// measures them.
-func benchCell(build func(uint64) harness.Setup, nodes int, simulated time.Duration, seeds, workers int) (schema.BenchCell, error) {
+// measures them; prog counts them.
+func benchCell(build func(uint64) harness.Setup, nodes int, simulated time.Duration, seeds, workers int, prog *runProgress) (schema.BenchCell, error) {
 	var steps, s3check, fast atomic.Int64
 	var before, after runtime.MemStats
 	phases := sim.NewPhases()
@@ -165,6 +183,7 @@ func benchCell(build func(uint64) harness.Setup, nodes int, simulated time.Durat
 			phasesMu.Unlock()
 		}
 		o.Result.Release()
+		prog.add(o.Verdict != harness.Pass)
 		steps.Add(int64(o.Result.Steps))
 		s3check.Add(int64(o.S3.Duration))
 		if o.S3.Checker == linearizability.CheckerFast {
@@ -204,8 +223,8 @@ var (
 
 // benchScale measures sc's world without faults at every size of the
 // scaling table, each cell as many node-seconds as base seeds of 5 nodes
-// for 60 s.
-func benchScale(sc harness.Scenario, base int) ([]schema.BenchCell, error) {
+// for 60 s; prog counts the seeds.
+func benchScale(sc harness.Scenario, base int, prog *runProgress) ([]schema.BenchCell, error) {
 	var cells []schema.BenchCell
 	for _, n := range scaleNodes {
 		for _, d := range scaleDurations {
@@ -215,7 +234,7 @@ func benchScale(sc harness.Scenario, base int) ([]schema.BenchCell, error) {
 				s.Plan = &faults.Plan{}
 				return s
 			}
-			c, err := benchCell(build, n, d, seeds, 1)
+			c, err := benchCell(build, n, d, seeds, 1, prog)
 			if err != nil {
 				return nil, fmt.Errorf("%d nodes, %v: %w", n, d, err)
 			}

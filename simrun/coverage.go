@@ -69,16 +69,21 @@ func (cli *program) cmdCoverage(args []string, stdout, stderr io.Writer) (int, e
 	start := fs.Uint64("start", 1, "first seed of the range")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel runs")
 	asJSON := fs.Bool("json", false, "print the coverage as JSON")
-	docFile := fs.String("doc", "", "write the coverage as a Markdown document to `FILE` (docs/coverage.md)")
+	docFile := fs.String("doc", "", "write the coverage as a Markdown document to `FILE` (docs/coverage.md; - for standard output)")
 	guided := fs.Bool("guided", false, "run a guided campaign of -seeds runs instead (see 'simrun run -guided')")
+	quiet := quietFlag(fs)
 	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}
 	if err := checkRange(*start, *seeds, *workers); err != nil {
 		return 0, err
 	}
-	if err := cmdline.CheckOutputDir(*docFile); err != nil {
-		return 0, fmt.Errorf("%w: -doc: %v", errUsage, err)
+	if err := checkOutput("-doc", *docFile); err != nil {
+		return 0, err
+	}
+	text, err := textOutput(stdout, stderr, *asJSON, "-doc", *docFile)
+	if err != nil {
+		return 0, err
 	}
 	sc, err := cli.lookup(*scenario)
 	if err != nil {
@@ -87,10 +92,13 @@ func (cli *program) cmdCoverage(args []string, stdout, stderr io.Writer) (int, e
 	ctx, caught := cmdline.StopOnSignal()
 	defer caught.Release()
 	var out *guidedOut
+	prog := newProgress(sc.Name, "seeds", uint64(*seeds))
 	if *guided {
-		out = &guidedOut{}
+		out, prog.unit = &guidedOut{}, "runs"
 	}
-	results, cov, g, wall, err := cli.runRange(ctx, sc, *start, uint64(*seeds), *workers, false, nil, s3Fast, out)
+	stopProgress := cli.showProgress(stderr, *quiet, prog.report)
+	results, cov, g, wall, err := cli.runRange(ctx, sc, *start, uint64(*seeds), *workers, false, prog, s3Fast, out)
+	stopProgress()
 	if err != nil {
 		return 0, err
 	}
@@ -105,14 +113,14 @@ func (cli *program) cmdCoverage(args []string, stdout, stderr io.Writer) (int, e
 			return 0, err
 		}
 	} else {
-		printCoverageTable(stdout, &doc)
+		printCoverageTable(text, &doc)
 	}
 	printFailed(stderr, results)
 	if *docFile != "" {
 		var buf bytes.Buffer
 		missing := writeCoverageDoc(&buf, &doc, strings.Join(append([]string{"coverage"}, args...), " "))
-		if err := harness.WriteFileAtomic(*docFile, buf.Bytes()); err != nil {
-			return 0, fmt.Errorf("-doc: %w", err)
+		if err := writeOutput(stdout, "-doc", *docFile, buf.Bytes()); err != nil {
+			return 0, err
 		}
 		if len(missing) > 0 {
 			fmt.Fprintf(stderr, "simrun: %s: no reason is recorded why the runs did not reach %d elector transitions (add them to electorNotes in simrun/coverage_notes.go): %s\n",

@@ -29,6 +29,11 @@
 // of the explorer) runs when pasted into a shell, through the program
 // Command names.
 //
+// The long commands (run, campaign, zoo, explore, coverage, bench, shrink)
+// report their progress on stderr, one format for all: a line every few
+// seconds when stderr is no terminal (a CI log), a live line on a
+// terminal; -quiet silences it.
+//
 // # Building a program
 //
 // [Main] runs the subcommand named by the process's arguments and exits
@@ -41,7 +46,9 @@
 //   - [Scenarios] adds scenarios: scenarios.All(), zoo.All(), a design's,
 //     or a user's own.
 //   - [Command] says how the printed commands invoke the program;
-//     without it they invoke harness.DefaultCommand.
+//     without it, a built binary's invoke it as the user ran it (its name
+//     if the PATH finds it, else the path typed), and a program go run
+//     built invokes harness.DefaultCommand.
 //   - [Tools] adds subcommands, each a [Tool] run with an [Env].
 //
 // A tool's error wrapping [ErrUsage] exits 2 with its message.
@@ -49,14 +56,27 @@
 // # Exit status
 //
 // The status of the worst verdict judged (harness.Verdict.ExitCode): 0
-// every run passed; 1 a safety violation was found; 2 bad usage; 3 a
-// liveness failure (no stable leader once faults healed, a retry storm, a
-// node slower than its own design); 4 a run crashed (a panic in protocol
-// code, a run that stopped advancing), or simrun itself could not do its
-// work (a file it could not write); 5 a run was inconclusive (the
-// linearizability check of its S3 history timed out); 6 code under
-// simulation blocked outside the simulator; 7 a merge that lacks some of a
-// campaign's shards (when no seed it covers failed); 130 or 143 a run or a
-// campaign stopped by SIGINT or SIGTERM, its summary printed and a
-// campaign's state and report saved.
+// every run passed; 1 a safety violation was found; 3 a liveness failure
+// (no stable leader once faults healed, a retry storm, a node slower than
+// its own design); 4 a run crashed (a panic in protocol code, a run that
+// stopped advancing); 5 a run was inconclusive (the linearizability check
+// of its S3 history timed out); 6 code under simulation blocked outside
+// the simulator. Besides:
+//
+//   - 2: bad input. Bad usage: a flag, flag value or argument (the message
+//     says "usage:" and names the command's -h). A file whose content is
+//     wrong: a malformed reproducer or report, reports that do not merge, a
+//     directory that holds another campaign. An output path that cannot
+//     take the file (harness.ErrBadPath): a directory, a directory that does
+//     not exist, no permission, a read-only file system.
+//   - 4: also simrun failing to do its work: a write that fails for any
+//     other reason (a full disk, an I/O error), an error of the harness.
+//   - 7: a merge that lacks some of a campaign's shards when every seed it
+//     covers passed; a failing seed's status wins, and the merged report
+//     and JUnit file still name the missing shards.
+//   - 8 and 9: replay -expect, whose run no longer fails (8) or fails
+//     otherwise than expected (9); it exits 0 when the run shows what was
+//     expected.
+//   - 130 or 143: a run or a campaign stopped by SIGINT or SIGTERM, its
+//     summary printed and a campaign's state and report saved.
 package simrun

@@ -1,6 +1,7 @@
 package simrun
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -30,9 +31,10 @@ func (cli *program) cmdExplore(args []string, stdout, stderr io.Writer) (int, er
 	por := fs.Bool("por", true, "partial-order reduction: run one order of simultaneous events of each class of equivalent orders (-por=false runs them all)")
 	executions := fs.Int("executions", 100_000, "stop after this many executions (those stopped early as equivalent included)")
 	path := fs.String("path", "", "replay the one execution this path names and print its trace")
-	out := fs.String("o", "", "write the failing execution's reproducer to `FILE` (atomically), for 'simrun replay FILE'")
-	page := fs.String("html", "", "write the failing execution's page to `FILE` (atomically)")
+	out := fs.String("o", "", "write the failing execution's reproducer to `FILE` (atomically; - for standard output), for 'simrun replay FILE'")
+	page := fs.String("html", "", "write the failing execution's page to `FILE` (atomically; - for standard output)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	quiet := quietFlag(fs)
 	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}
@@ -44,11 +46,12 @@ func (cli *program) cmdExplore(args []string, stdout, stderr io.Writer) (int, er
 	case *maxFaults < 0 || *maxDelays < 0 || *depth < 0 || *executions < 1:
 		return 0, fmt.Errorf("%w: -faults, -delays and -depth must not be negative, -executions at least 1", errUsage)
 	}
-	if err := cmdline.CheckOutputDir(*out); err != nil {
-		return 0, fmt.Errorf("%w: -o: %v", errUsage, err)
+	if err := errors.Join(checkOutput("-o", *out), checkOutput("-html", *page)); err != nil {
+		return 0, err
 	}
-	if err := cmdline.CheckOutputDir(*page); err != nil {
-		return 0, fmt.Errorf("%w: -html: %v", errUsage, err)
+	text, err := textOutput(stdout, stderr, *asJSON, "-o", *out, "-html", *page)
+	if err != nil {
+		return 0, err
 	}
 	sc, err := cli.lookup(*scenario)
 	if err != nil {
@@ -66,21 +69,28 @@ func (cli *program) cmdExplore(args []string, stdout, stderr io.Writer) (int, er
 		if err != nil {
 			return 0, err
 		}
-		if err := o.Result.Trace.WriteText(stdout); err != nil {
+		if err := o.Result.Trace.WriteText(text); err != nil {
 			return 0, err
 		}
-		fmt.Fprintf(stdout, "verdict: %s\n", o.Verdict)
+		fmt.Fprintf(text, "verdict: %s\n", o.Verdict)
 		for _, v := range o.Violations {
-			fmt.Fprintf(stdout, "violation: %s\n", v)
+			fmt.Fprintf(text, "violation: %s\n", v)
 		}
-		fmt.Fprintf(stdout, "hash: %s\n", hashString(o.Result.Hash()))
-		if err := ex.write(stdout, o, p, *out, *page); err != nil {
+		fmt.Fprintf(text, "hash: %s\n", hashString(o.Result.Hash()))
+		if err := ex.write(stdout, text, o, p, *out, *page); err != nil {
 			return 0, err
 		}
 		return o.Verdict.ExitCode(), nil
 	}
 	start := time.Now()
-	r, err := harness.Explore(setup, *seed, bounds, *executions)
+	prog := newProgress("explore "+sc.Name, "executions", uint64(*executions))
+	stopProgress := cli.showProgress(stderr, *quiet, prog.report)
+	// harness.Explore, counting the executions as they are judged.
+	r, err := harness.ExploreEach(setup, sim.NewExplorer(*seed, bounds), *executions, func(o *harness.Outcome, _ harness.Path) bool {
+		prog.add(o.Verdict != harness.Pass)
+		return o.Verdict == harness.Pass
+	})
+	stopProgress()
 	if err != nil {
 		return 0, err
 	}
@@ -98,10 +108,17 @@ func (cli *program) cmdExplore(args []string, stdout, stderr io.Writer) (int, er
 			if err != nil {
 				return 0, err
 			}
-			if err := ex.write(io.Discard, o, r.Path, *out, *page); err != nil {
+			if err := ex.write(stdout, io.Discard, o, r.Path, *out, *page); err != nil {
 				return 0, err
 			}
-			sum.Reproducer, sum.Page = *out, *page
+			for _, f := range []struct {
+				field *string
+				path  string
+			}{{&sum.Reproducer, *out}, {&sum.Page, *page}} {
+				if f.path != "-" {
+					*f.field = f.path // on standard output, the file has no name
+				}
+			}
 		}
 	}
 	if *asJSON {
@@ -109,7 +126,7 @@ func (cli *program) cmdExplore(args []string, stdout, stderr io.Writer) (int, er
 			return 0, err
 		}
 	} else {
-		cli.printExplore(stdout, &sum)
+		cli.printExplore(text, &sum)
 	}
 	if r.Found != nil {
 		return r.Found.Verdict.ExitCode(), nil
@@ -179,29 +196,35 @@ func (e *explored) command(p harness.Path) string {
 }
 
 // write writes the execution's reproducer to out and its page to page,
-// each if named, and says so on w.
-func (e *explored) write(w io.Writer, o *harness.Outcome, p harness.Path, out, page string) error {
+// each if named ("-": to stdout), and says so on w.
+func (e *explored) write(stdout, w io.Writer, o *harness.Outcome, p harness.Path, out, page string) error {
 	if out != "" {
 		rep := harness.ExploreReproducer(o, e.nodes, faults.Duration(e.duration), e.bounds, p)
 		data, err := rep.Marshal()
 		if err != nil {
 			return err
 		}
-		if err := harness.WriteFileAtomic(out, data); err != nil {
-			return fmt.Errorf("-o: %w", err)
+		if err := writeOutput(stdout, "-o", out, data); err != nil {
+			return err
 		}
-		fmt.Fprintf(w, "wrote the reproducer to %s ('%s')\n", out, e.cli.repro(harness.Repro{File: out}))
+		if out != "-" {
+			fmt.Fprintf(w, "wrote the reproducer to %s ('%s')\n", out, e.cli.repro(harness.Repro{File: out}))
+		}
 	}
 	if page != "" {
 		replay := e.command(p)
-		if out != "" {
+		if out != "" && out != "-" {
 			replay = e.cli.repro(harness.Repro{File: out})
 		}
 		title := fmt.Sprintf("explored %s seed %d, %d nodes, path %q: %s", o.Scenario, o.Seed, e.nodes, p.String(), o.Verdict)
-		if err := e.cli.writePage(page, title, o, replay); err != nil {
+		data, err := e.cli.page(title, o, replay)
+		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "wrote the page to %s\n", page)
+		if err := writeOutput(stdout, "-html", page, data); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "wrote the page to %s\n", outputName(page))
 	}
 	return nil
 }

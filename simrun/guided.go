@@ -3,7 +3,6 @@ package simrun
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -22,10 +21,13 @@ const guidedKeep = 20
 // a directory made at the first one (in the system's temporary directory
 // unless one was named), each reproducer run-N.json.
 type guidedOut struct {
-	mu   sync.Mutex
-	dir  string // "" until made, unless named
-	made bool
-	kept map[string]int // reproducers written per signature
+	mu  sync.Mutex
+	dir string // "" until made, unless named
+	// prefix names a directory made in the system's temporary directory
+	// ("": simrun-guided-).
+	prefix string
+	made   bool
+	kept   map[string]int // reproducers written per signature
 }
 
 // write writes run r's reproducer, unless its signature has guidedKeep
@@ -40,20 +42,8 @@ func (g *guidedOut) write(r *harness.GuidedRun) (string, error) {
 	if g.kept[sig] >= guidedKeep {
 		return "", nil
 	}
-	if !g.made {
-		switch {
-		case g.dir == "":
-			dir, err := os.MkdirTemp("", "simrun-guided-")
-			if err != nil {
-				return "", err
-			}
-			g.dir = dir
-		default:
-			if err := os.MkdirAll(g.dir, 0o755); err != nil {
-				return "", err
-			}
-		}
-		g.made = true
+	if err := g.makeDir(); err != nil {
+		return "", err
 	}
 	rep := r.Reproducer()
 	if r.Outcome.Verdict == harness.Inconclusive {

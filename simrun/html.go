@@ -24,7 +24,7 @@ func (cli *program) cmdHTML(args []string, stdout, stderr io.Writer) (int, error
 	fs := cmdline.NewFlagsUsage("html", stderr, htmlUsage)
 	scenario := cli.scenarioFlag(fs)
 	seed := fs.Uint64("seed", 0, "the seed to draw")
-	out := fs.String("o", "", "write the page to `PAGE` (atomically); required")
+	out := fs.String("o", "", "write the page to `PAGE` (atomically; - for standard output); required")
 	s3 := s3Flag(fs)
 	files, err := cmdline.ParseFiles(fs, args)
 	if err != nil {
@@ -33,14 +33,22 @@ func (cli *program) cmdHTML(args []string, stdout, stderr io.Writer) (int, error
 	if *out == "" {
 		return 0, fmt.Errorf("%w: html needs -o PAGE, the file to write", errUsage)
 	}
+	text, err := textOutput(stdout, stderr, false, "-o", *out)
+	if err != nil {
+		return 0, err
+	}
 	path3 := *s3
 	o, _, path, err := cli.runNamed(fs, "html", files, *scenario, *seed, path3)
 	if err != nil {
 		return 0, err
 	}
-	if err := cli.writeReplayPage(*out, o, path); err != nil {
+	data, err := cli.replayPage(o, path)
+	if err != nil {
 		return 0, err
 	}
-	fmt.Fprintf(stdout, "wrote the page of %s seed %d (%s) to %s\n", o.Scenario, o.Seed, o.Verdict, *out)
+	if err := writeOutput(stdout, "-o", *out, data); err != nil {
+		return 0, err
+	}
+	fmt.Fprintf(text, "wrote the page of %s seed %d (%s) to %s\n", o.Scenario, o.Seed, o.Verdict, outputName(*out))
 	return o.Verdict.ExitCode(), nil
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/s3lease/s3lease/harness"
@@ -33,8 +34,8 @@ const usage = `simrun: deterministic simulation of leader election on S3
 
 usage:
   simrun run    [-scenario NAME] [-seeds N | -seed S] [-start S] [-workers N] [-until-failure] [-expect VERDICT] [-coverage] [-guided [-out DIR]] [-json]
-  simrun replay [-scenario NAME] -seed S [-o FILE] [-html FILE] [-json]
-  simrun replay FILE [-html FILE] [-json]
+  simrun replay [-scenario NAME] -seed S [-o FILE] [-html FILE] [-json] [-expect VERDICT]
+  simrun replay FILE [-html FILE] [-json] [-expect recorded|VERDICT]
   simrun html   [-scenario NAME] -seed S -o PAGE | FILE -o PAGE
   simrun shrink FILE [-o OUT] [-budget N]
   simrun explore [-scenario NAME] [-nodes N] [-duration D] [-faults F] [-delays K] [-depth N] [-por=false] [-executions N] [-path P] [-o FILE] [-html FILE] [-json]
@@ -49,12 +50,23 @@ usage:
 
 // usageEnd ends the usage text.
 const usageEnd = `
-Run 'simrun COMMAND -h' for the flags of a command.
+The long commands (run, campaign, zoo, explore, coverage, bench, shrink)
+report their progress on stderr: a line every few seconds (seeds done,
+rate, failures so far, time left), a live line on a terminal; -quiet
+silences it.
+
+Run 'simrun help COMMAND' (or 'simrun COMMAND -h') for the flags of a command.
 `
 
-// ErrUsage marks errors that exit with status 2: bad flags, arguments or
-// input files. A Tool wraps it.
+// ErrUsage marks errors of the command line that exit with status 2: bad
+// flags, flag values or arguments. A Tool wraps it; the message is
+// labelled "usage" and followed by where the command's flags are listed.
 var ErrUsage = cmdline.ErrUsage
+
+// ErrBadInput marks bad input that is no matter of the command line, which
+// also exits with status 2: a file whose content is wrong, an output path
+// that cannot take the file. Its message is printed as it is.
+var ErrBadInput = cmdline.ErrBadInput
 
 // errUsage is ErrUsage, by the name the subcommands use.
 var errUsage = ErrUsage
@@ -127,31 +139,66 @@ func (cli *program) run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, cli.usage())
 		return exitUsage
 	}
-	var code int
-	var err error
-	if cmd, ok := builtins[args[0]]; ok {
-		code, err = cmd(cli, args[1:], stdout, stderr)
-	} else if t := cli.tool(args[0]); t != nil {
-		code, err = t.Run(Env{Stdout: stdout, Stderr: stderr, Program: cli.invoke}, args[1:])
-	} else {
-		switch args[0] {
-		case "-h", "-help", "--help", "help":
+	name, args := args[0], args[1:]
+	cmdStderr := stderr // where the command prints, its usage included
+	switch name {
+	case "-h", "-help", "--help":
+		fmt.Fprint(stdout, cli.usage())
+		return exitOK
+	case "help":
+		if len(args) == 0 {
 			fmt.Fprint(stdout, cli.usage())
 			return exitOK
-		default:
-			err = fmt.Errorf("%w: unknown command %q", errUsage, args[0])
 		}
+		// help COMMAND is COMMAND -h, on stdout.
+		name, args, cmdStderr = args[0], []string{"-h"}, stdout
+	case "-version", "--version":
+		name = "version"
 	}
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "simrun: %v\n", err)
-		if errors.Is(err, errUsage) {
-			fmt.Fprint(stderr, "run 'simrun help' for usage\n")
-			return exitUsage
-		}
-		return exitCrashed
+	var code int
+	var err error
+	if cmd, ok := builtins[name]; ok {
+		code, err = cmd(cli, args, stdout, cmdStderr)
+	} else if t := cli.tool(name); t != nil {
+		code, err = t.Run(Env{Stdout: stdout, Stderr: cmdStderr, Program: cli.invoke}, args)
+	} else {
+		err = fmt.Errorf("%w: unknown command %q%s", errUsage, name, cli.suggest(name))
+		name = ""
 	}
-	return code
+	switch {
+	case err == nil:
+		return code
+	case errors.Is(err, flag.ErrHelp):
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "simrun: %v\n", err)
+	switch {
+	case errors.Is(err, errUsage) && name == "":
+		fmt.Fprintf(stderr, "run '%s' for the commands\n", cli.repro(harness.Repro{Verb: "help"}))
+		return exitUsage
+	case errors.Is(err, errUsage):
+		fmt.Fprintf(stderr, "run '%s' for the flags of %s\n", cli.repro(harness.Repro{Verb: name, Flags: []string{"-h"}}), name)
+		return exitUsage
+	case errors.Is(err, ErrBadInput):
+		return exitUsage
+	}
+	return exitCrashed
+}
+
+// suggest is "; did you mean X?" for the commands close to a mistyped
+// name (harness.Suggest), or "".
+func (cli *program) suggest(name string) string {
+	names := []string{"help"}
+	for n := range builtins {
+		names = append(names, n)
+	}
+	for _, t := range cli.tools {
+		names = append(names, t.Name)
+	}
+	slices.Sort(names)
+	close := harness.Suggest(name, names)
+	if len(close) == 0 {
+		return ""
+	}
+	return "; did you mean " + strings.Join(close, " or ") + "?"
 }

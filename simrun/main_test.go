@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/s3lease/s3lease/internal/catalog"
 	"github.com/s3lease/s3lease/internal/schema"
@@ -20,20 +21,29 @@ var project = catalog.New()
 // (without its tools).
 func run(args []string, stdout, stderr io.Writer) int { return testCLI().run(args, stdout, stderr) }
 
-// testCLI is simrun with every scenario of the project.
+// testCLI is simrun with every scenario of the project. Its progress
+// reports never tick, so that what a test reads on stderr does not depend
+// on how long its commands take; a test of the reports gives its own
+// ticks.
 func testCLI() *program {
 	cli, err := newProgram([]Option{Scenarios(project.Scenarios()...)})
 	if err != nil {
 		panic(err)
 	}
+	cli.ticker = func(bool) (<-chan time.Time, func()) { return nil, func() {} }
 	return cli
 }
 
 // TestMain lets the test binary act as simrun itself, so that tests can run
-// it in fresh processes with a chosen environment.
+// it in fresh processes with a chosen environment: on the arguments in
+// $SIMRUN_CHILD_ARGS, or, with SIMRUN_CHILD=argv, on its own, as a built
+// simrun would (testCLI: newProgram, with how it was invoked).
 func TestMain(m *testing.M) {
 	if args, ok := os.LookupEnv("SIMRUN_CHILD_ARGS"); ok {
 		os.Exit(run(strings.Fields(args), os.Stdout, os.Stderr))
+	}
+	if os.Getenv("SIMRUN_CHILD") == "argv" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }

@@ -2,12 +2,12 @@ package simrun
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"time"
 
 	"github.com/s3lease/s3lease/harness"
 	nightly "github.com/s3lease/s3lease/internal/campaign"
@@ -29,16 +29,17 @@ reports). Everything is kept in DIR, each file written atomically:
   DIR/report.json                              the report, saved with the state, coverage included
   DIR/failures/<signature>/seed-S.json         a failing seed's reproducer ('simrun replay FILE')
   DIR/failures/<signature>/seed-S.trace.txt    its readable trace
+  DIR/failures/<signature>/seed-S.html         its page: verdict, timeline, S3 history, plan, trace
 
 Failures are grouped by signature: each group counts all its seeds and
-keeps the first -keep reproducers. Running the same command again on DIR
+keeps the first -keep reproducers, each with its trace and page. Running the same command again on DIR
 resumes a campaign that was stopped or killed: the seeds done are skipped,
 and counted. -duration is the campaign's wall time over all its sessions.
 SIGINT or SIGTERM stop it cleanly: the running seeds finish, the state and
 the report are saved, the summary printed, and the exit status is 130
 (SIGINT) or 143 (SIGTERM), as shells expect; a second signal kills at once.
-Progress goes to stderr (redrawn twice a second if stdout is a terminal, a
-line every 10 s otherwise); the summary to stdout.
+Progress goes to stderr (a line redrawn twice a second on a terminal, a
+line every 5 s otherwise; -quiet: none); the summary to stdout.
 
 Exit status: 0 every seed passed; 1 an unsafe seed; 2 usage (bad flags, a
 DIR that cannot be written or holds another campaign's state); 3 liveness
@@ -57,10 +58,17 @@ report: counts, coverage and signature groups summed, reproducer paths made
 relative to FILE's directory. Reports of different scenarios, ranges or
 determinism checks, or of shards that share seeds, are refused.
 
+Reports that cover only some shards of the range make an incomplete
+merge: the merged report says "complete": false and lists the shards
+"missing", the JUnit file has a failing testcase "incomplete" naming them,
+and stderr says so.
+
 Exit status: as for campaign, of the merged counts (0 every seed passed,
 1 unsafe, 4 crashes or nondeterminism, 3 liveness, 5 inconclusive, the
-first that applies); 2 for bad usage, an unreadable report or reports that
-do not merge.
+first that applies); 7 when shards are missing and every seed the reports
+cover passed (a failing seed's status wins over 7: the documents and
+stderr still say which shards are missing); 2 for bad usage, an unreadable
+report or reports that do not merge.
 
 flags:
 `
@@ -77,9 +85,10 @@ func (cli *program) cmdCampaign(args []string, stdout, stderr io.Writer) (int, e
 	shardFlag := fs.String("shard", "0/1", "run shard `I/N` of the range: the seeds s with (s - start) % N == I")
 	keep := fs.Int("keep", nightly.DefaultKeep, "reproducers kept on disk per signature (all are counted)")
 	check := fs.Bool("check-determinism", false, "run every seed twice and compare the trace hashes")
-	junit := fs.String("junit", "", "also write the report as JUnit XML to `FILE`")
+	junit := fs.String("junit", "", "also write the report as JUnit XML to `FILE` (- for standard output)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	showCoverage := fs.Bool("coverage", false, "list the coverage points no seed reached, by name (the summary counts them)")
+	quiet := quietFlag(fs)
 	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}
@@ -112,15 +121,19 @@ func (cli *program) cmdCampaign(args []string, stdout, stderr io.Writer) (int, e
 		WriteTrace: func(w io.Writer, o *harness.Outcome) error { return cli.printReplay(w, w, o, nil, "", false) },
 	})
 	if err != nil {
-		return 0, fmt.Errorf("%w: -out %s: %v", errUsage, *out, err)
+		return 0, cmdline.BadInput(fmt.Errorf("-out %s: %w", *out, err))
 	}
-	if err := cmdline.CheckOutputDir(*junit); err != nil { // after Open: -junit may name a file in DIR
-		return 0, fmt.Errorf("%w: -junit: %v", errUsage, err)
+	if err := checkOutput("-junit", *junit); err != nil { // after Open: -junit may name a file in DIR
+		return 0, err
+	}
+	text, err := textOutput(stdout, stderr, *asJSON, "-junit", *junit)
+	if err != nil {
+		return 0, err
 	}
 
 	ctx, caught := cmdline.StopOnSignal()
 	defer caught.Release()
-	stopProgress := showProgress(func() string { return progressLine(c.Progress()) }, stderr, cmdline.IsTerminal(stdout))
+	stopProgress := cli.showProgress(stderr, *quiet, func() progressReport { return campaignProgress(c.Progress()) })
 	before := c.Progress()
 	rep, runErr := c.Run(ctx)
 	stopProgress()
@@ -133,8 +146,8 @@ func (cli *program) cmdCampaign(args []string, stdout, stderr io.Writer) (int, e
 		if err := nightly.WriteJUnit(&buf, rep, cli.invoke); err != nil {
 			return 0, err
 		}
-		if err := harness.WriteFileAtomic(*junit, buf.Bytes()); err != nil {
-			return 0, fmt.Errorf("-junit: %w", err)
+		if err := writeOutput(stdout, "-junit", *junit, buf.Bytes()); err != nil {
+			return 0, err
 		}
 	}
 	if *asJSON {
@@ -146,15 +159,15 @@ func (cli *program) cmdCampaign(args []string, stdout, stderr io.Writer) (int, e
 			return 0, err
 		}
 	} else {
-		cli.printReport(stdout, rep, *out, *showCoverage)
+		cli.printReport(text, rep, *out, *showCoverage)
 		session := after.Session
-		fmt.Fprintf(stdout, "this session: %d seeds in %.2fs with %d workers: %.0f seeds/s",
+		fmt.Fprintf(text, "this session: %d seeds in %.2fs with %d workers: %.0f seeds/s",
 			session, after.SessionElapsed.Seconds(), *workers, after.Rate())
 		if before.Done > 0 {
-			fmt.Fprintf(stdout, " (resumed after %d seeds done)", before.Done)
+			fmt.Fprintf(text, " (resumed after %d seeds done)", before.Done)
 		}
-		fmt.Fprintln(stdout)
-		fmt.Fprintf(stdout, "report: %s\n", filepath.Join(*out, nightly.ReportFile))
+		fmt.Fprintln(text)
+		fmt.Fprintf(text, "report: %s\n", filepath.Join(*out, nightly.ReportFile))
 	}
 	switch {
 	case runErr != nil:
@@ -172,8 +185,8 @@ func (cli *program) cmdCampaign(args []string, stdout, stderr io.Writer) (int, e
 // cmdMerge runs `simrun merge`.
 func (cli *program) cmdMerge(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := cmdline.NewFlagsUsage("merge", stderr, mergeUsage)
-	out := fs.String("out", "", "write the merged report to `FILE`")
-	junit := fs.String("junit", "", "also write the merged report as JUnit XML to `FILE`")
+	out := fs.String("out", "", "write the merged report to `FILE` (- for standard output)")
+	junit := fs.String("junit", "", "also write the merged report as JUnit XML to `FILE` (- for standard output)")
 	asJSON := fs.Bool("json", false, "print the merged report as JSON")
 	showCoverage := fs.Bool("coverage", false, "list the coverage points no seed of any shard reached, by name (the summary counts them)")
 	files, err := cmdline.ParseFiles(fs, args)
@@ -186,9 +199,15 @@ func (cli *program) cmdMerge(args []string, stdout, stderr io.Writer) (int, erro
 	case len(files) == 0:
 		return 0, fmt.Errorf("%w: merge needs at least one REPORT", errUsage)
 	}
-	if err := cmdline.CheckOutputDir(*junit); err != nil {
-		return 0, fmt.Errorf("%w: -junit: %v", errUsage, err)
+	if err := errors.Join(checkOutput("-out", *out), checkOutput("-junit", *junit)); err != nil {
+		return 0, err
 	}
+	text, err := textOutput(stdout, stderr, *asJSON, "-out", *out, "-junit", *junit)
+	if err != nil {
+		return 0, err
+	}
+	// Reproducer paths become relative to the merged report's directory
+	// (the current one, for a report on standard output).
 	outDir, err := filepath.Abs(filepath.Dir(*out))
 	if err != nil {
 		return 0, fmt.Errorf("-out: %w", err)
@@ -197,11 +216,11 @@ func (cli *program) cmdMerge(args []string, stdout, stderr io.Writer) (int, erro
 	for _, path := range files {
 		r, err := nightly.ReadReportFile(path)
 		if err != nil {
-			return 0, fmt.Errorf("%w: %v", errUsage, err)
+			return 0, cmdline.BadInput(err)
 		}
 		dir, err := filepath.Abs(filepath.Dir(path))
 		if err != nil {
-			return 0, fmt.Errorf("%w: %v", errUsage, err)
+			return 0, cmdline.BadInput(err)
 		}
 		for i := range r.Groups {
 			for j, p := range r.Groups[i].Reproducers {
@@ -212,22 +231,22 @@ func (cli *program) cmdMerge(args []string, stdout, stderr io.Writer) (int, erro
 	}
 	merged, err := nightly.Merge(cli.invoke, reports...)
 	if err != nil {
-		return 0, fmt.Errorf("%w: %v", errUsage, err)
+		return 0, cmdline.BadInput(err)
 	}
 	data, err := merged.Marshal()
 	if err != nil {
 		return 0, err
 	}
-	if err := harness.WriteFileAtomic(*out, data); err != nil {
-		return 0, fmt.Errorf("-out: %w", err)
+	if err := writeOutput(stdout, "-out", *out, data); err != nil {
+		return 0, err
 	}
 	if *junit != "" {
 		var buf bytes.Buffer
 		if err := nightly.WriteJUnit(&buf, merged, cli.invoke); err != nil {
 			return 0, err
 		}
-		if err := harness.WriteFileAtomic(*junit, buf.Bytes()); err != nil {
-			return 0, fmt.Errorf("-junit: %w", err)
+		if err := writeOutput(stdout, "-junit", *junit, buf.Bytes()); err != nil {
+			return 0, err
 		}
 	}
 	if *asJSON {
@@ -235,8 +254,8 @@ func (cli *program) cmdMerge(args []string, stdout, stderr io.Writer) (int, erro
 			return 0, err
 		}
 	} else {
-		cli.printReport(stdout, merged, filepath.Dir(*out), *showCoverage)
-		fmt.Fprintf(stdout, "merged %d reports into %s\n", len(reports), *out)
+		cli.printReport(text, merged, filepath.Dir(*out), *showCoverage)
+		fmt.Fprintf(text, "merged %d reports into %s\n", len(reports), outputName(*out))
 	}
 	code := reportCode(merged)
 	if len(merged.Missing) > 0 {
@@ -282,63 +301,12 @@ func rebase(p, from, to string) string {
 // (a nondeterministic seed counts as crashed).
 func reportCode(r *nightly.Report) int { return r.Worst().ExitCode() }
 
-// showProgress shows the campaign's progress on w until the returned
-// function is called: on a terminal one line redrawn in place twice a
-// second, otherwise a line every 10 s.
-func showProgress(line func() string, w io.Writer, tty bool) (stop func()) {
-	interval := 10 * time.Second
-	if tty {
-		interval = 500 * time.Millisecond
-	}
-	quit, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(interval)
-		defer tick.Stop()
-		width := 0
-		draw := func() {
-			line := line()
-			if tty {
-				fmt.Fprintf(w, "\r%-*s", width, line)
-				width = max(width, len(line))
-			} else {
-				fmt.Fprintln(w, line)
-			}
-		}
-		for {
-			select {
-			case <-quit:
-				if tty {
-					draw()
-					fmt.Fprintln(w)
-				}
-				return
-			case <-tick.C:
-				draw()
-			}
-		}
-	}()
-	return func() {
-		close(quit)
-		<-done
-	}
-}
-
-// progressLine is one line of progress: seeds/s, seeds done, failures,
-// signatures, elapsed, and the eta if the range is bounded.
-func progressLine(p nightly.Progress) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s: %.0f seeds/s, ", p.Scenario, p.Shard, p.Rate())
-	if p.Total > 0 {
-		fmt.Fprintf(&b, "%d/%d seeds", p.Done, p.Total)
-	} else {
-		fmt.Fprintf(&b, "%d seeds", p.Done)
-	}
-	fmt.Fprintf(&b, ", %d failures, %d signatures, elapsed %v", p.Failures, p.Signatures, p.Elapsed.Round(time.Second))
-	if eta, ok := p.ETA(); ok {
-		fmt.Fprintf(&b, ", eta %v", eta.Round(time.Second))
-	}
-	return b.String()
+// campaignProgress is a campaign's progress as a progress report.
+func campaignProgress(p nightly.Progress) progressReport {
+	r := progressReport{Label: p.Scenario + " " + p.Shard.String(), Unit: "seeds", Done: p.Done, Total: p.Total,
+		Failures: p.Failures, Rate: p.Rate(), Elapsed: p.Elapsed, Extra: fmt.Sprintf("%d signatures", p.Signatures)}
+	r.ETA, r.HasETA = p.ETA()
+	return r
 }
 
 // printReport prints a report: its counts, its coverage (with

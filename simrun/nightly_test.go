@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -31,31 +30,8 @@ func init() {
 	}
 }
 
-// nightlyRun is run with the campaign and merge commands dispatched, and
-// their errors turned into exit statuses as run does.
-func nightlyRun(args []string, stdout, stderr io.Writer) int {
-	var code int
-	var err error
-	switch {
-	case len(args) > 0 && args[0] == "campaign":
-		code, err = testCLI().cmdCampaign(args[1:], stdout, stderr)
-	case len(args) > 0 && args[0] == "merge":
-		code, err = testCLI().cmdMerge(args[1:], stdout, stderr)
-	default:
-		return run(args, stdout, stderr)
-	}
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "simrun: %v\n", err)
-		if errors.Is(err, errUsage) {
-			return exitUsage
-		}
-		return exitCrashed
-	}
-	return code
-}
+// nightlyRun is run: the campaign and merge commands among the others.
+func nightlyRun(args []string, stdout, stderr io.Writer) int { return run(args, stdout, stderr) }
 
 func nightlySimrun(args ...string) (int, string, string) {
 	var out, errOut bytes.Buffer
@@ -419,17 +395,7 @@ func TestMergeCommand(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var suite struct {
-			XMLName  xml.Name `xml:"testsuite"`
-			Tests    int      `xml:"tests,attr"`
-			Failures int      `xml:"failures,attr"`
-			Cases    []struct {
-				Name    string `xml:"name,attr"`
-				Failure *struct {
-					Message string `xml:"message,attr"`
-				} `xml:"failure"`
-			} `xml:"testcase"`
-		}
+		var suite junitFile
 		if err := xml.Unmarshal(data, &suite); err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
@@ -470,22 +436,72 @@ func TestCampaignCheckDeterminism(t *testing.T) {
 	}
 }
 
+// junitFile is what the tests read of a JUnit file.
+type junitFile struct {
+	XMLName    xml.Name `xml:"testsuite"`
+	Tests      int      `xml:"tests,attr"`
+	Failures   int      `xml:"failures,attr"`
+	Properties []struct {
+		Name  string `xml:"name,attr"`
+		Value string `xml:"value,attr"`
+	} `xml:"properties>property"`
+	Cases []junitCase `xml:"testcase"`
+}
+
+// junitCase is a testcase of a junitFile.
+type junitCase struct {
+	Name    string `xml:"name,attr"`
+	Failure *struct {
+		Message string `xml:"message,attr"`
+	} `xml:"failure"`
+}
+
 // TestMergeOfSomeShardsIsIncomplete: merging one of a campaign's two
-// shards, all of whose seeds pass, says which shard is missing and exits
-// with the status of an incomplete merge, not success.
+// shards says which shard is missing on stderr, in the merged report
+// ("complete": false, "missing") and in the JUnit file (a failing testcase
+// "incomplete"). The exit status is 7 when every seed covered passed; a
+// failing seed's status wins over it, the documents still saying the merge
+// is incomplete.
 func TestMergeOfSomeShardsIsIncomplete(t *testing.T) {
-	root := t.TempDir()
-	dir := filepath.Join(root, "shard0")
-	if code, out, errOut := nightlySimrun("campaign", "-out", dir, "-scenario", "reference", "-seeds", "6", "-shard", "0/2", "-workers", "1"); code != exitOK {
-		t.Fatalf("campaign: exit %d\n%s%s", code, out, errOut)
-	}
-	code, out, errOut := nightlySimrun("merge", "-out", filepath.Join(root, "merged.json"), filepath.Join(dir, nightly.ReportFile))
-	if code != exitIncomplete || !strings.Contains(errOut, "incomplete") || !strings.Contains(errOut, "1/2") {
-		t.Fatalf("merge of shard 0/2 alone: exit %d, stderr %q; want %d naming shard 1/2 as missing\n%s", code, errOut, exitIncomplete, out)
-	}
-	r := readReport(t, filepath.Join(root, "merged.json"))
-	if len(r.Missing) != 1 || r.Missing[0] != (nightly.Shard{Index: 1, Count: 2}) {
-		t.Fatalf("merged report: missing %v, want [1/2]", r.Missing)
+	for _, c := range []struct {
+		scenario string
+		code     int
+	}{{"reference", exitIncomplete}, {"naive-skew", harness.Unsafe.ExitCode()}} {
+		root := t.TempDir()
+		dir := filepath.Join(root, "shard0")
+		if code, out, errOut := nightlySimrun("campaign", "-out", dir, "-scenario", c.scenario, "-seeds", "6", "-shard", "0/2", "-workers", "1"); code != c.code && code != exitOK {
+			t.Fatalf("campaign: exit %d\n%s%s", code, out, errOut)
+		}
+		merged, junit := filepath.Join(root, "merged.json"), filepath.Join(root, "junit.xml")
+		code, out, errOut := nightlySimrun("merge", "-out", merged, "-junit", junit, filepath.Join(dir, nightly.ReportFile))
+		if code != c.code || !strings.Contains(errOut, "incomplete: no report covers shard(s) 1/2") {
+			t.Fatalf("%s: merge of shard 0/2 alone: exit %d, stderr %q; want %d naming shard 1/2 as missing\n%s", c.scenario, code, errOut, c.code, out)
+		}
+		r := readReport(t, merged)
+		if r.Complete || len(r.Missing) != 1 || r.Missing[0] != (nightly.Shard{Index: 1, Count: 2}) {
+			t.Fatalf("%s: merged report: complete %v, missing %v; want incomplete, missing [1/2]", c.scenario, r.Complete, r.Missing)
+		}
+		if c.code != exitIncomplete && r.Counts.Failures() == 0 {
+			t.Fatalf("%s: no seed failed; the case of both at once is not tested", c.scenario)
+		}
+		data, err := os.ReadFile(junit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var suite junitFile
+		if err := xml.Unmarshal(data, &suite); err != nil {
+			t.Fatal(err)
+		}
+		props := map[string]string{}
+		for _, p := range suite.Properties {
+			props[p.Name] = p.Value
+		}
+		incomplete := slices.IndexFunc(suite.Cases, func(tc junitCase) bool {
+			return tc.Name == "incomplete" && tc.Failure != nil && strings.Contains(tc.Failure.Message, "1/2")
+		})
+		if props["complete"] != "false" || props["missing"] != "1/2" || incomplete < 0 || suite.Failures != len(r.Groups)+1 {
+			t.Fatalf("%s: JUnit: properties %v, %d failures; want complete=false, missing=1/2 and a failing testcase incomplete\n%s", c.scenario, props, suite.Failures, data)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/s3lease/s3lease/harness"
 )
@@ -20,9 +21,13 @@ type program struct {
 	// the first protocol given, else "swarm" if the program knows it.
 	def string
 	// invoke is how printed commands invoke the program
-	// (harness.Repro.Program).
+	// (harness.Repro.Program): the Command option's, or how a built
+	// binary was run (invokedAs).
 	invoke string
 	tools  []Tool
+	// ticker gives the ticks of progress reports (realTicker; tests give
+	// their own).
+	ticker func(tty bool) (<-chan time.Time, func())
 }
 
 // Scenarios adds scenarios: the stories of package scenarios
@@ -63,8 +68,10 @@ func Protocol(name string, p harness.Protocol) Option {
 // Command says how the commands the program prints (replay, shrink)
 // invoke it: a user's own main passes how it is run, for example
 // simrun.Command("go run ./cmd/mysimrun"), so that a printed command runs
-// the program that knows the user's protocols. Without it, printed
-// commands invoke harness.DefaultCommand.
+// the program that knows the user's protocols. Without it, a built binary's
+// printed commands invoke it as the user did (its name if the PATH finds
+// it, else the path typed), and a program that go run built invokes
+// harness.DefaultCommand.
 func Command(prefix string) Option {
 	return func(cli *program) error {
 		if prefix == "" {
@@ -123,11 +130,14 @@ func (cli *program) tool(name string) *Tool {
 
 // newProgram applies the options.
 func newProgram(opts []Option) (*program, error) {
-	cli := &program{}
+	cli := &program{ticker: realTicker}
 	for _, o := range opts {
 		if err := o(cli); err != nil {
 			return nil, err
 		}
+	}
+	if cli.invoke == "" {
+		cli.invoke = runningAs()
 	}
 	if cli.def == "" {
 		cli.def = "swarm"

@@ -16,8 +16,8 @@ import (
 )
 
 const replayUsage = `usage:
-  simrun replay [-scenario NAME] -seed S [-o FILE] [-html FILE] [-json]
-  simrun replay FILE [-html FILE] [-json]
+  simrun replay [-scenario NAME] -seed S [-o FILE] [-html FILE] [-json] [-expect VERDICT]
+  simrun replay FILE [-html FILE] [-json] [-expect recorded|VERDICT]
 
 Replays one run and prints its trace, plan, verdict and hash: a seed of a
 scenario, or a reproducer file (as -o, 'simrun shrink' or a person wrote
@@ -26,22 +26,57 @@ writes a self-contained page that shows the run: verdict, violations, a
 timeline of every node's terms, faults, S3 requests and fenced writes,
 porcupine's view of the S3 history, the plan and the trace. A file
 whose run does not show the signature it expects is reported on stderr
-("expected X, got Y") and exits with the verdict's status, 1 if the run
-passes. Exit status: 0 pass, 1 unsafe, 2 usage or a bad file, 3 liveness,
-4 crashed.
+("expected X, got Y").
+
+Exit status: the run's verdict's (0 pass, 1 unsafe, 3 liveness, 4
+crashed, 5 inconclusive, 6 blocked), or 2 for bad usage or a bad file.
+With -expect, the status says instead whether the run shows what was
+expected, so that a corpus of reproducers gates CI:
+
+  0  reproduces as expected: the signature the file records (-expect
+     recorded), or the verdict named (-expect unsafe, -expect pass, ...)
+  8  no longer fails: a failure was expected, and the run passes
+  9  fails differently: the run fails, but not as expected (another
+     verdict or other checkers; or a pass was expected)
 
 flags:
 `
+
+// Exit statuses of replay -expect when the run does not show what was
+// expected.
+const (
+	exitNoLongerFails    = 8
+	exitFailsDifferently = 9
+)
 
 func (cli *program) cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := cmdline.NewFlagsUsage("replay", stderr, replayUsage)
 	scenario := cli.scenarioFlag(fs)
 	seed := fs.Uint64("seed", 0, "the seed to replay")
-	out := fs.String("o", "", "with -seed: write the run's reproducer to `FILE` (atomically)")
+	out := fs.String("o", "", "with -seed: write the run's reproducer to `FILE` (atomically; - for standard output)")
 	asJSON := fs.Bool("json", false, "print the trace and verdict as one JSON document")
 	s3 := s3Flag(fs)
-	page := fs.String("html", "", "also write the run as a self-contained HTML page to `FILE` (atomically)")
+	page := fs.String("html", "", "also write the run as a self-contained HTML page to `FILE` (atomically; - for standard output)")
+	expectFlag := fs.String("expect", "", "exit 0 if the run shows `WHAT`, 8 if it no longer fails, 9 if it fails otherwise: recorded (the signature the reproducer FILE records) or a verdict (pass, unsafe, liveness, ...)")
 	files, err := cmdline.ParseFiles(fs, args)
+	if err != nil {
+		return 0, err
+	}
+	var want *harness.Signature // what -expect asks for; with a verdict, only its verdict counts
+	switch *expectFlag {
+	case "":
+	case "recorded":
+		if len(files) != 1 {
+			return 0, fmt.Errorf("%w: -expect recorded compares the run with what its reproducer FILE records: give a FILE", errUsage)
+		}
+	default:
+		v, err := harness.ParseVerdict(*expectFlag)
+		if err != nil {
+			return 0, fmt.Errorf("%w: -expect %q: want recorded or a verdict (pass, unsafe, liveness, crashed, inconclusive, blocked)", errUsage, *expectFlag)
+		}
+		want = &harness.Signature{Verdict: v.String()}
+	}
+	text, err := textOutput(stdout, stderr, *asJSON, "-o", *out, "-html", *page)
 	if err != nil {
 		return 0, err
 	}
@@ -59,33 +94,62 @@ func (cli *program) cmdReplay(args []string, stdout, stderr io.Writer) (int, err
 		if err != nil {
 			return 0, err
 		}
-		if err := harness.WriteFileAtomic(*out, data); err != nil {
-			return 0, fmt.Errorf("-o: %w", err)
+		if err := writeOutput(stdout, "-o", *out, data); err != nil {
+			return 0, err
 		}
-		fmt.Fprintf(stderr, "simrun: wrote the reproducer of %s seed %d (%s) to %s\n", o.Scenario, o.Seed, harness.SignatureOf(o), *out)
+		fmt.Fprintf(stderr, "simrun: wrote the reproducer of %s seed %d (%s) to %s\n", o.Scenario, o.Seed, harness.SignatureOf(o), outputName(*out))
 	}
 	sig := harness.SignatureOf(o)
 	var expect *harness.Signature
 	if rep != nil {
 		expect = rep.Expect
 	}
+	if *expectFlag == "recorded" {
+		if expect == nil {
+			return 0, badInput("%s: -expect recorded: the file records no expected signature", path)
+		}
+		want = expect
+	}
 	if *page != "" {
-		if err := cli.writeReplayPage(*page, o, path); err != nil {
+		data, err := cli.replayPage(o, path)
+		if err != nil {
 			return 0, err
 		}
-		fmt.Fprintf(stderr, "simrun: wrote the page of %s seed %d (%s) to %s\n", o.Scenario, o.Seed, o.Verdict, *page)
+		if err := writeOutput(stdout, "-html", *page, data); err != nil {
+			return 0, err
+		}
+		fmt.Fprintf(stderr, "simrun: wrote the page of %s seed %d (%s) to %s\n", o.Scenario, o.Seed, o.Verdict, outputName(*page))
 	}
-	if err := cli.printReplay(stdout, stderr, o, rep, path, *asJSON); err != nil {
+	if err := cli.printReplay(text, stderr, o, rep, path, *asJSON); err != nil {
 		return 0, err
 	}
-	code := o.Verdict.ExitCode()
-	if expect != nil && !expect.Equal(sig) {
-		fmt.Fprintf(stderr, "simrun: %s: expected %s, got %s\n", path, expect, sig)
-		if code == exitOK {
-			code = harness.Unsafe.ExitCode()
-		}
+	name := path
+	if name == "" {
+		name = fmt.Sprintf("%s seed %d", o.Scenario, o.Seed)
 	}
-	return code, nil
+	switch {
+	case want != nil:
+		return judgeReplay(stderr, name, *want, *expectFlag != "recorded", sig), nil
+	case expect != nil && !expect.Equal(sig):
+		fmt.Fprintf(stderr, "simrun: %s: expected %s, got %s\n", path, expect, sig)
+	}
+	return o.Verdict.ExitCode(), nil
+}
+
+// judgeReplay is the exit status of replay -expect: whether the run of
+// name, whose signature is got, shows want (its verdict alone, with
+// verdictOnly), said in one line on w.
+func judgeReplay(w io.Writer, name string, want harness.Signature, verdictOnly bool, got harness.Signature) int {
+	switch {
+	case got.Equal(want) || verdictOnly && got.Verdict == want.Verdict:
+		fmt.Fprintf(w, "simrun: %s: reproduces as expected: %s\n", name, got)
+		return exitOK
+	case got.Verdict == harness.Pass.String():
+		fmt.Fprintf(w, "simrun: %s: no longer fails: expected %s, the run passes\n", name, want)
+		return exitNoLongerFails
+	}
+	fmt.Fprintf(w, "simrun: %s: fails differently: expected %s, got %s\n", name, want, got)
+	return exitFailsDifferently
 }
 
 // printReplay prints a replayed run: as one JSON document, or as its plan,
@@ -146,21 +210,20 @@ func (cli *program) printReplay(stdout, stderr io.Writer, o *harness.Outcome, re
 	return nil
 }
 
-// writeReplayPage writes the HTML page of a replayed run to file,
-// atomically. path is the reproducer file the run came from, if any: the
-// page's replay command names it.
-func (cli *program) writeReplayPage(file string, o *harness.Outcome, path string) error {
+// replayPage is the HTML page of a replayed run. path is the reproducer
+// file the run came from, if any: the page's replay command names it.
+func (cli *program) replayPage(o *harness.Outcome, path string) ([]byte, error) {
 	if path == "" {
-		return cli.writePage(file, "", o, "")
+		return cli.page("", o, "")
 	}
-	return cli.writePage(file, fmt.Sprintf("%s (%s seed %d): %s", path, o.Scenario, o.Seed, o.Verdict), o,
+	return cli.page(fmt.Sprintf("%s (%s seed %d): %s", path, o.Scenario, o.Seed, o.Verdict), o,
 		cli.repro(harness.Repro{File: path}))
 }
 
-// writePage writes the HTML page of a run to file, atomically, with its
-// title (empty: the scenario, seed and verdict) and the command that
-// replays it (empty: the scenario's seed).
-func (cli *program) writePage(file, title string, o *harness.Outcome, replay string) error {
+// page is the HTML page of a run, with its title (empty: the scenario,
+// seed and verdict) and the command that replays it (empty: the
+// scenario's seed).
+func (cli *program) page(title string, o *harness.Outcome, replay string) ([]byte, error) {
 	opt := htmlreport.Options{Replay: replay}
 	if sc, err := cli.catalog.Lookup(o.Scenario); err == nil {
 		opt.Scenario = &sc
@@ -173,12 +236,9 @@ func (cli *program) writePage(file, title string, o *harness.Outcome, replay str
 	}
 	var buf bytes.Buffer
 	if err := htmlreport.WriteOptions(&buf, title, o, opt); err != nil {
-		return err
+		return nil, err
 	}
-	if err := harness.WriteFileAtomic(file, buf.Bytes()); err != nil {
-		return fmt.Errorf("-html: %w", err)
-	}
-	return nil
+	return buf.Bytes(), nil
 }
 
 // loadReproducerFile reads a reproducer file; a missing, unreadable,
@@ -186,12 +246,12 @@ func (cli *program) writePage(file, title string, o *harness.Outcome, replay str
 func loadReproducerFile(path string) (*harness.Reproducer, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errUsage, err)
+		return nil, cmdline.BadInput(err)
 	}
 	defer f.Close()
 	r, err := harness.LoadReproducer(f)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", errUsage, path, err)
+		return nil, badInput("%s: %w", path, err)
 	}
 	return r, nil
 }
@@ -207,9 +267,14 @@ func (cli *program) runNamed(fs *flag.FlagSet, cmd string, files []string, scena
 	case len(files) == 1:
 		path := files[0]
 		for _, name := range append([]string{"seed", "scenario"}, fileless...) {
-			if cmdline.IsSet(fs, name) {
-				return nil, nil, "", fmt.Errorf("%w: %s FILE takes no -%s: the file names the run", errUsage, cmd, name)
+			if !cmdline.IsSet(fs, name) {
+				continue
 			}
+			if name == "seed" || name == "scenario" {
+				return nil, nil, "", fmt.Errorf("%w: %s -%s names a run, and so would the argument %q as a reproducer FILE: give -seed (and -scenario), or FILE alone",
+					errUsage, cmd, name, path)
+			}
+			return nil, nil, "", fmt.Errorf("%w: %s FILE takes no -%s: the file names the run", errUsage, cmd, name)
 		}
 		rep, err := loadReproducerFile(path)
 		if err != nil {
@@ -217,11 +282,11 @@ func (cli *program) runNamed(fs *flag.FlagSet, cmd string, files []string, scena
 		}
 		sc, err := cli.catalog.Resolve(rep)
 		if err != nil {
-			return nil, nil, "", fmt.Errorf("%w: %s: %v", errUsage, path, err)
+			return nil, nil, "", badInput("%s: %w", path, err)
 		}
 		s, err := rep.Setup(sc)
 		if err != nil {
-			return nil, nil, "", fmt.Errorf("%w: %s: %v", errUsage, path, err)
+			return nil, nil, "", badInput("%s: %w", path, err)
 		}
 		o, err := harness.RunSetup(path3.setup(s), true)
 		if o != nil {

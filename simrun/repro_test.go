@@ -3,7 +3,6 @@ package simrun
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,27 +83,60 @@ func TestReplayWritesAndReadsReproducer(t *testing.T) {
 }
 
 // TestReplayExpectationMismatch: a file whose run shows another signature
-// than it expects says so on stderr and exits with the verdict's status,
-// 1 if the run passes.
+// than it expects says so on stderr and exits with the verdict's status
+// (0 if the run passes: the status is the run's); with -expect, the status
+// says whether the run shows what was expected: 0 it reproduces, 8 it no
+// longer fails, 9 it fails differently.
 func TestReplayExpectationMismatch(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {
-		file string
-		code int
+		file       string
+		code, gate int
 	}{
-		{`{"version":1,"scenario":"naive-skew","seed":1,"expect":{"verdict":"pass"}}`, harness.Unsafe.ExitCode()},
-		{`{"version":1,"scenario":"naive-skew","seed":1,"expect":{"verdict":"unsafe","checkers":["unique-holder"]}}`, harness.Unsafe.ExitCode()},
-		{`{"version":1,"scenario":"elector-skew","seed":1,"expect":{"verdict":"unsafe","checkers":["overlap"]}}`, harness.Unsafe.ExitCode()},
-		{`{"version":1,"scenario":"elector-skew","seed":1,"expect":{"verdict":"liveness","checkers":["liveness"]}}`, harness.Unsafe.ExitCode()},
+		{`{"version":1,"scenario":"naive-skew","seed":1,"expect":{"verdict":"unsafe","checkers":["overlap"]}}`, harness.Unsafe.ExitCode(), exitOK},
+		{`{"version":1,"scenario":"naive-skew","seed":1,"expect":{"verdict":"pass"}}`, harness.Unsafe.ExitCode(), exitFailsDifferently},
+		{`{"version":1,"scenario":"naive-skew","seed":1,"expect":{"verdict":"unsafe","checkers":["unique-holder"]}}`, harness.Unsafe.ExitCode(), exitFailsDifferently},
+		{`{"version":1,"scenario":"elector-skew","seed":1,"expect":{"verdict":"unsafe","checkers":["overlap"]}}`, exitOK, exitNoLongerFails},
+		{`{"version":1,"scenario":"elector-skew","seed":1,"expect":{"verdict":"pass"}}`, exitOK, exitOK},
 	} {
 		path := filepath.Join(dir, "r.json")
 		if err := os.WriteFile(path, []byte(c.file), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		code, _, errOut := simrun("replay", path)
-		if code != c.code || !strings.Contains(errOut, "expected ") || !strings.Contains(errOut, ", got ") {
+		mismatch := strings.Contains(errOut, "expected ") && strings.Contains(errOut, ", got ")
+		if code != c.code || mismatch != (c.gate != exitOK) {
 			t.Errorf("%s: exit %d (want %d), stderr %q", c.file, code, c.code, errOut)
 		}
+		code, _, errOut = simrun("replay", "-expect", "recorded", path)
+		says := map[int]string{exitOK: "reproduces as expected", exitNoLongerFails: "no longer fails", exitFailsDifferently: "fails differently"}[c.gate]
+		if code != c.gate || !strings.Contains(errOut, says) {
+			t.Errorf("%s: -expect recorded: exit %d (want %d), stderr %q (want %q)", c.file, code, c.gate, errOut, says)
+		}
+	}
+	// -expect VERDICT, for a seed or a file: the verdict alone counts.
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"replay", "-scenario", "naive-skew", "-seed", "1", "-expect", "unsafe"}, exitOK},
+		{[]string{"replay", "-scenario", "naive-skew", "-seed", "1", "-expect", "pass"}, exitFailsDifferently},
+		{[]string{"replay", "-scenario", "naive-skew", "-seed", "1", "-expect", "liveness"}, exitFailsDifferently},
+		{[]string{"replay", "-scenario", "reference", "-seed", "1", "-expect", "unsafe"}, exitNoLongerFails},
+		{[]string{"replay", "-scenario", "reference", "-seed", "1", "-expect", "recorded"}, exitUsage},
+		{[]string{"replay", "-scenario", "reference", "-seed", "1", "-expect", "fine"}, exitUsage},
+	} {
+		if code, _, errOut := simrun(c.args...); code != c.code {
+			t.Errorf("simrun %q: exit %d, want %d (stderr %q)", c.args, code, c.code, errOut)
+		}
+	}
+	// A file that records no expectation has nothing to compare with.
+	path := filepath.Join(dir, "none.json")
+	if err := os.WriteFile(path, []byte(`{"version":1,"scenario":"reference","seed":1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := simrun("replay", "-expect", "recorded", path); code != exitUsage || !strings.Contains(errOut, "records no expected signature") {
+		t.Errorf("replay -expect recorded of a file without expect: exit %d, stderr %q; want 2", code, errOut)
 	}
 }
 
@@ -141,12 +173,13 @@ func TestReplayBadFiles(t *testing.T) {
 			t.Errorf("simrun %q: exit %d (want 2), stderr %q (want %q)", c.args, code, errOut, c.says)
 		}
 	}
-	// A file that cannot be written is no usage error: the message names
-	// the file asked for, not a temporary one.
+	// A file that cannot be written where it is asked for is bad input,
+	// but no usage error: the message names the flag and the file asked
+	// for, not a temporary one.
 	out := filepath.Join(dir, "no-dir", "x.json")
 	code, _, errOut := simrun("replay", "-seed", "1", "-o", out)
-	if code == exitOK || code == exitUsage || !strings.Contains(errOut, "writing "+out+": ") || strings.Contains(errOut, ".tmp") || strings.Contains(errOut, "usage") {
-		t.Errorf("simrun replay -o %s: exit %d, stderr %q; want a write error naming the file, not a usage error", out, code, errOut)
+	if code != exitUsage || !strings.HasPrefix(errOut, "simrun: -o: writing "+out+": ") || strings.Contains(errOut, ".tmp") || strings.Contains(errOut, "usage") {
+		t.Errorf("simrun replay -o %s: exit %d, stderr %q; want 2 and a write error naming -o and the file, not a usage error", out, code, errOut)
 	}
 }
 
@@ -228,21 +261,21 @@ func TestShrinkCommandRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		args []string
-		says string
+		args  []string
+		says  string
+		usage bool // a usage error, not bad input
 	}{
-		{[]string{pass}, "nothing to shrink: the run passes"},
-		{[]string{bad}, "version 9"},
-		{[]string{filepath.Join(dir, "missing.json")}, "no such file"},
-		{[]string{}, "one reproducer FILE"},
-		{[]string{pass, pass}, "one reproducer FILE"},
-		{[]string{pass, "-budget", "0"}, "-budget"},
-		{[]string{pass, "-frobnicate"}, "frobnicate"},
+		{[]string{pass}, "nothing to shrink: the run passes", false},
+		{[]string{bad}, "version 9", false},
+		{[]string{filepath.Join(dir, "missing.json")}, "no such file", false},
+		{[]string{}, "one reproducer FILE", true},
+		{[]string{pass, pass}, "one reproducer FILE", true},
+		{[]string{pass, "-budget", "0"}, "-budget", true},
+		{[]string{pass, "-frobnicate"}, "frobnicate", true},
 	} {
-		var out, errOut bytes.Buffer
-		_, err := testCLI().cmdShrink(c.args, &out, &errOut)
-		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), c.says) {
-			t.Errorf("shrink %q: %v; want a usage error saying %q", c.args, err, c.says)
+		code, _, errOut := simrun(append([]string{"shrink"}, c.args...)...)
+		if code != exitUsage || !strings.Contains(errOut, c.says) || strings.Contains(errOut, "usage:") != c.usage {
+			t.Errorf("shrink %q: exit %d, stderr %q; want 2 saying %q (labelled usage: %v)", c.args, code, errOut, c.says, c.usage)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "pass.min.json")); err == nil {

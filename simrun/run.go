@@ -8,7 +8,6 @@ import (
 	"io"
 	"runtime"
 	"strings"
-	"time"
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
@@ -45,6 +44,7 @@ func (cli *program) cmdRun(args []string, stdout, stderr io.Writer) (int, error)
 	showCoverage := fs.Bool("coverage", false, "list the coverage points no run reached, by name (the summary counts them)")
 	guided := fs.Bool("guided", false, "guided: run -seeds runs, a quarter of them fresh seeds from -start (which also seeds the choices), the others derived from the plans that reached a coverage point first, by mutating their faults and knobs; a failure's reproducer is written to -out")
 	outDir := fs.String("out", "", "with -guided: the `DIR` for the reproducers of failures (default: a new directory in the system's temporary directory, made at the first failure)")
+	quiet := quietFlag(fs)
 	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}
@@ -85,11 +85,14 @@ func (cli *program) cmdRun(args []string, stdout, stderr io.Writer) (int, error)
 		return 0, err
 	}
 	sc = path3.scenario(sc)
-	prog := &runProgress{scenario: sc.Name, total: uint64(*seeds), start: time.Now()}
-	stopProgress := func() {}
-	if cmdline.IsTerminal(stderr) && !*untilFailure {
-		stopProgress = showProgress(prog.line, stderr, true)
+	prog := newProgress(sc.Name, "seeds", uint64(*seeds))
+	if *guided {
+		prog.unit = "runs"
 	}
+	if *untilFailure && !cmdline.IsSet(fs, "seeds") {
+		prog.total = 0 // a bound, not the work to do
+	}
+	stopProgress := cli.showProgress(stderr, *quiet, prog.report)
 	var out *guidedOut
 	if *guided {
 		out = &guidedOut{dir: *outDir}

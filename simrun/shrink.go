@@ -29,8 +29,9 @@ const defaultShrinkBudget = 2000
 
 func (cli *program) cmdShrink(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := cmdline.NewFlagsUsage("shrink", stderr, shrinkUsage)
-	out := fs.String("o", "", "write the shrunk reproducer to `OUT` (default: FILE with .min.json)")
+	out := fs.String("o", "", "write the shrunk reproducer to `OUT` (default: FILE with .min.json; - for standard output)")
 	budget := fs.Int("budget", defaultShrinkBudget, "the most runs to spend")
+	quiet := quietFlag(fs)
 	files, err := cmdline.ParseFiles(fs, args)
 	if err != nil {
 		return 0, err
@@ -45,17 +46,33 @@ func (cli *program) cmdShrink(args []string, stdout, stderr io.Writer) (int, err
 	if *out == "" {
 		*out = strings.TrimSuffix(path, ".json") + ".min.json"
 	}
+	if err := checkOutput("-o", *out); err != nil {
+		return 0, err
+	}
+	text, err := textOutput(stdout, stderr, false, "-o", *out)
+	if err != nil {
+		return 0, err
+	}
 	r, err := loadReproducerFile(path)
 	if err != nil {
 		return 0, err
 	}
 	sc, err := cli.catalog.Resolve(r)
 	if err != nil {
-		return 0, fmt.Errorf("%w: %s: %v", errUsage, path, err)
+		return 0, badInput("%s: %w", path, err)
 	}
-	small, runs, err := harness.Shrink(sc, r, *budget)
+	prog := newProgress("shrink "+path, "runs", uint64(*budget))
+	prog.uncounted = true
+	counted := sc
+	counted.Build = func(seed uint64) harness.Setup { // each run builds its setup
+		prog.add(false)
+		return sc.Build(seed)
+	}
+	stopProgress := cli.showProgress(stderr, *quiet, prog.report)
+	small, runs, err := harness.Shrink(counted, r, *budget)
+	stopProgress()
 	if errors.Is(err, harness.ErrNothingToShrink) {
-		return 0, fmt.Errorf("%w: %s: %v", errUsage, path, err)
+		return 0, badInput("%s: %w", path, err)
 	}
 	if err != nil {
 		return 0, err
@@ -72,17 +89,21 @@ func (cli *program) cmdShrink(args []string, stdout, stderr io.Writer) (int, err
 	if err != nil {
 		return 0, err
 	}
-	if err := harness.WriteFileAtomic(*out, data); err != nil {
-		return 0, fmt.Errorf("-o: %w", err)
+	if err := writeOutput(stdout, "-o", *out, data); err != nil {
+		return 0, err
 	}
-	fmt.Fprintf(stdout, "shrink %s seed %d: %s\n", small.Scenario, small.Seed, small.Expect)
-	fmt.Fprintf(stdout, "before: %s\n", before)
-	fmt.Fprintf(stdout, "after:  %s\n", after)
-	fmt.Fprintf(stdout, "%d runs", runs)
+	fmt.Fprintf(text, "shrink %s seed %d: %s\n", small.Scenario, small.Seed, small.Expect)
+	fmt.Fprintf(text, "before: %s\n", before)
+	fmt.Fprintf(text, "after:  %s\n", after)
+	fmt.Fprintf(text, "%d runs", runs)
 	if runs >= *budget {
-		fmt.Fprintf(stdout, " (the whole budget: shrinking %s again may find more)", *out)
+		fmt.Fprintf(text, " (the whole budget: shrinking the result again may find more)")
 	}
-	fmt.Fprintf(stdout, "; wrote %s\nreplay: %s\n", *out, cli.repro(harness.Repro{File: *out}))
+	if *out == "-" {
+		fmt.Fprintf(text, "; wrote the reproducer to standard output\n")
+		return exitOK, nil
+	}
+	fmt.Fprintf(text, "; wrote %s\nreplay: %s\n", *out, cli.repro(harness.Repro{File: *out}))
 	return exitOK, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -29,20 +30,21 @@ func (cli *program) cmdZoo(args []string, stdout, stderr io.Writer) (int, error)
 	budget := fs.Int("seeds", 2000, "the most seeds to run per scenario")
 	first := fs.Uint64("start", 1, "the first seed (with -guided, the first fresh seed, which also seeds the campaign's choices)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "scenarios run in parallel")
-	shrink := fs.Int("shrink", 0, "shrink each first failure with this many runs at most (0: do not shrink)")
+	shrink := fs.Int("shrink", 0, "shrink each first failure with this many runs at most (0: do not shrink), and write the shrunk reproducers to -out as VARIANT.min.json")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
 	masked := fs.Bool("masked", false, "also run the masked variants (zoo.Masked), which the other defences of the careful lock hide")
 	swarm := fs.Bool("swarm", false, "every variant, the masked ones included, under plain swarm seeds: the first failing seed of each and the time to it, with the median and the longest (-seeds defaults to 20000); exit 0 only if every variant is caught")
 	guided := fs.Bool("guided", false, "as -swarm, but each variant under a guided campaign of at most -seeds runs (fresh seeds from 1, which also seed its choices; see 'simrun run -guided'); a first failure's reproducer is written to -out")
-	outDir := fs.String("out", "", "with -guided: the `DIR` for the first failures' reproducers (default: a new directory in the system's temporary directory)")
+	outDir := fs.String("out", "", "with -guided or -shrink: the `DIR` for the first failures' reproducers and the shrunk ones (default: a new directory in the system's temporary directory)")
+	quiet := quietFlag(fs)
 	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
 	}
 	if *swarm && *guided {
 		return 0, fmt.Errorf("%w: -swarm and -guided are two ways to run the swarm: give one", errUsage)
 	}
-	if cmdline.IsSet(fs, "out") && !*guided {
-		return 0, fmt.Errorf("%w: -out names where -guided writes its reproducers; give -guided", errUsage)
+	if cmdline.IsSet(fs, "out") && !*guided && *shrink == 0 {
+		return 0, fmt.Errorf("%w: -out names where -guided and -shrink write their reproducers; give -guided or -shrink", errUsage)
 	}
 	if *swarm || *guided {
 		*masked = true
@@ -73,7 +75,18 @@ func (cli *program) cmdZoo(args []string, stdout, stderr io.Writer) (int, error)
 	if *guided {
 		out = &guidedOut{dir: *outDir}
 	}
-	rows, err := cli.zooRows(scs, *first, *budget, *workers, *shrink, out)
+	shrunk := out // where the shrunk reproducers go
+	if shrunk == nil && *shrink > 0 {
+		shrunk = &guidedOut{dir: *outDir, prefix: "simrun-zoo-"}
+	}
+	prog := newProgress("zoo", "seeds", 0)
+	if *guided {
+		prog.unit = "runs"
+	}
+	prog.partsTotal, prog.partUnit = uint64(len(scs)), "scenarios"
+	stopProgress := cli.showProgress(stderr, *quiet, prog.report)
+	rows, err := cli.zooRows(scs, *first, *budget, *workers, *shrink, out, shrunk, prog)
+	stopProgress()
 	if err != nil {
 		return 0, err
 	}
@@ -133,15 +146,18 @@ func (cli *program) zooScenarios(scs []harness.Scenario) ([]harness.Scenario, er
 // within a scenario (or, with out, a guided campaign of each that writes
 // its first failure's reproducer to out), and returns the rows in the order
 // of scs.
-func (cli *program) zooRows(scs []harness.Scenario, first uint64, budget, workers, shrink int, out *guidedOut) ([]schema.ZooRow, error) {
+// shrunk is where shrunk reproducers go; prog counts the seeds (runs) and
+// the scenarios done.
+func (cli *program) zooRows(scs []harness.Scenario, first uint64, budget, workers, shrink int, out, shrunk *guidedOut, prog *runProgress) ([]schema.ZooRow, error) {
 	rows := make([]schema.ZooRow, len(scs))
 	err := harness.Work(context.Background(), min(workers, len(scs)), harness.Count(uint64(len(scs))), func(i uint64) error {
 		var err error
 		if out != nil {
-			rows[i], err = cli.zooGuided(scs[i], first, budget, shrink, out)
+			rows[i], err = cli.zooGuided(scs[i], first, budget, shrink, out, prog)
 		} else {
-			rows[i], err = cli.zooRun(scs[i], first, budget, shrink)
+			rows[i], err = cli.zooRun(scs[i], first, budget, shrink, shrunk, prog)
 		}
+		prog.finishPart()
 		return err
 	})
 	if err != nil {
@@ -152,7 +168,7 @@ func (cli *program) zooRows(scs []harness.Scenario, first uint64, budget, worker
 
 // zooRun runs sc from seed first until a seed fails or budget seeds
 // passed.
-func (cli *program) zooRun(sc harness.Scenario, first uint64, budget, shrink int) (schema.ZooRow, error) {
+func (cli *program) zooRun(sc harness.Scenario, first uint64, budget, shrink int, shrunk *guidedOut, prog *runProgress) (schema.ZooRow, error) {
 	row := schema.ZooRow{Scenario: sc.Name, Control: sc.Expect != harness.Caught}
 	start := time.Now()
 	for seed := first; seed < first+uint64(budget); seed++ {
@@ -161,6 +177,7 @@ func (cli *program) zooRun(sc harness.Scenario, first uint64, budget, shrink int
 			return row, fmt.Errorf("%s seed %d: %w", sc.Name, seed, err)
 		}
 		row.Seeds++
+		prog.add(o.Verdict != harness.Pass)
 		if o.Verdict == harness.Pass {
 			continue
 		}
@@ -168,8 +185,7 @@ func (cli *program) zooRun(sc harness.Scenario, first uint64, budget, shrink int
 		row.Caught, row.Seed, row.Verdict = true, seed, o.Verdict.String()
 		row.Replay = cli.repro(harness.Repro{Scenario: sc.Name, Seed: seed})
 		describeCatch(&row, o)
-		cli.shrinkCatch(sc, &row, harness.ReproducerFor(sc, o), shrink)
-		return row, nil
+		return row, cli.shrinkCatch(sc, &row, harness.ReproducerFor(sc, o), shrink, shrunk)
 	}
 	row.Wall = faults.Duration(time.Since(start))
 	return row, nil
@@ -178,13 +194,14 @@ func (cli *program) zooRun(sc harness.Scenario, first uint64, budget, shrink int
 // zooGuided runs a guided campaign of sc (fresh seeds from first, which
 // also seeds its choices, on one goroutine) until a run fails or budget
 // runs passed, and writes the failing run's reproducer to out.
-func (cli *program) zooGuided(sc harness.Scenario, first uint64, budget, shrink int, out *guidedOut) (schema.ZooRow, error) {
+func (cli *program) zooGuided(sc harness.Scenario, first uint64, budget, shrink int, out *guidedOut, prog *runProgress) (schema.ZooRow, error) {
 	row := schema.ZooRow{Scenario: sc.Name, Control: sc.Expect != harness.Caught}
 	start := time.Now()
 	var failed *harness.GuidedRun
 	_, err := harness.Guided(context.Background(), harness.GuidedConfig{Scenario: sc, Seed: first, Start: first, Runs: uint64(budget), Workers: 1,
 		Done: func(r *harness.GuidedRun) bool {
 			row.Seeds++
+			prog.add(r.Outcome.Verdict != harness.Pass)
 			if r.Outcome.Verdict == harness.Pass {
 				r.Outcome.Result.Release()
 				return true
@@ -205,8 +222,7 @@ func (cli *program) zooGuided(sc harness.Scenario, first uint64, budget, shrink 
 	}
 	row.Reproducer = path
 	row.Replay = cli.repro(harness.Repro{File: path})
-	cli.shrinkCatch(sc, &row, failed.Reproducer(), shrink)
-	return row, nil
+	return row, cli.shrinkCatch(sc, &row, failed.Reproducer(), shrink, out)
 }
 
 // describeCatch fills in what the failing run o of a variant showed: its
@@ -222,19 +238,22 @@ func describeCatch(row *schema.ZooRow, o *harness.Outcome) {
 }
 
 // shrinkCatch shrinks the failing run rep with at most budget runs (none
-// if budget is 0) and records how it went.
-func (cli *program) shrinkCatch(sc harness.Scenario, row *schema.ZooRow, rep *harness.Reproducer, budget int) {
+// if budget is 0), records how it went, and writes the shrunk reproducer
+// to out.
+func (cli *program) shrinkCatch(sc harness.Scenario, row *schema.ZooRow, rep *harness.Reproducer, budget int, out *guidedOut) error {
 	if budget <= 0 {
-		return
+		return nil
 	}
 	small, runs, err := harness.Shrink(sc, rep, budget)
 	row.ShrinkRuns = runs
 	if err != nil {
 		row.ShrinkFailure = err.Error()
-		return
+		return nil
 	}
 	n := len(small.Plan.Events)
 	row.ShrunkEvents = &n
+	row.Shrunk, err = out.writeShrunk(sc.Name, small)
+	return err
 }
 
 // printZoo prints the rows as a table, the control first.
@@ -294,6 +313,13 @@ func (cli *program) printZoo(w io.Writer, s *schema.Zoo, shrunk bool) error {
 	if (s.Swarm || s.Guided) && s.Caught == s.Variants {
 		fmt.Fprintf(w, "time to catch a variant: median %.2fs, longest %.2fs (GOMAXPROCS=%d, %d workers)\n",
 			s.MedianCatch.D().Seconds(), s.MaxCatch.D().Seconds(), s.GOMAXPROCS, s.Workers)
+	}
+	for _, r := range s.Rows {
+		if r.Shrunk != "" {
+			fmt.Fprintf(w, "shrunk reproducers: %s/VARIANT.min.json ('%s')\n", filepath.Dir(r.Shrunk),
+				cli.repro(harness.Repro{File: r.Shrunk}))
+			break
+		}
 	}
 	fmt.Fprintf(w, "each variant's mistake: %s; a failure's reproducer: %s\n", cli.repro(harness.Repro{Verb: "list", Flags: []string{"-v"}}),
 		cli.repro(harness.Repro{Flags: []string{"-scenario", "zoo/NAME", "-seed", "S", "-o", "FILE"}}))

@@ -49,9 +49,10 @@ type junitText struct {
 // scenario and shards, a failing testcase per signature group (named by the
 // signature; the message gives the count and the replay command, the body
 // the first seeds and the reproducer files, relative to the report's
-// directory) and a passing testcase "pass"
-// that sums up the passes. The replay commands invoke program
-// (harness.Repro.Program).
+// directory), a failing testcase "incomplete" when shards of the range are
+// missing (a merge of some of a campaign's shards; the property "missing"
+// names them too), and a passing testcase "pass" that sums up the passes.
+// The replay commands invoke program (harness.Repro.Program).
 func WriteJUnit(w io.Writer, r *Report, program string) error {
 	shards := make([]string, len(r.Shards))
 	for i, s := range r.Shards {
@@ -69,6 +70,17 @@ func WriteJUnit(w io.Writer, r *Report, program string) error {
 			{Name: "complete", Value: fmt.Sprint(r.Complete)},
 			{Name: "checkDeterminism", Value: fmt.Sprint(r.CheckDeterminism)},
 		},
+	}
+	if len(r.Missing) > 0 {
+		missing := make([]string, len(r.Missing))
+		for i, m := range r.Missing {
+			missing[i] = m.String()
+		}
+		s.Properties = append(s.Properties, junitProperty{Name: "missing", Value: strings.Join(missing, ",")})
+		msg := fmt.Sprintf("incomplete: no report covers shard(s) %s of %s: their seeds were not run", strings.Join(missing, ", "), rangeString(r.Start, r.Seeds))
+		s.Cases = append(s.Cases, junitCase{Name: "incomplete", Classname: class, Time: "0",
+			Failure: &junitFailure{Message: msg, Type: "incomplete", Text: msg + "\n"}})
+		s.Failures++
 	}
 	for _, g := range r.Groups {
 		var body strings.Builder

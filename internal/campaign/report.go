@@ -70,7 +70,9 @@ type Report struct {
 	Start            uint64 `json:"start"`
 	Seeds            uint64 `json:"seeds,omitempty"`
 	CheckDeterminism bool   `json:"checkDeterminism,omitempty"`
-	// Complete: every seed of the shards' part of the range has run.
+	// Complete: every seed of the report's part of the range has run (a
+	// campaign's: its shard's part; a merged report's: the whole range, so
+	// that a merge missing a shard is never complete).
 	Complete bool `json:"complete"`
 	// Missing are the shards of the range that no report covers (a merge
 	// of some of a campaign's shards), in the finest sharding the reports
@@ -143,8 +145,8 @@ func ReadReport(rd io.Reader) (*Report, error) {
 	if err := dec.Decode(&r); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrBadReport, err)
 	}
-	if r.Schema != ReportVersion {
-		return nil, fmt.Errorf("%w: version %d; this harness reads version %d", ErrBadReport, r.Schema, ReportVersion)
+	if !schema.Readable(r.Schema) {
+		return nil, fmt.Errorf("%w: version %d; this harness reads versions %d to %d", ErrBadReport, r.Schema, schema.OldestVersion, ReportVersion)
 	}
 	if r.Command != schema.CommandCampaign && r.Command != schema.CommandMerge {
 		return nil, fmt.Errorf("%w: a %q document, not a campaign's report", ErrBadReport, r.Command)
@@ -243,6 +245,7 @@ func Merge(program string, reports ...*Report) (*Report, error) {
 	}
 	sortShards(m.Shards)
 	m.Missing = missingShards(m.Shards)
+	m.Complete = m.Complete && len(m.Missing) == 0
 	for _, g := range groups {
 		slices.SortFunc(g.Reproducers, func(x, y string) int {
 			return cmp.Or(cmp.Compare(reproSeed(x), reproSeed(y)), strings.Compare(x, y))

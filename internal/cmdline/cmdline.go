@@ -15,9 +15,26 @@ import (
 	"syscall"
 )
 
-// ErrUsage marks errors that exit with status 2: bad flags, arguments or
-// input.
+// ErrUsage marks errors of the command line, which exit with status 2: a
+// bad flag, flag value or argument. The message says "usage: ...", and the
+// command points to its -h.
 var ErrUsage = errors.New("usage")
+
+// ErrBadInput marks bad input that is no matter of the command line, which
+// also exits with status 2: a file whose content is wrong (a malformed
+// reproducer or report, reports that do not merge, a directory holding
+// another campaign), or an output path that cannot take the file. The
+// message is the error's own, without a "usage" label.
+var ErrBadInput = errors.New("bad input")
+
+// BadInput marks err as bad input (ErrBadInput), its message unchanged.
+func BadInput(err error) error { return badInput{err} }
+
+type badInput struct{ err error }
+
+func (e badInput) Error() string        { return e.err.Error() }
+func (e badInput) Unwrap() error        { return e.err }
+func (e badInput) Is(target error) bool { return target == ErrBadInput }
 
 // quoteAll quotes each argument and joins them with spaces.
 func quoteAll(args []string) string {
@@ -95,8 +112,9 @@ func CheckCounts(seeds, workers int) error {
 
 // CheckOutputDir checks that the directory of an output file exists, so
 // that a campaign does not run for hours only to fail writing its JUnit.
+// "" (no file) and "-" (standard output) need no directory.
 func CheckOutputDir(file string) error {
-	if file == "" {
+	if file == "" || file == "-" {
 		return nil
 	}
 	st, err := os.Stat(filepath.Dir(file))
@@ -105,6 +123,9 @@ func CheckOutputDir(file string) error {
 	}
 	if !st.IsDir() {
 		return fmt.Errorf("%s is not a directory", filepath.Dir(file))
+	}
+	if st, err := os.Stat(file); err == nil && st.IsDir() {
+		return fmt.Errorf("%s is a directory", file)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package schema
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"time"
 )
 
@@ -19,8 +20,9 @@ var durationKeys = map[string]bool{
 
 // Conventions walks a decoded document (encoding/json into an any) and
 // returns where it breaks the conventions every document keeps: field
-// names in camelCase, durations as text ("1.5s"), violations as objects
-// with a checker, a message and their nodes as a list.
+// names in camelCase, durations as text ("1.5s"), fencing tokens as
+// decimal strings, violations as objects with a checker, a message and
+// their nodes as a list.
 func Conventions(doc any) []string {
 	var problems []string
 	walkConventions(doc, &problems)
@@ -41,6 +43,14 @@ func walkConventions(v any, problems *[]string) {
 				}
 			}
 			switch k {
+			case "token":
+				checkToken(e, problems)
+			case "tokens":
+				if list, ok := e.([]any); ok { // not a count ("tokens": 3) or a flag
+					for _, x := range list {
+						checkToken(x, problems)
+					}
+				}
 			case "violation":
 				checkViolation(e, problems)
 			case "violations":
@@ -58,6 +68,14 @@ func walkConventions(v any, problems *[]string) {
 		for _, e := range v {
 			walkConventions(e, problems)
 		}
+	}
+}
+
+// checkToken checks that a token is a decimal string.
+func checkToken(v any, problems *[]string) {
+	s, ok := v.(string)
+	if _, err := strconv.ParseUint(s, 10, 64); !ok || err != nil {
+		*problems = append(*problems, fmt.Sprintf("token %v is not a decimal string", v))
 	}
 }
 

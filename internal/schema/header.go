@@ -7,7 +7,16 @@ import (
 )
 
 // Version is the version of the documents this package describes.
-const Version = 2
+// Version 3 writes fencing tokens as decimal strings; version 2, which
+// wrote them as numbers, is read still (OldestVersion).
+const Version = 3
+
+// OldestVersion is the oldest version a reader of this build accepts: the
+// documents of every version from it to Version decode with these types.
+const OldestVersion = 2
+
+// Readable reports whether this build reads documents of version v.
+func Readable(v int) bool { return v >= OldestVersion && v <= Version }
 
 // The commands whose documents this package describes.
 const (
@@ -42,16 +51,16 @@ func Write(w io.Writer, doc any) error {
 }
 
 // ErrVersion reports a document of another schema version.
-var ErrVersion = fmt.Errorf("schema: document of another version (this build reads version %d)", Version)
+var ErrVersion = fmt.Errorf("schema: document of another version (this build reads versions %d to %d)", OldestVersion, Version)
 
-// ReadHeader reads the header of a document, and refuses one of another
-// version.
+// ReadHeader reads the header of a document, and refuses one of a version
+// this build does not read (Readable).
 func ReadHeader(data []byte) (Header, error) {
 	var h Header
 	if err := json.Unmarshal(data, &h); err != nil {
 		return h, fmt.Errorf("schema: not a document: %w", err)
 	}
-	if h.Schema != Version {
+	if !Readable(h.Schema) {
 		return h, fmt.Errorf("%w: version %d", ErrVersion, h.Schema)
 	}
 	return h, nil

@@ -60,6 +60,9 @@ type ZooRow struct {
 	ShrinkRuns    int                        `json:"shrinkRuns,omitempty"`
 	Replay        string                     `json:"replay,omitempty"`
 	ShrinkFailure string                     `json:"shrinkFailure,omitempty"`
+	// Shrunk is the file of the shrunk reproducer (zoo -shrink):
+	// VARIANT.min.json in zoo -out's directory.
+	Shrunk string `json:"shrunk,omitempty"`
 	// Of a guided campaign's first failure: the reproducer file written,
 	// and, for a run derived from its corpus, the run it was derived from
 	// (Seed is then the world's seed, which the plan replaces).
