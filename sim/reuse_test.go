@@ -55,7 +55,10 @@ func TestPhasesChangeNothing(t *testing.T) {
 	if got.Hash() != want.Hash() || got.Steps != want.Steps {
 		t.Fatalf("timed: hash %x, %d steps; untimed %x, %d steps", got.Hash(), got.Steps, want.Hash(), want.Steps)
 	}
-	if p.Runs != 1 || p.Simulation <= 0 || p.Protocol <= 0 || p.Overhead <= 0 {
+	// What the phases measured is real time, which a loaded machine may
+	// leave at nothing once the clock's cost is taken out: only its
+	// shape is judged here.
+	if p.Runs != 1 || p.Simulation < 0 || p.Protocol < 0 || p.Overhead < 0 || p.Simulation+p.Protocol <= 0 {
 		t.Fatalf("phases %+v", p)
 	}
 	q := p.Fork()
