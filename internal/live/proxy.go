@@ -43,6 +43,20 @@ type FaultCounts struct {
 	// Stripped counts requests whose If-Match or If-None-Match the proxy
 	// removed (Faults.StripConditions).
 	Stripped int `json:"stripped"`
+	// Aligned counts conditional writes held so as to reach the store
+	// together with the others of their batch (the rounds of simultaneous
+	// starts).
+	Aligned int `json:"aligned"`
+}
+
+// minus is c less the counts of before.
+func (c FaultCounts) minus(before FaultCounts) FaultCounts {
+	return FaultCounts{
+		Latency: c.Latency - before.Latency, Conflict: c.Conflict - before.Conflict, InternalError: c.InternalError - before.InternalError,
+		Unavailable: c.Unavailable - before.Unavailable, InternalErrorAfter: c.InternalErrorAfter - before.InternalErrorAfter,
+		DroppedAnswers: c.DroppedAnswers - before.DroppedAnswers, CutBefore: c.CutBefore - before.CutBefore,
+		CutMidBody: c.CutMidBody - before.CutMidBody, Stripped: c.Stripped - before.Stripped, Aligned: c.Aligned - before.Aligned,
+	}
 }
 
 // Total is the number of requests that met a fault other than latency.
@@ -88,24 +102,33 @@ type fate struct {
 // transport sends its requests here (keeping the Host header it signed);
 // the proxy forwards them to the store over its own connections.
 type proxy struct {
-	upstream *url.URL
-	faults   Faults
-	client   *http.Client
-	log      *slog.Logger
-	srv      *http.Server
-	ln       net.Listener
-	started  time.Time
+	upstreams []*url.URL
+	faults    Faults
+	client    *http.Client
+	log       *slog.Logger
+	srv       *http.Server
+	ln        net.Listener
+	started   time.Time
 
 	mu     sync.Mutex
 	rng    *rand.Rand
 	stats  ProxyStats
 	frozen bool // stats are no longer counted: the run is over
 	reqID  uint64
+	// quiet suspends the faults (not StripConditions, a broken setup):
+	// requests are still drawn for, and pass untouched.
+	quiet bool
+	// align, if positive, holds every conditional write until align after
+	// the first of its batch arrived, and then forwards the batch at once:
+	// writes that race in the electors race at the store, within
+	// microseconds. batch is the batch being gathered, nil if none is.
+	align time.Duration
+	batch chan struct{}
 }
 
 // startProxy starts the proxy on a free loopback port, forwarding to
-// upstream (scheme and host of the store).
-func startProxy(upstream *url.URL, f Faults, seed uint64, log *slog.Logger) (*proxy, error) {
+// upstreams (scheme and host of each endpoint of the store).
+func startProxy(upstreams []*url.URL, f Faults, seed uint64, log *slog.Logger) (*proxy, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("live: proxy listen on loopback: %w", err)
@@ -114,11 +137,11 @@ func startProxy(upstream *url.URL, f Faults, seed uint64, log *slog.Logger) (*pr
 		log = slog.New(slog.DiscardHandler)
 	}
 	p := &proxy{
-		upstream: upstream,
-		faults:   f,
-		log:      log,
-		ln:       ln,
-		rng:      rand.New(rand.NewPCG(seed, 0x5133a5e)),
+		upstreams: upstreams,
+		faults:    f,
+		log:       log,
+		ln:        ln,
+		rng:       rand.New(rand.NewPCG(seed, 0x5133a5e)),
 		client: &http.Client{
 			Transport: &http.Transport{
 				Proxy:               http.ProxyFromEnvironment,
@@ -156,6 +179,55 @@ func (p *proxy) freeze(elapsed time.Duration) ProxyStats {
 	return s
 }
 
+// inject turns the faults on or off, from the next request on, and sets
+// the window in which conditional writes are gathered (0: none).
+func (p *proxy) inject(on bool, align time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.quiet, p.align = !on, align
+}
+
+// gather holds a conditional write until its batch is released, or the
+// client gives up.
+func (p *proxy) gather(r *http.Request) {
+	if r.Method != http.MethodPut || (r.Header.Get("If-Match") == "" && r.Header.Get("If-None-Match") == "") {
+		return
+	}
+	p.mu.Lock()
+	if p.align <= 0 {
+		p.mu.Unlock()
+		return
+	}
+	if p.batch == nil {
+		ch := make(chan struct{})
+		p.batch = ch
+		time.AfterFunc(p.align, func() {
+			p.mu.Lock()
+			if p.batch == ch {
+				p.batch = nil
+			}
+			p.mu.Unlock()
+			close(ch)
+		})
+	}
+	ch := p.batch
+	if !p.frozen {
+		p.stats.Faults.Aligned++
+	}
+	p.mu.Unlock()
+	select {
+	case <-ch:
+	case <-r.Context().Done():
+	}
+}
+
+// faultCounts returns the faults counted so far.
+func (p *proxy) faultCounts() FaultCounts {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stats.Faults
+}
+
 // close stops the proxy, waiting a little for requests in flight.
 func (p *proxy) close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -184,6 +256,9 @@ func (p *proxy) draw() (fate, uint64) {
 	f := p.faults
 	var out fate
 	uLat, span, uKind := p.rng.Float64(), p.rng.Int64N(int64(f.MaxLatency-f.MinLatency)+1), p.rng.Float64()
+	if p.quiet {
+		return fate{}, p.reqID
+	}
 	if uLat < f.Latency {
 		out.latency = f.MinLatency + time.Duration(span)
 	}
@@ -241,6 +316,7 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		cut(w)
 		return
 	}
+	p.gather(r)
 
 	resp, respBody, err := p.forward(r, body)
 	if err != nil {
@@ -285,14 +361,21 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // forward sends the request to the store, to the host the client signed for
-// (which must be the endpoint's, or a bucket under it), and reads the whole
+// (which must be an endpoint's, or a bucket under it), and reads the whole
 // answer.
 func (p *proxy) forward(r *http.Request, body []byte) (*http.Response, []byte, error) {
 	host := r.Host
-	if host != p.upstream.Host && !strings.HasSuffix(host, "."+p.upstream.Host) {
-		return nil, nil, fmt.Errorf("live proxy: host %q is not the endpoint's (%q)", host, p.upstream.Host)
+	var up *url.URL
+	for _, u := range p.upstreams {
+		if host == u.Host || strings.HasSuffix(host, "."+u.Host) {
+			up = u
+			break
+		}
 	}
-	out, err := http.NewRequestWithContext(r.Context(), r.Method, p.upstream.Scheme+"://"+host+r.URL.RequestURI(), bytes.NewReader(body))
+	if up == nil {
+		return nil, nil, fmt.Errorf("live proxy: host %q is no endpoint's", host)
+	}
+	out, err := http.NewRequestWithContext(r.Context(), r.Method, up.Scheme+"://"+host+r.URL.RequestURI(), bytes.NewReader(body))
 	if err != nil {
 		return nil, nil, fmt.Errorf("live proxy: %w", err)
 	}
