@@ -146,20 +146,20 @@ func (c *cluster) runPhase(ctx context.Context, p Phase) {
 }
 
 // alignWindow is how long the proxy gathers the conditional writes of a
-// round before it forwards them together. The electors of a round send
-// theirs within a few milliseconds of each other (each after a read of its
-// own); held for this long, they reach the store within microseconds, where
-// a store that does not serialize them lets several win.
+// round before it lets them go on together (proxy.gather). The electors of
+// a round send theirs within a few milliseconds of each other (each after
+// a read of its own); held for this long, they reach the store together,
+// where a store that does not serialize them lets several win.
 const alignWindow = 15 * time.Millisecond
 
 // rounds runs rounds of simultaneous starts until end fires or ctx ends.
 // A round stops every elector (crashing the leader in a crash takeover),
 // starts them all again at one instant, and lets them play for the
-// round's length: long enough for the losers of a race to see who won and
-// for a second winner's renewal to fail, and for a crash takeover a lease
-// more.
+// round's length: two retry periods, long enough for the losers of a race
+// to see who won and for a second winner's first renewal to fail, and for
+// a crash takeover a lease more. Short rounds make many races.
 func (c *cluster) rounds(ctx context.Context, end <-chan time.Time, kind PhaseKind) {
-	length := 2*c.cfg.RetryPeriod + c.cfg.RequestTimeout
+	length := 2 * c.cfg.RetryPeriod
 	if kind == PhaseCrashTakeovers {
 		length += c.cfg.LeaseDuration
 	}

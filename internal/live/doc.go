@@ -25,8 +25,9 @@
 // (PhaseCrashTakeovers); then renewals under contention, followers reading
 // while the leader renews through the proxy's faults (PhaseContention).
 // During the rounds the proxy injects no fault, and gathers the conditional
-// writes of a round for a few milliseconds before forwarding them together,
-// so that writes racing in the electors race at the store. PhaseSteady is
+// writes of a round for a few milliseconds: it forwards each at once but
+// the last byte of its body, which it sends to all of them together, so
+// that writes racing in the electors race at the store. PhaseSteady is
 // the proxy's faults with the leader restarted every RestartLeaderEvery.
 // Result.Phases says what each phase exercised, counted from the history:
 // creation races, contested If-Match writes, reads racing a write, torn

@@ -159,7 +159,7 @@ func tornReads(h *sim.History) Check {
 	}
 	if len(c.Violations) > 0 {
 		c.Verdict = CheckStoreFault
-		c.Note = fmt.Sprintf("%d torn reads: the store's fault, left out of the S3 check", len(c.Violations))
+		c.Note = fmt.Sprintf("torn reads: %d, the store's fault, left out of the S3 check", len(c.Violations))
 	}
 	return c
 }

@@ -119,9 +119,10 @@ type proxy struct {
 	// requests are still drawn for, and pass untouched.
 	quiet bool
 	// align, if positive, holds every conditional write until align after
-	// the first of its batch arrived, and then forwards the batch at once:
-	// writes that race in the electors race at the store, within
-	// microseconds. batch is the batch being gathered, nil if none is.
+	// the first of its batch arrived (the last byte of its body: see
+	// heldBody), and then lets the batch go on at once: writes that race in
+	// the electors race at the store. batch is the batch being gathered,
+	// nil if none is.
 	align time.Duration
 	batch chan struct{}
 }
@@ -187,16 +188,17 @@ func (p *proxy) inject(on bool, align time.Duration) {
 	p.quiet, p.align = !on, align
 }
 
-// gather holds a conditional write until its batch is released, or the
-// client gives up.
-func (p *proxy) gather(r *http.Request) {
+// gather adds a conditional write to the batch being gathered, opening one
+// if none is, and returns the channel closed when the batch is released;
+// nil for a request that is not held.
+func (p *proxy) gather(r *http.Request) <-chan struct{} {
 	if r.Method != http.MethodPut || (r.Header.Get("If-Match") == "" && r.Header.Get("If-None-Match") == "") {
-		return
+		return nil
 	}
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.align <= 0 {
-		p.mu.Unlock()
-		return
+		return nil
 	}
 	if p.batch == nil {
 		ch := make(chan struct{})
@@ -210,15 +212,38 @@ func (p *proxy) gather(r *http.Request) {
 			close(ch)
 		})
 	}
-	ch := p.batch
 	if !p.frozen {
 		p.stats.Faults.Aligned++
 	}
-	p.mu.Unlock()
-	select {
-	case <-ch:
-	case <-r.Context().Done():
+	return p.batch
+}
+
+// heldBody is the body of a held write: everything but its last byte at
+// once, the last byte once the batch is released (or the client gave up).
+// The store has then received the held writes' headers and nearly all of
+// their bodies, and every one of them goes on at the same instant.
+type heldBody struct {
+	rest    []byte
+	release <-chan struct{}
+	done    <-chan struct{}
+}
+
+func (b *heldBody) Read(p []byte) (int, error) {
+	switch {
+	case len(b.rest) == 0:
+		return 0, io.EOF
+	case len(b.rest) == 1:
+		select {
+		case <-b.release:
+		case <-b.done:
+			return 0, context.Canceled
+		}
+	case len(p) >= len(b.rest):
+		p = p[:len(b.rest)-1]
 	}
+	n := copy(p, b.rest)
+	b.rest = b.rest[n:]
+	return n, nil
 }
 
 // faultCounts returns the faults counted so far.
@@ -316,9 +341,7 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		cut(w)
 		return
 	}
-	p.gather(r)
-
-	resp, respBody, err := p.forward(r, body)
+	resp, respBody, err := p.forward(r, body, p.gather(r))
 	if err != nil {
 		if r.Context().Err() != nil {
 			return // the client is gone; nobody reads an answer
@@ -362,8 +385,9 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // forward sends the request to the store, to the host the client signed for
 // (which must be an endpoint's, or a bucket under it), and reads the whole
-// answer.
-func (p *proxy) forward(r *http.Request, body []byte) (*http.Response, []byte, error) {
+// answer. A request held for a batch (release not nil) sends the last byte
+// of its body once release is closed.
+func (p *proxy) forward(r *http.Request, body []byte, release <-chan struct{}) (*http.Response, []byte, error) {
 	host := r.Host
 	var up *url.URL
 	for _, u := range p.upstreams {
@@ -389,8 +413,11 @@ func (p *proxy) forward(r *http.Request, body []byte) (*http.Response, []byte, e
 	}
 	out.Host = host
 	out.ContentLength = int64(len(body))
-	if len(body) == 0 {
+	switch {
+	case len(body) == 0:
 		out.Body = http.NoBody
+	case release != nil:
+		out.Body = io.NopCloser(&heldBody{rest: body, release: release, done: r.Context().Done()})
 	}
 	p.count(func(s *ProxyStats) { s.Forwarded++ })
 	resp, err := p.client.Do(out)
