@@ -155,11 +155,12 @@ const alignWindow = 15 * time.Millisecond
 // rounds runs rounds of simultaneous starts until end fires or ctx ends.
 // A round stops every elector (crashing the leader in a crash takeover),
 // starts them all again at one instant, and lets them play for the
-// round's length: two retry periods, long enough for the losers of a race
-// to see who won and for a second winner's first renewal to fail, and for
-// a crash takeover a lease more. Short rounds make many races.
+// round's length: a retry period, long enough for every elector to have
+// read and written, and for a crash takeover a lease more. Two winners of
+// a race both lead from the instant they are told: the overlap is in the
+// history however soon the round ends. Short rounds make many races.
 func (c *cluster) rounds(ctx context.Context, end <-chan time.Time, kind PhaseKind) {
-	length := 2 * c.cfg.RetryPeriod
+	length := c.cfg.RetryPeriod
 	if kind == PhaseCrashTakeovers {
 		length += c.cfg.LeaseDuration
 	}

@@ -24,8 +24,8 @@ var ErrInvalidConfig = errors.New("live: invalid config")
 // a run of a few seconds sees dozens of renewals and reads; the request
 // timeout is twice theirs, to leave room for injected latency (with
 // DefaultFaults, up to 60 ms a request). DefaultDuration gives
-// DefaultPhases a dozen creation races, twenty restart races and two crash
-// takeovers.
+// DefaultPhases some thirty creation races, thirty restart races and a
+// crash takeover.
 const (
 	DefaultNodes          = 3
 	DefaultDuration       = 20 * time.Second

@@ -89,18 +89,21 @@ var defaultShares = []struct {
 	kind  PhaseKind
 	share int64
 }{
-	{PhaseCreationRaces, 20},
-	{PhaseRestartRaces, 35},
-	{PhaseCrashTakeovers, 25},
-	{PhaseContention, 20},
+	{PhaseCreationRaces, 30},
+	{PhaseRestartRaces, 40},
+	{PhaseCrashTakeovers, 15},
+	{PhaseContention, 15},
 }
 
 // DefaultPhases is the schedule that stresses the store's conditional
 // semantics within d: creation races, then restart races, then takeovers
 // after crashes, then renewals under contention with the proxy's faults.
-// The restart races get the largest share: racing If-Match takeovers of one
-// record are where a store that does not serialize conditional writes
-// (several gateways without a shared lock) lets two writers win.
+// The races get the largest shares: racing creates and racing If-Match
+// takeovers of one record are where a store that does not serialize
+// conditional writes (several gateways without a shared lock) lets two
+// writers win, a few times in a hundred races; a round lasts a fraction of
+// a second. A crash takeover waits a lease out (a round of DefaultDuration's
+// share).
 func DefaultPhases(d time.Duration) []Phase {
 	out := make([]Phase, 0, len(defaultShares))
 	var given time.Duration
