@@ -115,8 +115,11 @@
 // may have taken effect before the error came, or not; one answered 409
 // ConditionalRequestConflict, 403 AccessDenied or a throttling proxy's 429 did not. Left out: ListObjectsV2 (the model
 // holds no listing), requests that neither changed the key nor say
-// anything about it, and time conditions (If-Modified-Since), which the
-// history does not record. Writes made outside the nodes, such as an
+// anything about it, time conditions (If-Modified-Since), which the
+// history does not record, and torn reads (S3Op.TornBodyETag: a GetObject
+// answered with the body of one version and the ETag of another), which no
+// state of the object explains: they are the store's fault, and whoever
+// recorded them reports them as such. Writes made outside the nodes, such as an
 // operator deleting the lock object or the lock object's content before
 // the run (written at time 0), are in the history with Node -1 and checked
 // like any other; a write made outside that was not recorded would make a

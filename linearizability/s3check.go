@@ -129,9 +129,10 @@ func (r S3Result) Visualize(w io.Writer) error {
 
 // s3Operations converts the history's requests into porcupine operations.
 //
-// It leaves out ListObjectsV2, and requests that neither changed the key
-// nor say anything about it: reads that got no answer, a 5xx, no
-// connection or a 409, and writes answered 409. A write that got no answer
+// It leaves out ListObjectsV2, torn reads (S3Op.TornBodyETag), and
+// requests that neither changed the key nor say anything about it: reads
+// that got no answer, a 5xx, no connection or a 409, and writes answered
+// 409. A write that got no answer
 // becomes an operation at the instant it was sent (call and return), where
 // s3Model makes it pending: it may take effect at any later instant, or
 // never. The requests left out and the unanswered writes' wait for an
@@ -189,12 +190,16 @@ func s3Operations(h *sim.History) (ops []porcupine.Operation, notes []porcupine.
 			}
 		}
 		a := classify(out)
-		if a == answerNotApplied || (a == answerEither && (kind == s3Get || kind == s3Head)) {
+		if a == answerNotApplied || (a == answerEither && (kind == s3Get || kind == s3Head)) || op.TornBodyETag != "" {
 			end := max(op.Call, h.End)
 			if op.Return >= 0 {
 				end = op.Return
 			}
-			notes = append(notes, note(end, "not checked: it did not change the key and says nothing about it"))
+			why := "not checked: it did not change the key and says nothing about it"
+			if op.TornBodyETag != "" {
+				why = "not checked: a torn read, the body of the version " + op.TornBodyETag + " with another's ETag (the store's fault)"
+			}
+			notes = append(notes, note(end, why))
 			continue
 		}
 		if out.unknown {

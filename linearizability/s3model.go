@@ -127,7 +127,7 @@ func s3Apply(s s3State, in *s3Input) (s3Output, s3State) {
 	switch in.kind {
 	case s3Put:
 		switch {
-		case hasIfMatch && hasIfNone, hasIfNone && in.ifNoneMatch != "*", hasIfMatch && in.ifMatch == "*":
+		case hasIfMatch && hasIfNone, hasIfNone && in.ifNoneMatch != "*":
 			return fail(http.StatusNotImplemented, "NotImplemented")
 		case hasIfNone && s.present:
 			return fail(http.StatusPreconditionFailed, "PreconditionFailed")

@@ -22,7 +22,8 @@ const (
 	//     not 404 (backend.go:175-178, CheckPutConditions).
 	//   - PutObject If-Match is compared with the object's hex MD5 after
 	//     removing one pair of surrounding quotes (backend.go:179-187), so
-	//     "*" is an ordinary value that never matches: 412.
+	//     "*" is an ordinary value that never matches: 412, as on AWS when
+	//     the key exists.
 	//   - PutObject If-None-Match is honoured only when it is exactly "*"
 	//     (backend.go:168-172); any other value is ignored and the write
 	//     goes ahead. AWS answers 501 NotImplemented to such values, and to

@@ -65,6 +65,13 @@ type S3Op struct {
 	// in a history recorded outside the simulator. A checker of what the
 	// nodes wrote reads it.
 	Body string
+	// TornBodyETag is, for a GetObject answered with the body of one
+	// version and the ETag of another (a torn read: the store broke the
+	// atomicity of an update, which S3 promises), the ETag of the version
+	// whose body came; ETag is the other version's. "" for every other
+	// request. The S3 checker leaves a torn read out: it is the store's
+	// fault, reported as such, not a state of the object.
+	TornBodyETag string
 }
 
 // Term is one leadership term: the interval during which a node's

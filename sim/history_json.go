@@ -162,26 +162,27 @@ func (h *History) UnmarshalJSON(b []byte) error {
 // each stray byte as U+FFFD), as base64 ("bodyBase64"), so that every body
 // reads back byte for byte, and every valid one is written as before.
 type s3OpJSON struct {
-	Node        int           `json:"node"`
-	Identity    string        `json:"identity,omitempty"`
-	Incarnation int           `json:"incarnation,omitempty"` // written from the second on
-	Op          string        `json:"op"`
-	Key         string        `json:"key"`
-	IfMatch     string        `json:"ifMatch,omitempty"`
-	IfNoneMatch string        `json:"ifNoneMatch,omitempty"`
-	BodyETag    string        `json:"bodyETag,omitempty"`
-	Call        textDuration  `json:"call"`
-	Return      *textDuration `json:"return,omitempty"`
-	Status      int           `json:"status,omitempty"`
-	Code        string        `json:"code,omitempty"`
-	ETag        string        `json:"etag,omitempty"`
-	Body        string        `json:"body,omitempty"`
-	BodyBase64  []byte        `json:"bodyBase64,omitempty"`
+	Node         int           `json:"node"`
+	Identity     string        `json:"identity,omitempty"`
+	Incarnation  int           `json:"incarnation,omitempty"` // written from the second on
+	Op           string        `json:"op"`
+	Key          string        `json:"key"`
+	IfMatch      string        `json:"ifMatch,omitempty"`
+	IfNoneMatch  string        `json:"ifNoneMatch,omitempty"`
+	BodyETag     string        `json:"bodyETag,omitempty"`
+	Call         textDuration  `json:"call"`
+	Return       *textDuration `json:"return,omitempty"`
+	Status       int           `json:"status,omitempty"`
+	Code         string        `json:"code,omitempty"`
+	ETag         string        `json:"etag,omitempty"`
+	Body         string        `json:"body,omitempty"`
+	BodyBase64   []byte        `json:"bodyBase64,omitempty"`
+	TornBodyETag string        `json:"tornBodyETag,omitempty"`
 }
 
 // MarshalJSON writes the request with camelCase names and times as text.
 func (o S3Op) MarshalJSON() ([]byte, error) {
-	j := s3OpJSON{o.Node, o.Identity, 0, o.Op, o.Key, o.IfMatch, o.IfNoneMatch, o.BodyETag, textDuration(o.Call), nil, o.Status, o.Code, o.ETag, o.Body, nil}
+	j := s3OpJSON{o.Node, o.Identity, 0, o.Op, o.Key, o.IfMatch, o.IfNoneMatch, o.BodyETag, textDuration(o.Call), nil, o.Status, o.Code, o.ETag, o.Body, nil, o.TornBodyETag}
 	if o.Incarnation > 1 {
 		j.Incarnation = o.Incarnation
 	}
@@ -202,7 +203,7 @@ func (o *S3Op) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*o = S3Op{Node: j.Node, Identity: j.Identity, Incarnation: j.Incarnation, Op: j.Op, Key: j.Key, IfMatch: j.IfMatch, IfNoneMatch: j.IfNoneMatch, BodyETag: j.BodyETag,
-		Call: time.Duration(j.Call), Return: -1, Status: j.Status, Code: j.Code, ETag: j.ETag, Body: j.Body}
+		Call: time.Duration(j.Call), Return: -1, Status: j.Status, Code: j.Code, ETag: j.ETag, Body: j.Body, TornBodyETag: j.TornBodyETag}
 	if o.Incarnation == 0 && o.Node >= 0 {
 		o.Incarnation = 1 // the first is not written
 	}

@@ -363,8 +363,8 @@ func TestErrFidelityStore(t *testing.T) {
 			_, err := s.PutObject(now, &s3.PutObjectInput{Bucket: aws.String("b"), Key: aws.String("k"), IfMatch: aws.String(`"00"`)}, []byte("y"))
 			return err
 		}},
-		{"PutObject If-Match *", OpPutObject, 501, "NotImplemented", msgNotImplemented, func(s *Store) error {
-			_, err := s.PutObject(now, &s3.PutObjectInput{Bucket: aws.String("b"), Key: aws.String("k"), IfMatch: aws.String("*")}, []byte("y"))
+		{"PutObject If-None-Match with an ETag", OpPutObject, 501, "NotImplemented", msgNotImplemented, func(s *Store) error {
+			_, err := s.PutObject(now, &s3.PutObjectInput{Bucket: aws.String("b"), Key: aws.String("k"), IfNoneMatch: aws.String(`"00"`)}, []byte("y"))
 			return err
 		}},
 		{"PutObject missing bucket", OpPutObject, 404, "NoSuchBucket", msgNoSuchBucket, func(s *Store) error {

@@ -107,9 +107,13 @@ func (s *Store) bodyOf(bucketName, key string) (string, bool) {
 //
 // AWS dialect: If-None-Match "*" fails with 412 when the key exists; If-Match
 // fails with 404 NoSuchKey when it does not and with 412 when the ETag
-// differs (quoted or unquoted ETags are accepted). If-None-Match with any
-// value but "*", If-Match "*", and both headers together are answered 501
-// NotImplemented, as S3 does. An empty header value counts as absent.
+// differs (quoted or unquoted ETags are accepted). If-Match "*" is an ETag
+// value like any other, which no object has (PutObject's If-Match "expects
+// the ETag value as a string"; unlike DeleteObject's, it gives "*" no
+// meaning): 404 on a missing key, 412 on an existing one. If-None-Match with
+// any value but "*", and both headers together, are answered 501
+// NotImplemented, as S3 was observed to (docs/s3-semantics.md cites where).
+// An empty header value counts as absent.
 func (s *Store) PutObject(now time.Time, in *s3.PutObjectInput, body []byte) (*s3.PutObjectOutput, error) {
 	return s.putObject(now, in, body, "")
 }
@@ -148,9 +152,7 @@ func (s *Store) putObject(now time.Time, in *s3.PutObjectInput, body []byte, eta
 		}
 	default:
 		switch {
-		case hasIfMatch && hasIfNone,
-			hasIfNone && ifNone != "*",
-			hasIfMatch && ifMatch == "*":
+		case hasIfMatch && hasIfNone, hasIfNone && ifNone != "*":
 			return nil, notImplemented(op, formatRequestID(seq))
 		case hasIfNone && old != nil:
 			return nil, PreconditionFailed(op, formatRequestID(seq))

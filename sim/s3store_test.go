@@ -258,11 +258,18 @@ func TestStorePutObjectTable(t *testing.T) {
 			aws:   condWant{answers(ans200), true, "C"},
 		},
 		{
-			name:  "If-Match * is not supported: 501 NotImplemented (gofakes3: literal, 412)",
+			name:  "If-Match * is an ETag no object has: 412 (gofakes3 alike)",
 			setup: v0,
 			run:   func(f *storeFixture) []s3Answer { return answers(f.put("k", "v1", withIfMatch("*"))) },
-			aws:   condWant{answers(ans501), true, "v0"},
-			fake:  &condWant{answers(ans412), true, "v0"},
+			aws:   condWant{answers(ans412), true, "v0"},
+		},
+		{
+			name: "If-Match * on a missing key: 404 NoSuchKey, twice (gofakes3: 412)",
+			run: func(f *storeFixture) []s3Answer {
+				return answers(f.put("k", "v1", withIfMatch("*")), f.put("k", "v1", withIfMatch("*")))
+			},
+			aws:  condWant{answers(ans404, ans404), false, ""},
+			fake: &condWant{answers(ans412, ans412), false, ""},
 		},
 		{
 			name:  "If-None-Match with an ETag is not supported: 501 NotImplemented (gofakes3: ignored, 200)",

@@ -33,7 +33,24 @@ func TestLiveAgainstTheEmbeddedServer(t *testing.T) {
 	for _, problem := range schema.Conventions(doc) {
 		t.Errorf("live: %s", problem)
 	}
-	if code := run([]string{"live", "-nodes", "0"}, &out, &errOut); code != exitUsage {
-		t.Errorf("-nodes 0: exit %d, want %d", code, exitUsage)
+	// The default phases, each saying what it exercised.
+	phases, _ := doc["phases"].([]any)
+	if len(phases) != 4 {
+		t.Errorf("%d phases, want the 4 default ones: %v", len(phases), doc["phases"])
+	}
+	for _, p := range phases {
+		if m, _ := p.(map[string]any); m["creationRaces"] == nil || m["contestedIfMatch"] == nil {
+			t.Errorf("phase %v does not say what it exercised", p)
+		}
+	}
+	for _, args := range [][]string{
+		{"live", "-nodes", "0"},
+		{"live", "-phases", "warm-up"},
+		{"live", "-endpoint", "http://127.0.0.1:1,http://127.0.0.1:2"}, // no -bucket
+		{"live", "-endpoint", "http://127.0.0.1:1,"},
+	} {
+		if code := run(args, &out, &errOut); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", args[1:], code, exitUsage)
+		}
 	}
 }

@@ -154,7 +154,27 @@ var Sources = map[string]Source{
 	},
 	"putobject": {
 		"https://docs.aws.amazon.com/AmazonS3/latest/API/API_PutObject.html",
-		"PutObject API: If-Match \"expects the ETag value as a string\" and answers 412 when the ETags do not match; If-None-Match expects *.",
+		"PutObject API: If-Match \"expects the ETag value as a string\" and answers 412 when the ETags do not match (unlike DeleteObject's, it gives * no meaning, so * is compared as an ETag value, which no object has); If-None-Match expects *.",
+	},
+	"notimplemented-observed": {
+		"https://github.com/versity/versitygw/issues/1708",
+		"Observed on AWS by versitygw's developers, who test against it (\"direct mode\"): PutObject If-None-Match with a value other than * answers 501 Not Implemented.",
+	},
+	"both-observed": {
+		"https://github.com/vercel/storage/pull/1022",
+		"Observed on AWS in production: PutObject with both If-Match and If-None-Match: * answers 501 NotImplemented.",
+	},
+	"unquoted-observed": {
+		"https://github.com/versity/versitygw/issues/1710",
+		"Observed on AWS by versitygw's developers, and fixed in versitygw to match: S3 evaluates a precondition header alike whether the ETag in it is quoted or not.",
+	},
+	"rfc7232": {
+		"https://www.rfc-editor.org/rfc/rfc7232#section-3.2",
+		"RFC 7232, to which AWS's pages on conditional requests refer: If-None-Match: * is false when the object has any current version, and a GET or HEAD whose If-None-Match is false answers 304 Not Modified.",
+	},
+	"consistency": {
+		"https://docs.aws.amazon.com/AmazonS3/latest/userguide/Welcome.html#ConsistencyModel",
+		"Amazon S3 data consistency model: strong read-after-write consistency, and updates to a single key are atomic: a read returns one version, its body with its ETag.",
 	},
 	"nosuchkey-observed": {
 		"https://github.com/minio/minio/issues/21526",
@@ -162,7 +182,7 @@ var Sources = map[string]Source{
 	},
 	"deletes": {
 		"https://docs.aws.amazon.com/AmazonS3/latest/userguide/conditional-deletes.html",
-		"Conditional deletes: DeleteObject If-Match with the current ETag answers 204 No Content; a different ETag answers 412 Precondition Failed; If-Match on a key with no current object answers 404 NoSuchKey. Its CLI example passes the ETag as a bare hex string (the shell removes the quotes).",
+		"Conditional deletes: DeleteObject If-Match with the current ETag answers 204 No Content; a different ETag answers 412 Precondition Failed; If-Match: * checks that the object exists; If-Match on a key with no current object answers 404 NoSuchKey. Its CLI example passes the ETag as a bare hex string (the shell removes the quotes).",
 	},
 	"getobject": {
 		"https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html",
@@ -190,13 +210,15 @@ func Cases() []Case {
 
 // Answers the cases expect, as Observe renders them.
 const (
-	ok1    = "200 etag=v1"
-	ok2    = "200 etag=v2"
-	get1   = "200 etag=v1 body=v1"
-	get2   = "200 etag=v2 body=v2"
-	pf     = "412 PreconditionFailed"
-	gone   = "404 NoSuchKey"
-	noHead = "404 NotFound"
+	ok1     = "200 etag=v1"
+	ok2     = "200 etag=v2"
+	get1    = "200 etag=v1 body=v1"
+	get2    = "200 etag=v2 body=v2"
+	pf      = "412 PreconditionFailed"
+	gone    = "404 NoSuchKey"
+	noHead  = "404 NotFound"
+	notImpl = "501 NotImplemented"
+	notMod  = "304 NotModified"
 )
 
 // put is an unconditional PutObject of body on key, which AWS answers 200.
@@ -310,6 +332,40 @@ func putCases() []Case {
 			},
 		},
 		{
+			Name:    "if-match-star",
+			Title:   "PutObject If-Match: * twice on an absent key, then twice on a present one: * is an ETag value no object has, not a wildcard (404 with no current object, then 412), and nothing is written.",
+			Sources: []string{"putobject", "writes"},
+			Steps: []Step{
+				{Prop: "if-match-star-absent", Op: Put, Key: "k", Body: "v1", IfMatch: Any, AWS: gone},
+				{Prop: "if-match-star-absent-again", Op: Put, Key: "k", Body: "v1", IfMatch: Any, AWS: gone},
+				put("if-match-star/seed", "k", "v1"),
+				{Prop: "if-match-star-present", Op: Put, Key: "k", Body: "v2", IfMatch: Any, AWS: pf},
+				{Prop: "if-match-star-present-again", Op: Put, Key: "k", Body: "v3", IfMatch: Any, AWS: pf},
+				get("if-match-star/get", get1),
+			},
+		},
+		{
+			Name:    "if-none-match-etag",
+			Title:   "PutObject If-None-Match with an ETag rather than *, the object's or another: not implemented (501), nothing written.",
+			Sources: []string{"putobject", "notimplemented-observed"},
+			Steps: []Step{
+				put("if-none-match-etag/seed", "k", "v1"),
+				{Prop: "if-none-match-etag-current", Op: Put, Key: "k", Body: "v2", IfNoneMatch: ETagOf("v1"), AWS: notImpl},
+				{Prop: "if-none-match-etag-stale", Op: Put, Key: "k", Body: "v3", IfNoneMatch: Stale, AWS: notImpl},
+				get("if-none-match-etag/get", get1),
+			},
+		},
+		{
+			Name:    "both-conditions",
+			Title:   "PutObject with both If-Match (the current ETag) and If-None-Match: *: not implemented (501), nothing written.",
+			Sources: []string{"putobject", "both-observed"},
+			Steps: []Step{
+				put("both-conditions/seed", "k", "v1"),
+				{Prop: "both-conditions", Op: Put, Key: "k", Body: "v2", IfMatch: ETagOf("v1"), IfNoneMatch: Any, AWS: notImpl},
+				get("both-conditions/get", get1),
+			},
+		},
+		{
 			Name:    "if-match-race",
 			Title:   "Two writers with the same If-Match, one after the other: the first wins, the second is refused.",
 			Sources: []string{"writes"},
@@ -351,11 +407,24 @@ func deleteCases() []Case {
 		},
 		{
 			Name:    "delete-if-match-absent",
-			Title:   "DeleteObject If-Match on a key with no object is refused (404), unlike an unconditional delete (204).",
+			Title:   "DeleteObject If-Match on a key with no object is refused (404), twice, unlike an unconditional delete (204).",
 			Sources: []string{"deletes"},
 			Steps: []Step{
 				{Prop: "delete-if-match-absent", Op: Delete, Key: "k", IfMatch: Stale, AWS: gone},
+				{Prop: "delete-if-match-absent-again", Op: Delete, Key: "k", IfMatch: Stale, AWS: gone},
 				{Prop: "delete-absent", Op: Delete, Key: "k", AWS: "204"},
+			},
+		},
+		{
+			Name:    "delete-if-match-star",
+			Title:   "DeleteObject If-Match: * deletes a present object (* checks that it exists), and on the absent key is refused (404).",
+			Sources: []string{"deletes", "getobject", "headobject"},
+			Steps: []Step{
+				put("delete-if-match-star/seed", "k", "v1"),
+				{Prop: "delete-if-match-star", Op: Delete, Key: "k", IfMatch: Any, AWS: "204"},
+				get("delete-if-match-star/get", gone),
+				head("delete-if-match-star/head", noHead),
+				{Prop: "delete-if-match-star-absent", Op: Delete, Key: "k", IfMatch: Any, AWS: gone},
 			},
 		},
 	}
@@ -371,8 +440,8 @@ func readCases() []Case {
 			Sources: []string{"getobject", "headobject"},
 			Steps: []Step{
 				put("get-if-none-match/seed", "k", "v1"),
-				{Prop: "get-if-none-match", Op: Get, Key: "k", IfNoneMatch: ETagOf("v1"), AWS: "304 NotModified"},
-				{Prop: "head-if-none-match", Op: Head, Key: "k", IfNoneMatch: ETagOf("v1"), AWS: "304 NotModified"},
+				{Prop: "get-if-none-match", Op: Get, Key: "k", IfNoneMatch: ETagOf("v1"), AWS: notMod},
+				{Prop: "head-if-none-match", Op: Head, Key: "k", IfNoneMatch: ETagOf("v1"), AWS: notMod},
 				{Prop: "get-if-none-match-stale", Op: Get, Key: "k", IfNoneMatch: Stale, AWS: get1},
 			},
 		},
@@ -385,6 +454,26 @@ func readCases() []Case {
 				{Prop: "get-if-match-stale", Op: Get, Key: "k", IfMatch: Stale, AWS: pf},
 				{Prop: "head-if-match-stale", Op: Head, Key: "k", IfMatch: Stale, AWS: pf},
 				{Prop: "get-if-match-current", Op: Get, Key: "k", IfMatch: ETagOf("v1"), AWS: get1},
+			},
+		},
+		{
+			Name:    "get-if-none-match-star",
+			Title:   "GetObject and HeadObject If-None-Match: * on a present object answer 304 Not Modified (* matches any current version).",
+			Sources: []string{"getobject", "headobject", "requests", "rfc7232"},
+			Steps: []Step{
+				put("get-if-none-match-star/seed", "k", "v1"),
+				{Prop: "get-if-none-match-star", Op: Get, Key: "k", IfNoneMatch: Any, AWS: notMod},
+				{Prop: "head-if-none-match-star", Op: Head, Key: "k", IfNoneMatch: Any, AWS: notMod},
+			},
+		},
+		{
+			Name:    "get-unquoted",
+			Title:   "GetObject If-None-Match and If-Match with the current ETag without its quotes are evaluated as with its quotes (304; the object).",
+			Sources: []string{"getobject", "unquoted-observed"},
+			Steps: []Step{
+				put("get-unquoted/seed", "k", "v1"),
+				{Prop: "get-if-none-match-unquoted", Op: Get, Key: "k", IfNoneMatch: UnquotedETagOf("v1"), AWS: notMod},
+				{Prop: "get-if-match-unquoted", Op: Get, Key: "k", IfMatch: UnquotedETagOf("v1"), AWS: get1},
 			},
 		},
 		{

@@ -29,9 +29,10 @@ const (
 
 const stepTimeout = 30 * time.Second
 
-// runAll runs every case and every race against store and returns the
-// answers by row id and race name.
-func runAll(t *testing.T, store sim.S3Client) map[string]string {
+// runAll runs every case and every race against store, the implementation
+// named name, and returns the answers by row id and race name. It logs the
+// counts of the races of reads against writes, which vary from run to run.
+func runAll(t *testing.T, name string, store sim.S3Client) map[string]string {
 	t.Helper()
 	answers := make(map[string]string)
 	for _, c := range Cases() {
@@ -45,6 +46,9 @@ func runAll(t *testing.T, store sim.S3Client) map[string]string {
 			t.Fatalf("race %s: %v", r.Name, err)
 		}
 		answers[r.Name] = res.Summary()
+		if r.Readers > 0 {
+			t.Logf("%s, %s: %d torn GETs of %d (%d raced a write)", name, r.Name, res.Torn, res.Reads, res.Raced)
+		}
 	}
 	return answers
 }
@@ -53,7 +57,7 @@ func simColumn(t *testing.T, d sim.Dialect, name string) Column {
 	return Column{
 		Name:    name,
 		What:    "the simulator's pure store, sim.NewStore(" + d.String() + " dialect), called directly through conformance.SimStore (no simulated network); successes show nominal statuses",
-		Answers: runAll(t, NewSimStore(d, testBucket)),
+		Answers: runAll(t, name, NewSimStore(d, testBucket)),
 	}
 }
 
@@ -69,7 +73,7 @@ func TestConformance(t *testing.T) {
 		simColumn(t, sim.DialectGoFakeS3, colSimGoFakeS3),
 	}
 	gf, what := startGoFakeS3(t)
-	cols = append(cols, Column{Name: colGoFakeS3, What: what, Answers: runAll(t, gf)})
+	cols = append(cols, Column{Name: colGoFakeS3, What: what, Answers: runAll(t, colGoFakeS3, gf)})
 
 	vgw := Column{Name: colVersityGW}
 	t.Run("versitygw", func(t *testing.T) {
@@ -89,7 +93,7 @@ func TestConformance(t *testing.T) {
 		start := time.Now()
 		c := startVersityGW(t, bin)
 		vgw.What = "versitygw server: " + binaryVersion(bin) + ", posix backend in a temporary directory, separate process on loopback, through a real *s3.Client"
-		vgw.Answers = runAll(t, c)
+		vgw.Answers = runAll(t, colVersityGW, c)
 		t.Logf("versitygw (%s) answered in %v, start included", binaryVersion(bin), time.Since(start).Round(time.Millisecond))
 	})
 	cols = append(cols, vgw)

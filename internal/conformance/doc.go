@@ -8,8 +8,8 @@
 // heads and deletes other protocols make (it has aws-sdk-go-v2's
 // signatures, so an *s3.Client is a store, and so is the simulator's S3
 // behind SimStore). Each Step is one call: PutObject,
-// GetObject, HeadObject, DeleteObject or ListObjectsV2, with at most one
-// conditional header. A header that names an ETag names it symbolically
+// GetObject, HeadObject, DeleteObject or ListObjectsV2, with its
+// conditional headers, if any. A header that names an ETag names it symbolically
 // (Cond): the ETag the store returned for an earlier write of a body in the
 // same case, the same without its quotes, an ETag no write ever returned, or
 // a literal. Run performs a case's steps in order, one at a time, and
@@ -37,8 +37,12 @@
 // several writers with the same condition (If-Match: the ETag they all read,
 // or If-None-Match: *) are released at once on one key, as candidates racing
 // for a term are; at most one may win, and the object must then hold the
-// winner's body. Its result is summarized without the counts that vary from
-// run to run (RaceResult.Summary).
+// winner's body. A race of reads against writes (Race.Readers) lets readers
+// read one key while writers replace it, as followers read while a leader
+// renews; every read must carry one version, its body with its ETag, and
+// one that carries the body of a version and the ETag of another is torn.
+// A race's result is summarized without the counts that vary from run to
+// run (RaceResult.Summary); the test logs the counts.
 //
 // # Targets and the committed table
 //

@@ -30,10 +30,21 @@ type Race struct {
 	Create bool
 	// Writers and Rounds size the race.
 	Writers, Rounds int
+	// Sources are the keys into Sources of the AWS documentation its
+	// expected outcome comes from.
+	Sources []string
+	// Readers, if positive, makes it a race of reads against writes
+	// instead: Writers replace the key unconditionally, each write with a
+	// body of its own, while Readers read it, Rounds reads in all; a read
+	// is torn when its body and its ETag belong to different versions.
+	Readers int
 }
 
-// Request renders the race's writes as the report shows them.
+// Request renders the race's requests as the report shows them.
 func (race Race) Request() string {
+	if race.Readers > 0 {
+		return fmt.Sprintf("%d concurrent GET k racing %d PUT k, %d GETs", race.Readers, race.Writers, race.Rounds)
+	}
 	cond := "If-Match: etag(seed)"
 	if race.Create {
 		cond = `If-None-Match: "*"`
@@ -41,16 +52,31 @@ func (race Race) Request() string {
 	return fmt.Sprintf("%d concurrent PUT k %s, %d rounds", race.Writers, cond, race.Rounds)
 }
 
-// AWSRace is what AWS documents for every race: at most one writer wins;
-// the others are refused with 412, or with 409 when their write overlaps
-// the winner's.
+// AWSRace is what AWS documents for every race of writes: at most one
+// writer wins; the others are refused with 412, or with 409 when their
+// write overlaps the winner's.
 const AWSRace = "at most one winner per round; losers: 412 PreconditionFailed or 409 ConditionalRequestConflict"
+
+// AWSReadRace is what AWS documents for a race of reads against writes:
+// updates to a single key are atomic, so every read returns one version,
+// its body with its ETag.
+const AWSReadRace = "no torn GET"
+
+// AWS is what AWS documents for the race.
+func (race Race) AWS() string {
+	if race.Readers > 0 {
+		return AWSReadRace
+	}
+	return AWSRace
+}
 
 // Races are the concurrent cases, in report order.
 func Races() []Race {
 	return []Race{
-		{Name: "race-if-match", Title: "Writers replace the same object with If-Match: the ETag they all read.", Writers: 8, Rounds: 20},
-		{Name: "race-create", Title: "Writers create the same absent key with If-None-Match: *.", Create: true, Writers: 8, Rounds: 20},
+		{Name: "race-if-match", Title: "Writers replace the same object with If-Match: the ETag they all read.", Sources: []string{"writes"}, Writers: 8, Rounds: 20},
+		{Name: "race-create", Title: "Writers create the same absent key with If-None-Match: *.", Sources: []string{"writes"}, Create: true, Writers: 8, Rounds: 20},
+		{Name: "race-get-put", Title: "Readers GET an object while writers replace it: no GET may carry the body of one version with the ETag of another (a torn read).",
+			Sources: []string{"consistency"}, Writers: 2, Readers: 4, Rounds: 20000},
 	}
 }
 
@@ -65,6 +91,10 @@ type RaceResult struct {
 	WrongBody int
 	// Losers counts the failed writes by answer (as Observe renders it).
 	Losers map[string]int
+	// Reads counts the reads of a race of reads against writes, Raced
+	// those sent or answered while a write was in flight, Torn those whose
+	// body and ETag belong to different versions.
+	Reads, Raced, Torn int
 }
 
 // Safe reports whether no round had more than one winner and every round
@@ -74,6 +104,12 @@ func (r RaceResult) Safe() bool { return r.MaxWinners <= 1 && r.WrongBody == 0 }
 // Summary renders the result without counts that vary from run to run:
 // whether the race was safe, and the distinct answers of the losers.
 func (r RaceResult) Summary() string {
+	if r.Reads > 0 {
+		if r.Torn > 0 {
+			return "TORN GETs: the body of one version with the ETag of another"
+		}
+		return AWSReadRace
+	}
 	answers := make([]string, 0, len(r.Losers))
 	for a := range r.Losers {
 		answers = append(answers, a)
@@ -92,6 +128,9 @@ func (r RaceResult) Summary() string {
 // Run performs the race on store in bucket; each call is bounded by
 // callTimeout.
 func (race Race) Run(ctx context.Context, store sim.S3Client, bucket string, callTimeout time.Duration) (RaceResult, error) {
+	if race.Readers > 0 {
+		return race.runReads(ctx, store, bucket, callTimeout)
+	}
 	res := RaceResult{Losers: make(map[string]int)}
 	for round := 0; round < race.Rounds; round++ {
 		key := race.Name + ".r" + strconv.Itoa(round)

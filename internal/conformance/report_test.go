@@ -105,6 +105,19 @@ func (p *report) unsafe() {
 		p.f("**None of the implementations is unsafe for the elector**: every one refused\n")
 		p.f("every guard write, sequential or concurrent.\n\n")
 	}
+	var torn []string
+	for _, col := range p.cols {
+		for _, r := range p.races {
+			if strings.HasPrefix(col.Answers[r.Name], "TORN") {
+				torn = append(torn, fmt.Sprintf("**%s** (`%s`)", col.Name, r.Name))
+			}
+		}
+	}
+	if len(torn) > 0 {
+		p.f("Torn reads: %s answered GETs that raced a write with the body of one\n", strings.Join(torn, ", "))
+		p.f("version and the ETag of another. An elector that believes the body and\n")
+		p.f("conditions its next write on the ETag acts on a version that never existed.\n\n")
+	}
 }
 
 // ignored writes the conditional requests AWS refuses that an
@@ -281,19 +294,23 @@ func (p *report) table() {
 
 // raceTable writes the races' outcomes, a column per implementation.
 func (p *report) raceTable() {
-	p.f("## Concurrent writers\n\n")
+	p.f("## Concurrent requests\n\n")
 	p.f("Writers released at once on one key with the same condition, as candidates\n")
 	p.f("racing for a term are; every round must have at most one winner and leave\n")
-	p.f("the winner's body. Counts vary from run to run and are not shown. The\n")
-	p.f("simulator's store is called under a lock here, so its rows only check its\n")
-	p.f("logic; its simulated client injects AWS's 409 in simulated runs.\n\n")
+	p.f("the winner's body. Readers racing writers on one key, as followers read\n")
+	p.f("while a leader renews: every GET must carry one version, its body with its\n")
+	p.f("ETag (S3 updates a key atomically); one that carries the body of a version\n")
+	p.f("and the ETag of another is torn. Counts vary from run to run and are not\n")
+	p.f("shown (the test logs them). The simulator's store is called under a lock\n")
+	p.f("here, so its rows only check its logic; its simulated client injects AWS's\n")
+	p.f("409 in simulated runs.\n\n")
 	p.tableHeader("Race")
 	for _, r := range p.races {
-		p.f("| %s | `%s` | %s |", r.Name, cell(r.Request()), AWSRace)
+		p.f("| %s | `%s` | %s |", r.Name, cell(r.Request()), r.AWS())
 		for _, col := range p.cols {
 			a := answer(col, r.Name)
 			v := cell(a)
-			if strings.HasPrefix(a, "UNSAFE") {
+			if strings.HasPrefix(a, "UNSAFE") || strings.HasPrefix(a, "TORN") {
 				v = "**" + v + "**"
 			}
 			p.f(" %s |", v)
@@ -345,10 +362,13 @@ func (p *report) sources() {
 		p.f("- `%s`: <%s>. %s\n", k, s.URL, s.What)
 	}
 	p.f("\n")
-	p.f("Per case: ")
+	p.f("Per case and race: ")
 	var per []string
 	for _, c := range p.cases {
 		per = append(per, fmt.Sprintf("`%s` %s", c.Name, strings.Join(c.Sources, ", ")))
+	}
+	for _, r := range p.races {
+		per = append(per, fmt.Sprintf("`%s` %s", r.Name, strings.Join(r.Sources, ", ")))
 	}
 	p.f("%s.\n", strings.Join(per, "; "))
 }

@@ -54,6 +54,7 @@ type request struct {
 	status                 int
 	code, abandonWhy       string
 	sql                    bool // a statement to the row store: codes are command tags or SQLSTATEs
+	torn                   bool // a read answered with one version's body and another's ETag
 }
 
 // write returns whether the request can change the object (a statement:
@@ -269,6 +270,10 @@ func (b *builder) requestsFromHistory() {
 			r.returned = true
 		} else {
 			r.end = b.m.end
+		}
+		if op.TornBodyETag != "" {
+			r.torn = true
+			r.detail = "torn read (the store's fault): the body of the version " + op.TornBodyETag + " with the ETag " + op.ETag
 		}
 		b.lane(op.Node).reqs = append(b.lane(op.Node).reqs, r)
 	}

@@ -376,6 +376,8 @@ func requestClass(r *request) (class, outcome string) {
 		answer += " " + r.code
 	}
 	switch {
+	case r.torn:
+		return "s3-err", answer + ", torn"
 	case r.status >= 200 && r.status < 300:
 		return "s3-ok", answer
 	case r.status == 404:

@@ -9,76 +9,68 @@ import (
 	"sync"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/s3lease/s3lease/protocol"
 	"github.com/s3lease/s3lease/sim"
 )
 
-// cluster is the nodes of a live run: an elector per node, each with its
-// own *s3.Client through the proxy, the leaders restarted on a schedule,
-// and the recorder and fenced resource they share.
+// cluster is the nodes of a live run: an elector per node, each
+// incarnation with its own *s3.Client and connections through the proxy,
+// run through the run's phases, and the recorder and fenced resource they
+// share.
 type cluster struct {
-	cfg     Config
-	log     *slog.Logger
-	rec     *recorder
-	fence   *fencedResource
-	clients []*s3.Client
-	links   []*viaProxy
+	cfg   Config
+	log   *slog.Logger
+	rec   *recorder
+	fence *fencedResource
+	tgt   *target
+	px    *proxy
 	// runCtx is the electors' context; stopAll ends it.
 	runCtx  context.Context
 	stopAll context.CancelFunc
-	// restarts counts the restarts under way (one at a time).
-	restarts sync.WaitGroup
 
-	// mu guards members, runErr, restarting and res while leaders are
-	// restarted. A member is nil once it stopped and will not be
-	// restarted.
-	mu         sync.Mutex
-	members    []*member
-	runErr     error
-	restarting bool
-	res        *Result
+	// mu guards the fields below while electors are restarted. A member
+	// is nil before its node first starts, and once it stopped and will
+	// not be restarted.
+	mu        sync.Mutex
+	members   []*member
+	crashed   []*member // crashed incarnations, cut off for good, still returning
+	key       string    // the key the electors use now
+	creations int       // the creation rounds so far
+	runErr    error     // the first error of a restart
+	// restarting is closed once the leader restart of a steady phase under
+	// way is over; nil when none is.
+	restarting chan struct{}
+	res        *Result     // Restarts, Keys and Phases are counted here
+	phase      *PhaseStats // the phase under way
 }
 
 // newCluster returns the nodes of a run of cfg against tgt through px,
 // not yet started.
 func newCluster(cfg Config, log *slog.Logger, tgt *target, px *proxy) *cluster {
-	c := &cluster{cfg: cfg, log: log, rec: newRecorder(cfg.Nodes)}
+	c := &cluster{cfg: cfg, log: log, rec: newRecorder(cfg.Nodes), tgt: tgt, px: px, key: cfg.Key}
 	c.fence = &fencedResource{rec: c.rec}
-	c.clients = make([]*s3.Client, cfg.Nodes)
-	c.links = make([]*viaProxy, cfg.Nodes)
-	for i := range c.clients {
-		hc := nodeHTTPClient(px.addr())
-		c.links[i] = hc.Transport.(*viaProxy)
-		c.clients[i] = tgt.client(cfg, hc, c.rec.apiOption(i))
-	}
 	c.runCtx, c.stopAll = context.WithCancel(context.Background())
 	c.members = make([]*member, cfg.Nodes)
 	return c
 }
 
-// startAll takes the run's time 0 and starts every node's first
-// incarnation.
-func (c *cluster) startAll() error {
+// start takes the run's time 0: no request was made before.
+func (c *cluster) start() {
 	c.res.Started = time.Now()
-	c.rec.start = c.res.Started // time 0 of the history: no request was made before
-	for i := range c.members {
-		m, err := c.start(i, 0)
-		if err != nil {
-			c.stopAll()
-			return err
-		}
-		c.members[i] = m
-	}
-	return nil
+	c.rec.start = c.res.Started
 }
 
-// start starts incarnation inc of node i.
-func (c *cluster) start(i, inc int) (*member, error) {
-	m := &member{node: i, incarnation: inc, identity: "live-n" + strconv.Itoa(i), done: make(chan error, 1)}
+// launch creates incarnation inc of node i, electing on key; its Run
+// starts once gate is closed.
+func (c *cluster) launch(i, inc int, key string, gate <-chan struct{}) (*member, error) {
+	hc := nodeHTTPClient(c.px.addr())
+	m := &member{node: i, incarnation: inc, identity: "live-n" + strconv.Itoa(i), link: hc.Transport.(*viaProxy), done: make(chan error, 1)}
 	app := &application{node: i, incarnation: inc, identity: m.identity, rec: c.rec, fence: c.fence,
 		every: c.cfg.WriteInterval, clock: protocol.NewRealClock()}
-	e, err := protocol.NewElector(c.cfg.electorConfig(c.clients[i], m.identity, protocol.LeaderCallbacks{OnStartedLeading: app.lead},
+	cfg := c.cfg
+	cfg.Key = key
+	client := c.tgt.client(cfg, i, hc, c.rec.apiOption(i))
+	e, err := protocol.NewElector(cfg.electorConfig(client, m.identity, protocol.LeaderCallbacks{OnStartedLeading: app.lead},
 		c.log.With("node", i, "incarnation", inc)))
 	if err != nil {
 		return nil, fmt.Errorf("live: elector %d: %w", i, err)
@@ -86,24 +78,142 @@ func (c *cluster) start(i, inc int) (*member, error) {
 	m.elector = e
 	ctx, cancel := context.WithCancel(c.runCtx)
 	m.cancel = cancel
-	go func() { m.done <- e.Run(ctx) }()
+	go func() {
+		select {
+		case <-gate:
+			m.done <- e.Run(ctx)
+		case <-ctx.Done():
+			m.done <- nil
+		}
+	}()
 	return m, nil
 }
 
-// run lets the electors run until the run's duration is over or ctx ends,
-// restarting a leader every Config.RestartLeaderEvery.
+// run runs the phases in order, until the last is over or ctx ends.
 func (c *cluster) run(ctx context.Context) {
-	end := time.NewTimer(c.cfg.Duration)
+	for _, p := range c.cfg.Phases {
+		if ctx.Err() != nil || c.failed() {
+			return
+		}
+		c.runPhase(ctx, p)
+	}
+}
+
+// failed reports whether a restart failed: the run cannot go on.
+func (c *cluster) failed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.runErr != nil
+}
+
+// fail records the first error of the run's restarts.
+func (c *cluster) fail(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.runErr == nil {
+		c.runErr = err
+	}
+}
+
+// runPhase runs one phase for its duration, or until ctx ends, and adds
+// what it exercised to the result (counted from the history once the run
+// is over).
+func (c *cluster) runPhase(ctx context.Context, p Phase) {
+	c.waitRestart()
+	end := time.NewTimer(p.Duration)
 	defer end.Stop()
+	ps := &PhaseStats{Kind: p.Kind, From: c.rec.now()}
+	before := c.px.faultCounts()
+	var align time.Duration
+	if p.Kind.rounds() {
+		align = alignWindow
+	}
+	c.px.inject(p.Kind.faults(), align)
+	c.mu.Lock()
+	c.phase = ps
+	c.mu.Unlock()
+	if p.Kind.rounds() {
+		c.rounds(ctx, end.C, p.Kind)
+	} else {
+		c.steady(ctx, end.C, p.Kind)
+	}
+	faults := c.px.faultCounts().minus(before)
+	c.mu.Lock()
+	ps.To, ps.Faults = c.rec.now(), faults
+	c.phase = nil
+	c.res.Phases = append(c.res.Phases, *ps)
+	c.mu.Unlock()
+}
+
+// alignWindow is how long the proxy gathers the conditional writes of a
+// round before it lets them go on together (proxy.gather). The electors of
+// a round send theirs within a few milliseconds of each other (each after
+// a read of its own); held for this long, they reach the store together,
+// where a store that does not serialize them lets several win.
+const alignWindow = 15 * time.Millisecond
+
+// rounds runs rounds of simultaneous starts until end fires or ctx ends.
+// A round stops every elector (crashing the leader in a crash takeover),
+// starts them all again at one instant, and lets them play for the
+// round's length: a retry period, long enough for every elector to have
+// read and written, and for a crash takeover a lease more. Two winners of
+// a race both lead from the instant they are told: the overlap is in the
+// history however soon the round ends. Short rounds make many races.
+func (c *cluster) rounds(ctx context.Context, end <-chan time.Time, kind PhaseKind) {
+	length := c.cfg.RetryPeriod
+	if kind == PhaseCrashTakeovers {
+		length += c.cfg.LeaseDuration
+	}
+	for {
+		key := c.cfg.Key
+		if kind == PhaseCreationRaces {
+			c.mu.Lock()
+			c.creations++
+			key = c.cfg.Key + ".create-" + strconv.Itoa(c.creations)
+			c.mu.Unlock()
+		}
+		if err := c.restartAll(key, kind == PhaseCrashTakeovers); err != nil {
+			c.fail(err)
+			return
+		}
+		c.mu.Lock()
+		c.phase.Rounds++
+		c.mu.Unlock()
+		t := time.NewTimer(length)
+		select {
+		case <-t.C:
+		case <-end:
+			t.Stop()
+			return
+		case <-ctx.Done():
+			t.Stop()
+			return
+		}
+	}
+}
+
+// steady lets the electors run until end fires or ctx ends, starting them
+// if none runs yet; in a PhaseSteady it restarts the leader every
+// Config.RestartLeaderEvery.
+func (c *cluster) steady(ctx context.Context, end <-chan time.Time, kind PhaseKind) {
+	c.mu.Lock()
+	started := slices.ContainsFunc(c.members, func(m *member) bool { return m != nil })
+	c.mu.Unlock()
+	if !started {
+		if err := c.restartAll(c.cfg.Key, false); err != nil {
+			c.fail(err)
+			return
+		}
+	}
 	var tick <-chan time.Time
-	if c.cfg.RestartLeaderEvery > 0 {
+	if kind == PhaseSteady && c.cfg.RestartLeaderEvery > 0 {
 		t := time.NewTicker(c.cfg.RestartLeaderEvery)
 		defer t.Stop()
 		tick = t.C
 	}
 	for {
 		select {
-		case <-end.C:
+		case <-end:
 			return
 		case <-ctx.Done():
 			return
@@ -113,50 +223,126 @@ func (c *cluster) run(ctx context.Context) {
 	}
 }
 
+// restartAll stops every running elector and starts every node's next
+// incarnation at one instant, electing on key. With crash, the leaders are
+// cut off from the store for good and crash: the others start without
+// waiting for them to return (they will not reach the store again). The
+// other electors stop, and a leader among them releases its lease.
+func (c *cluster) restartAll(key string, crash bool) error {
+	c.mu.Lock()
+	old := slices.Clone(c.members)
+	c.mu.Unlock()
+	var stopping []*member
+	for _, m := range old {
+		if m == nil {
+			continue
+		}
+		kind := "stop"
+		if crash && m.elector.IsLeader() {
+			kind = "crash"
+			m.link.down.Store(true)
+			c.mu.Lock()
+			c.phase.Crashes++
+			c.crashed = append(c.crashed, m)
+			c.mu.Unlock()
+		} else {
+			stopping = append(stopping, m)
+		}
+		c.rec.fault(sim.FaultSpan{Kind: kind, Node: m.node})
+		m.cancel()
+	}
+	deadline := time.After(c.cfg.StopTimeout)
+	for _, m := range stopping {
+		if err := c.stopped(m, deadline); err != nil {
+			return err
+		}
+	}
+	gate := make(chan struct{})
+	next := make([]*member, len(old))
+	for i, m := range old {
+		inc := 0
+		if m != nil {
+			inc = m.incarnation + 1
+			c.rec.fault(sim.FaultSpan{Kind: "restart", Node: i})
+		}
+		n, err := c.launch(i, inc, key, gate)
+		if err != nil {
+			for _, n := range next {
+				if n != nil {
+					n.cancel()
+				}
+			}
+			return err
+		}
+		next[i] = n
+	}
+	c.mu.Lock()
+	c.members, c.key = next, key
+	if !slices.Contains(c.res.Keys, key) {
+		c.res.Keys = append(c.res.Keys, key)
+	}
+	for _, m := range old {
+		if m != nil {
+			c.res.Restarts++
+			c.phase.Restarts++
+		}
+	}
+	c.mu.Unlock()
+	close(gate)
+	return nil
+}
+
 // stopLeader stops the current leader, if there is one and no restart is
 // under way, and restarts it on a goroutine of its own, so that the run
 // ends on time even while an elector takes its time to stop.
 func (c *cluster) stopLeader() {
 	c.mu.Lock()
 	i := slices.IndexFunc(c.members, func(m *member) bool { return m != nil && m.elector.IsLeader() })
-	if i < 0 || c.restarting || c.runErr != nil {
+	if i < 0 || c.restarting != nil || c.runErr != nil {
 		c.mu.Unlock()
 		return // no leader to restart now
 	}
-	c.restarting = true
+	done := make(chan struct{})
+	c.restarting = done
 	old := c.members[i]
 	// The first restart stops the leader, which releases its lease; the
 	// next crashes it: its connection to the store is severed first, so
 	// that it cannot release, and followers must wait the lease out. And
 	// so on, alternately.
 	kind := "stop"
-	if c.res.Restarts%2 == 1 {
+	if c.phase.Restarts%2 == 1 {
 		kind = "crash"
-		c.links[i].down.Store(true)
+		old.link.down.Store(true)
+		c.phase.Crashes++
 	}
 	c.res.Restarts++
+	c.phase.Restarts++
 	c.mu.Unlock()
 	c.rec.fault(sim.FaultSpan{Kind: kind, Node: i})
 	old.cancel()
-	c.restarts.Add(1)
-	go c.restartLeader(old)
+	go c.restartLeader(old, done)
 }
 
 // restartLeader waits for the stopped leader old to return and starts
-// its node's next incarnation, unless the run is over.
-func (c *cluster) restartLeader(old *member) {
-	defer c.restarts.Done()
+// its node's next incarnation, unless the run is over; then it closes
+// done.
+func (c *cluster) restartLeader(old *member, done chan struct{}) {
+	defer close(done)
 	i := old.node
 	err := c.stopped(old, time.After(c.cfg.StopTimeout))
-	c.links[i].down.Store(false)
 	var m *member
 	if err == nil && c.runCtx.Err() == nil {
 		c.rec.fault(sim.FaultSpan{Kind: "restart", Node: i})
-		m, err = c.start(i, old.incarnation+1)
+		gate := make(chan struct{})
+		close(gate)
+		c.mu.Lock()
+		key := c.key
+		c.mu.Unlock()
+		m, err = c.launch(i, old.incarnation+1, key, gate)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.restarting = false
+	c.restarting = nil
 	switch {
 	case m != nil:
 		c.members[i] = m
@@ -165,6 +351,17 @@ func (c *cluster) restartLeader(old *member) {
 	}
 	if err != nil && c.runErr == nil {
 		c.runErr = err
+	}
+}
+
+// waitRestart waits for the leader restart under way, if any, to finish;
+// it cannot take longer than StopTimeout.
+func (c *cluster) waitRestart() {
+	c.mu.Lock()
+	done := c.restarting
+	c.mu.Unlock()
+	if done != nil {
+		<-done
 	}
 }
 
@@ -190,19 +387,19 @@ func (c *cluster) stop() error {
 	c.stopAll()
 	deadline := time.NewTimer(c.cfg.StopTimeout)
 	defer deadline.Stop()
-	restarted := make(chan struct{})
-	go func() {
-		c.restarts.Wait()
-		close(restarted)
-	}()
+	c.mu.Lock()
+	restarted := c.restarting
+	c.mu.Unlock()
 	var stopErr error
-	select {
-	case <-restarted:
-	case <-deadline.C:
-		stopErr = fmt.Errorf("%w: a restart did not finish within %v", ErrElectorsDidNotStop, c.cfg.StopTimeout)
+	if restarted != nil {
+		select {
+		case <-restarted:
+		case <-deadline.C:
+			stopErr = fmt.Errorf("%w: a restart did not finish within %v", ErrElectorsDidNotStop, c.cfg.StopTimeout)
+		}
 	}
 	c.mu.Lock()
-	final := slices.Clone(c.members)
+	final := append(slices.Clone(c.members), c.crashed...)
 	if stopErr == nil {
 		stopErr = c.runErr
 	}
@@ -238,9 +435,11 @@ func (f *fencedResource) write(node int, token uint64, sent time.Duration) bool 
 type member struct {
 	node, incarnation int
 	identity          string
-	elector           *protocol.Elector
-	cancel            context.CancelFunc
-	done              chan error // Run's result
+	// link is the incarnation's transport: down severs it from the store.
+	link    *viaProxy
+	elector *protocol.Elector
+	cancel  context.CancelFunc
+	done    chan error // Run's result
 }
 
 // application is what a node does while it leads: it records its term and

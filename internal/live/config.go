@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -22,10 +23,12 @@ var ErrInvalidConfig = errors.New("live: invalid config")
 // period are those of the protocol's integration tests on loopback, so that
 // a run of a few seconds sees dozens of renewals and reads; the request
 // timeout is twice theirs, to leave room for injected latency (with
-// DefaultFaults, up to 60 ms a request).
+// DefaultFaults, up to 60 ms a request). DefaultDuration gives
+// DefaultPhases some thirty creation races, thirty restart races and a
+// crash takeover.
 const (
 	DefaultNodes          = 3
-	DefaultDuration       = 5 * time.Second
+	DefaultDuration       = 20 * time.Second
 	DefaultBucket         = "s3lease-live"
 	DefaultLeaseDuration  = 1500 * time.Millisecond
 	DefaultRenewDeadline  = 1000 * time.Millisecond
@@ -119,14 +122,17 @@ type Config struct {
 	// Faults are what the proxy injects.
 	Faults Faults
 
-	// Endpoint is the S3 endpoint URL (http or https) the proxy forwards to;
-	// empty means an embedded gofakes3 server on loopback. With an
-	// endpoint, Credentials (or the environment) and Region apply.
-	Endpoint string
+	// Endpoints are the S3 endpoint URLs (http or https) of the store the
+	// proxy forwards to: one, or several gateways of one deployment, over
+	// which the electors are spread (node i talks to Endpoints[i mod
+	// len(Endpoints)]), as a multi-gateway deployment runs them. Empty
+	// means an embedded gofakes3 server on loopback. With endpoints,
+	// Credentials (or the environment) and Region apply to every one.
+	Endpoints []string
 	// Region is the signing region; empty means AWS_REGION, then
 	// AWS_DEFAULT_REGION, then DefaultRegion.
 	Region string
-	// Credentials sign the requests to Endpoint; nil means static
+	// Credentials sign the requests to Endpoints; nil means static
 	// credentials from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and
 	// AWS_SESSION_TOKEN. They are never printed or recorded. The embedded
 	// server does not check signatures and gets placeholder credentials.
@@ -135,29 +141,37 @@ type Config struct {
 	// (bucket.endpoint-host) instead of a path; path style is the default,
 	// as loopback servers need it.
 	VirtualHosted bool
-	// CreateBucket creates Bucket at Endpoint before the run (an existing
+	// CreateBucket creates Bucket through the first endpoint before the run (an existing
 	// bucket owned by the caller is fine). The embedded server's bucket is
 	// always created.
 	CreateBucket bool
-	// KeepObject leaves the lock object at Endpoint after the run; by
-	// default it is deleted once the electors stopped.
+	// KeepObject leaves the lock objects at Endpoints after the run; by
+	// default they are deleted once the electors stopped.
 	KeepObject bool
 
 	// Bucket holds the lock object.
 	Bucket string
 	// Key is the lock object's key; empty means a fresh key under
-	// "s3lease-live/" for every run. The checkers assume the key is absent
-	// when the run starts and written by no one else.
+	// "s3lease-live/" for every run. The rounds of PhaseCreationRaces use
+	// keys of their own, Key followed by ".create-" and the round's number.
+	// The checkers assume every key is absent when the run starts and
+	// written by no one else.
 	Key string
+
+	// Phases is how the run spends its time, in order: each phase runs
+	// for its Duration. Empty means DefaultPhases(Duration), the schedule
+	// that stresses the store's conditional semantics. With phases,
+	// Duration is their total (0 sets it so; any other value is refused).
+	Phases []Phase
 
 	// The electors' protocol.Config durations.
 	LeaseDuration, RenewDeadline, RetryPeriod, RequestTimeout time.Duration
 	// RestartLeaderEvery, if positive, restarts the leader of the moment
-	// at this interval, as a new incarnation of its node with the same
-	// identity: alternately a stop (it releases its lease, and a follower
-	// takes over at once) and a crash (it is cut off from the store first,
-	// so the lease is abandoned and followers wait it out). Without it a
-	// short run may see a single term.
+	// at this interval during a PhaseSteady, as a new incarnation of its
+	// node with the same identity: alternately a stop (it releases its
+	// lease, and a follower takes over at once) and a crash (it is cut off
+	// from the store first, so the lease is abandoned and followers wait
+	// it out). Without it a short steady run may see a single term.
 	RestartLeaderEvery time.Duration
 	// WriteInterval is the cadence of a leader's fenced writes.
 	WriteInterval time.Duration
@@ -186,7 +200,28 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Nodes == 0 {
 		c.Nodes = DefaultNodes
 	}
+	var total time.Duration
+	for _, p := range c.Phases {
+		if !p.Kind.valid() {
+			return bad("unknown phase kind %q (want one of %s)", p.Kind, phaseKindList())
+		}
+		if p.Duration <= 0 {
+			return bad("phase %s: duration must be positive, got %v", p.Kind, p.Duration)
+		}
+		total += p.Duration
+	}
+	switch {
+	case len(c.Phases) > 0 && c.Duration == 0:
+		c.Duration = total
+	case len(c.Phases) > 0 && c.Duration != total:
+		return bad("Duration %v differs from the phases' total %v", c.Duration, total)
+	}
 	def(&c.Duration, DefaultDuration)
+	if len(c.Phases) == 0 {
+		c.Phases = DefaultPhases(c.Duration)
+	} else {
+		c.Phases = slices.Clone(c.Phases)
+	}
 	def(&c.LeaseDuration, DefaultLeaseDuration)
 	def(&c.RenewDeadline, DefaultRenewDeadline)
 	def(&c.RetryPeriod, DefaultRetryPeriod)
@@ -214,14 +249,8 @@ func (c Config) withDefaults() (Config, error) {
 	case f.MinLatency < 0 || f.MaxLatency < f.MinLatency || f.MaxLatency > time.Hour:
 		return bad("latency range [%v, %v] is not a range within [0, 1h]", f.MinLatency, f.MaxLatency)
 	}
-	if c.Endpoint != "" {
-		u, err := url.Parse(c.Endpoint)
-		if err != nil {
-			return c, fmt.Errorf("%w: Endpoint: %w", ErrInvalidConfig, err)
-		}
-		if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return bad("Endpoint must be an http or https URL with a host, got scheme %q host %q", u.Scheme, u.Host)
-		}
+	if _, err := parseEndpoints(c.Endpoints); err != nil {
+		return c, err
 	}
 	// The electors' configuration is validated by the protocol itself.
 	if _, err := protocol.NewElector(c.electorConfig(nopStore{}, "check", protocol.LeaderCallbacks{
@@ -245,7 +274,27 @@ func randomHex(n int) string {
 // protocol.NewElector to validate the electors' configuration.
 type nopStore struct{ protocol.ObjectStore }
 
-// electorConfig is the protocol.Config of one elector.
+// parseEndpoints parses the endpoints' URLs, each http or https with a
+// host, on distinct hosts; an error wraps ErrInvalidConfig.
+func parseEndpoints(endpoints []string) ([]*url.URL, error) {
+	var out []*url.URL
+	for _, e := range endpoints {
+		u, err := url.Parse(e)
+		if err != nil {
+			return nil, fmt.Errorf("%w: endpoint: %w", ErrInvalidConfig, err)
+		}
+		if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf("%w: an endpoint must be an http or https URL with a host, got scheme %q host %q", ErrInvalidConfig, u.Scheme, u.Host)
+		}
+		if slices.ContainsFunc(out, func(v *url.URL) bool { return v.Host == u.Host }) {
+			return nil, fmt.Errorf("%w: endpoint %s is given twice", ErrInvalidConfig, redactURL(u))
+		}
+		out = append(out, u)
+	}
+	return out, nil
+}
+
+// electorConfig is the protocol.Config of one elector, with the run's key.
 func (c Config) electorConfig(store protocol.ObjectStore, identity string, cb protocol.LeaderCallbacks, log *slog.Logger) protocol.Config {
 	return protocol.Config{
 		Store:           store,

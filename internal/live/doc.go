@@ -11,6 +11,34 @@
 // the scheduler, the network and the store decide timing. Only the fault
 // draw is seeded.
 //
+// # Phases
+//
+// A run exists to find a store (or a deployment of one) that does not keep
+// S3's promises where the elector relies on them, so by default it spends
+// its duration stressing them (DefaultPhases): rounds in which every
+// elector starts at the same instant on a fresh key and creates it with
+// If-None-Match: * (PhaseCreationRaces); rounds in which every elector stops
+// and starts again at once, racing to take the released lease over with
+// If-Match (PhaseRestartRaces); rounds in which the leader crashes and every
+// elector starts again at that instant, so that all of them time the
+// abandoned lease from the same read and race to take it over a lease later
+// (PhaseCrashTakeovers); then renewals under contention, followers reading
+// while the leader renews through the proxy's faults (PhaseContention).
+// During the rounds the proxy injects no fault, and gathers the conditional
+// writes of a round for a few milliseconds: it forwards each at once but
+// the last byte of its body, which it sends to all of them together, so
+// that writes racing in the electors race at the store. PhaseSteady is
+// the proxy's faults with the leader restarted every RestartLeaderEvery.
+// Result.Phases says what each phase exercised, counted from the history:
+// creation races, contested If-Match writes, reads racing a write, torn
+// reads, faults.
+//
+// The electors may be spread over several endpoints of one store
+// (Config.Endpoints: node i talks to endpoint i mod n), so that a
+// deployment of several gateways is tested as it runs: two gateways that do
+// not serialize conditional writes between them let two takeovers of one
+// record both win, which the checkers find.
+//
 // # The setup
 //
 //	elector i ── *s3.Client i ── transport i ─┐
@@ -18,7 +46,7 @@
 //	elector j ── *s3.Client j ── transport j ─┘
 //
 // The store is an embedded gofakes3 server (in-memory backend) on a loopback
-// port of its own, or, with Config.Endpoint, any S3 endpoint (MinIO,
+// port of its own, or, with Config.Endpoints, any S3 endpoint (MinIO,
 // LocalStack, versitygw, AWS), reached with static credentials from the
 // environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN)
 // or Config.Credentials, and AWS_REGION. Each client is configured with the
@@ -36,10 +64,10 @@
 // sequence of fates depends only on the order in which requests arrive:
 // latency, and at most one of a 409, 500 or 503 answered without
 // forwarding, a 500 after forwarding, a dropped answer and a cut
-// connection (Faults says what each does to the request and the store).
-// The proxy counts what it did (ProxyStats, FaultCounts).
-// Config.RestartLeaderEvery adds process-level events: the leader of the
-// moment stopped or crashed, alternately, and restarted.
+// connection (Faults says what each does to the request and the store),
+// in the phases that inject faults. The proxy counts what it did
+// (ProxyStats, FaultCounts). The phases add process-level events: electors
+// stopped or crashed, and restarted as new incarnations.
 // Faults.StripConditions is a broken setup rather than a fault, which the
 // checkers must find unsafe.
 //
@@ -64,6 +92,14 @@
 // where the history shows the body's ETag (a 200 to the PutObject, or a read
 // of that body): the write's body ETag is then the one the store gave.
 //
+// The recorder keeps what each elector received. It hashes the body of every
+// GetObject answer as the elector reads it; once the run is over, a read
+// whose ETag is that of another body written is torn: the store answered
+// with the body of one version and the ETag of another (versitygw does, now
+// and then, for a read that races a write). The read keeps the ETag it
+// received, sim.S3Op.TornBodyETag names the version whose body came, and
+// the torn read never teaches the recorder what the store calls a body.
+//
 // Terms: the elector's OnStartedLeading is the application. It records a
 // term (node, identity, incarnation, token, start) and, every
 // Config.WriteInterval until its context ends, sends a write under the token
@@ -75,9 +111,10 @@
 // At the end of the run the history is closed at once, as the simulator
 // closes a run: requests still in flight keep no answer, open terms stay
 // open, and nothing later is recorded (such as the release the electors write
-// as they stop). The key is fresh for every run (Config.Key may name one that
-// must not exist), because the checkers assume it absent at the start and
-// written only by the electors.
+// as they stop). The keys are fresh for every run (Config.Key may name one
+// that must not exist, and the creation races use keys derived from it),
+// because the checkers assume them absent at the start and written only by
+// the electors.
 //
 // # The verdict
 //
@@ -87,8 +124,12 @@
 // clocks drift far less than the configured bound and no pause is injected,
 // unless the process stalls longer than the elector's MaxPause), the
 // porcupine check of the S3 history against AWS's conditional-request
-// semantics, and liveness, which is judged only for a run without faults and
-// restarts that lasts the protocol's liveness bound. Result.Verdict sums
+// semantics, the torn-reads check, and liveness, which is judged only for a
+// run without faults and restarts that lasts the protocol's liveness bound.
+// A torn read is the store's fault: the S3 check leaves it out (no state of
+// the object explains it), and the torn-reads check reports it, with the
+// verdict CheckStoreFault, without deciding the run's verdict, which judges
+// the electors. Result.Verdict sums
 // them up as the harness does (harness.Verdict): unsafe, liveness,
 // inconclusive (the S3 check timed out) or pass. The checkers judge the
 // store too: a store whose answers differ from AWS's where the elector

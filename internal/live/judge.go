@@ -34,12 +34,16 @@ const (
 	CheckFail      = "fail"
 	CheckUnknown   = "unknown"    // the check timed out: never a pass
 	CheckNotJudged = "not judged" // the run does not promise the property
+	// CheckStoreFault: the store broke a promise of S3's that the electors
+	// cannot keep for it; the verdict does not blame them for it.
+	CheckStoreFault = "store fault"
 )
 
 // The names of the checks that are not election checkers.
 const (
 	CheckOverlap        = "overlap"
 	CheckS3Linearizable = "s3-linearizable"
+	CheckTornReads      = "torn-reads"
 	CheckLiveness       = "liveness"
 )
 
@@ -50,7 +54,8 @@ type Check struct {
 	Name string `json:"name"`
 	// Doc says in one sentence what the checker checks.
 	Doc string `json:"doc"`
-	// Verdict is CheckPass, CheckFail, CheckUnknown or CheckNotJudged.
+	// Verdict is CheckPass, CheckFail, CheckUnknown, CheckNotJudged or
+	// CheckStoreFault.
 	Verdict string `json:"verdict"`
 	// Violations are what the checker found, for CheckFail.
 	Violations []Violation `json:"violations,omitempty"`
@@ -98,6 +103,7 @@ func judge(res *Result, cfg Config) {
 		s3.Verdict = CheckUnknown
 	}
 	res.Checks = append(res.Checks, s3)
+	res.Checks = append(res.Checks, tornReads(h))
 
 	live := Check{Name: CheckLiveness, Doc: "A leader is in place within the protocol's liveness bound and still leads at the end.", Verdict: CheckNotJudged}
 	bound := cfg.electorConfig(nil, "", protocol.LeaderCallbacks{}, nil).LivenessBound()
@@ -105,8 +111,8 @@ func judge(res *Result, cfg Config) {
 	switch {
 	case cfg.Faults.any():
 		live.Note = "faults were injected until the end of the run: the protocol promises no leader then"
-	case cfg.RestartLeaderEvery > 0:
-		live.Note = "leaders were restarted until the end of the run"
+	case res.Restarts > 0:
+		live.Note = "electors were restarted during the run"
 	case h.End < bound:
 		live.Note = fmt.Sprintf("the run (%v) is shorter than the liveness bound (%v)", h.End.Round(time.Millisecond), bound)
 	default:
@@ -133,6 +139,29 @@ func judge(res *Result, cfg Config) {
 	default:
 		res.Verdict = harness.Pass
 	}
+}
+
+// tornReads is the check of the reads' atomicity: every GetObject answer
+// carried the body and the ETag of one version (the recorder marks those
+// that did not: sim.S3Op.TornBodyETag). A torn read is the store's fault:
+// the S3 check leaves it out, and it is reported here, as such, without
+// deciding the verdict, which judges the electors.
+func tornReads(h *sim.History) Check {
+	c := Check{Name: CheckTornReads, Verdict: CheckPass,
+		Doc: "Every GetObject answer carried the body and the ETag of one version, as S3 updates an object atomically."}
+	for _, op := range h.S3 {
+		if op.TornBodyETag == "" {
+			continue
+		}
+		c.Violations = append(c.Violations, Violation{Checker: CheckTornReads, At: op.Return, Nodes: []int{op.Node},
+			Message: fmt.Sprintf("store fault: n%d's GetObject of %s, sent at %v and answered at %v, carried the body of the version %s and the ETag %s",
+				op.Node, op.Key, op.Call, op.Return, op.TornBodyETag, op.ETag)})
+	}
+	if len(c.Violations) > 0 {
+		c.Verdict = CheckStoreFault
+		c.Note = fmt.Sprintf("torn reads: %d, the store's fault, left out of the S3 check", len(c.Violations))
+	}
+	return c
 }
 
 // sizeOf counts a history.
@@ -239,7 +268,10 @@ func (r *Result) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "live run: %s\n", r.Verdict)
 	fmt.Fprintf(&b, "target: %s, bucket %s, key %s\n", r.Target, r.Bucket, r.Key)
-	fmt.Fprintf(&b, "%d nodes for %v, fault seed %d, %d leaders restarted\n", r.History.Nodes, r.History.End.Round(time.Millisecond), r.Seed, r.Restarts)
+	fmt.Fprintf(&b, "%d nodes for %v, fault seed %d, %d electors restarted, %d keys\n", r.History.Nodes, r.History.End.Round(time.Millisecond), r.Seed, r.Restarts, len(r.Keys))
+	for i, p := range r.Phases {
+		fmt.Fprintf(&b, "phase %d %s\n", i+1, p)
+	}
 	s := r.Size
 	fmt.Fprintf(&b, "history: %d S3 requests (%d without answer, %d answered 409/5xx), %d terms (%d tokens), %d fenced writes (%d accepted)\n",
 		s.S3Ops, s.Unanswered, s.Failed, s.Terms, s.Tokens, s.FencedWrites, s.Accepted)
@@ -261,6 +293,11 @@ func (r *Result) WriteText(w io.Writer) error {
 	}
 	for _, v := range r.Violations {
 		fmt.Fprintf(&b, "  violation: %s\n", v)
+	}
+	if c, ok := r.Check(CheckTornReads); ok {
+		for _, v := range c.Violations {
+			fmt.Fprintf(&b, "  %s\n", v.Message)
+		}
 	}
 	for _, e := range r.ElectorErrors {
 		fmt.Fprintf(&b, "  elector error: %s\n", e)

@@ -23,9 +23,11 @@ type Result struct {
 	schema.Header
 	// Target names the store the run talked to (never its credentials).
 	Target string `json:"target"`
-	// Bucket and Key name the lock object.
-	Bucket string `json:"bucket"`
-	Key    string `json:"key"`
+	// Bucket and Key name the lock object; Keys are every key the run
+	// elected on (Key, and those of creation races), in order of first use.
+	Bucket string   `json:"bucket"`
+	Key    string   `json:"key"`
+	Keys   []string `json:"keys"`
 	// Seed seeded the fault draws.
 	Seed uint64 `json:"seed"`
 	// Faults are the fault probabilities the proxy drew from.
@@ -44,7 +46,7 @@ type Result struct {
 
 	// Checks holds one verdict per checker, in a fixed order:
 	// unique-holder, monotonic-tokens, fencing, overlap, s3-linearizable,
-	// liveness.
+	// torn-reads, liveness.
 	Checks []Check `json:"checks"`
 	// Overlaps are the intervals in which two nodes both led.
 	Overlaps []Overlap `json:"overlaps,omitempty"`
@@ -55,8 +57,11 @@ type Result struct {
 	// Violations are the violations that decided the verdict.
 	Violations []Violation `json:"violations,omitempty"`
 
-	// Restarts is the number of leaders restarted (Config.RestartLeaderEvery).
-	// Each appears in History.Faults as a "stop" (the leader released its
+	// Phases says what each phase of the run exercised, in order.
+	Phases []PhaseStats `json:"phases"`
+	// Restarts is the number of electors restarted, by the rounds of
+	// simultaneous starts and by Config.RestartLeaderEvery. Each appears
+	// in History.Faults as a "stop" (a leader among them released its
 	// lease) or a "crash" (it could not), then a "restart".
 	Restarts int `json:"restarts,omitempty"`
 
@@ -104,13 +109,13 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	defer tgt.close()
-	direct := tgt.client(cfg, nil)
+	direct := tgt.client(cfg, 0, nil)
 	if tgt.embedded || cfg.CreateBucket {
 		if err := tgt.createBucket(ctx, direct, cfg.Bucket); err != nil {
 			return nil, err
 		}
 	}
-	px, err := startProxy(tgt.url, cfg.Faults, cfg.Seed, log)
+	px, err := startProxy(tgt.urls, cfg.Faults, cfg.Seed, log)
 	if err != nil {
 		return nil, err
 	}
@@ -119,20 +124,23 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	c := newCluster(cfg, log, tgt, px)
 	defer c.stopAll()
 	c.res = &Result{Header: schema.NewHeader(schema.CommandLive), Target: tgt.desc, Bucket: cfg.Bucket, Key: cfg.Key, Seed: cfg.Seed, Faults: cfg.Faults}
-	if err := c.startAll(); err != nil {
-		return nil, err
-	}
+	c.start()
 	c.run(ctx)
 	h := c.rec.stop()
 	c.res.History = h
 	c.res.Proxy = px.freeze(h.End)
 	stopErr := c.stop()
 	if !tgt.embedded && !cfg.KeepObject && stopErr == nil {
-		dctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		if _, err := direct.DeleteObject(dctx, &s3.DeleteObjectInput{Bucket: aws.String(cfg.Bucket), Key: aws.String(cfg.Key)}); err != nil {
-			log.Warn("live: could not delete the lock object after the run", "bucket", cfg.Bucket, "key", cfg.Key, "err", err)
+		for _, key := range c.res.Keys {
+			dctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			if _, err := direct.DeleteObject(dctx, &s3.DeleteObjectInput{Bucket: aws.String(cfg.Bucket), Key: aws.String(key)}); err != nil {
+				log.Warn("live: could not delete a lock object after the run", "bucket", cfg.Bucket, "key", key, "err", err)
+			}
+			cancel()
 		}
-		cancel()
+	}
+	for i := range c.res.Phases {
+		c.res.Phases[i].count(h)
 	}
 	judge(c.res, cfg)
 	if stopErr == nil {

@@ -1,6 +1,7 @@
 package live
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,7 +17,7 @@ import (
 // the summary.
 func runLive(t *testing.T, cfg Config) *Result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), cfg.Duration+30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), cmp.Or(cfg.Duration, DefaultDuration)+60*time.Second)
 	defer cancel()
 	start := time.Now()
 	res, err := Run(ctx, cfg)
@@ -57,11 +58,57 @@ func requireSafeAndElected(t *testing.T, res *Result) {
 	}
 }
 
-// faultyConfig is a short run with every fault the proxy knows, and the
-// leader restarted every 1.2 s (released, then abandoned, then released), so
-// that the run sees takeovers of both kinds.
+// faultyConfig is a short steady run with every fault the proxy knows, and
+// the leader restarted every 1.2 s (released, then abandoned, then
+// released), so that the run sees takeovers of both kinds.
 func faultyConfig(seed uint64) Config {
-	return Config{Nodes: 3, Duration: 5 * time.Second, Seed: seed, Faults: DefaultFaults(), RestartLeaderEvery: 1200 * time.Millisecond}
+	return Config{Nodes: 3, Phases: Steady(5 * time.Second), Seed: seed, Faults: DefaultFaults(), RestartLeaderEvery: 1200 * time.Millisecond}
+}
+
+// defaultRun is the run `simrun live` makes by default, with nodes
+// electors: DefaultPhases over DefaultDuration, with DefaultFaults.
+func defaultRun(nodes int) Config {
+	return Config{Nodes: nodes, Seed: 1, Faults: DefaultFaults()}
+}
+
+// requirePhasesExercised fails unless every default phase did what it is
+// for: creation races, contested If-Match takeovers, crashes taken over,
+// faults.
+func requirePhasesExercised(t *testing.T, res *Result) {
+	t.Helper()
+	if len(res.Phases) != len(DefaultPhases(DefaultDuration)) {
+		t.Fatalf("%d phases, want the %d default ones", len(res.Phases), len(DefaultPhases(DefaultDuration)))
+	}
+	for _, p := range res.Phases {
+		var ok bool
+		switch p.Kind {
+		case PhaseCreationRaces:
+			ok = p.Rounds > 1 && p.CreationRaces > 0
+		case PhaseRestartRaces:
+			ok = p.Rounds > 1 && p.ContestedIfMatch > 0
+		case PhaseCrashTakeovers:
+			ok = p.Crashes > 0 && p.Terms > 0
+		case PhaseContention:
+			ok = p.Faults.Total() > 0 && p.ReadsRacingWrites > 0
+		}
+		if p.Kind.rounds() && p.Faults.Aligned == 0 {
+			ok = false // the proxy held no conditional write to align it with others
+		}
+		if !ok {
+			t.Errorf("phase %s did not exercise what it is for: %s (aligned %d)", p.Kind, p, p.Faults.Aligned)
+		}
+	}
+}
+
+// TestLiveDefaultRun: a default run against the embedded gofakes3 finds
+// nothing wrong, and every phase exercised what it is for.
+func TestLiveDefaultRun(t *testing.T) {
+	res := runLive(t, defaultRun(3))
+	requireSafeAndElected(t, res)
+	requirePhasesExercised(t, res)
+	if len(res.Keys) < 2 || res.Keys[0] != res.Key+".create-1" {
+		t.Errorf("keys %v: want the creation races' keys, then %s", res.Keys, res.Key)
+	}
 }
 
 func TestLiveGoFakeS3WithFaults(t *testing.T) {
@@ -115,7 +162,7 @@ func TestLiveGoFakeS3WithFaults(t *testing.T) {
 // win, and with it the run to look safe: a leader renews every RetryPeriod,
 // so a follower that saw its record never sees it unchanged for a lease.
 func TestLiveBrokenStoreIsCaught(t *testing.T) {
-	cfg := Config{Nodes: 3, Duration: 2 * time.Second, Seed: 7, Faults: Faults{
+	cfg := Config{Nodes: 3, Phases: Steady(2 * time.Second), Seed: 7, Faults: Faults{
 		Latency: 1, MinLatency: 100 * time.Millisecond, MaxLatency: 100 * time.Millisecond,
 		StripConditions: true,
 	}}
@@ -155,7 +202,7 @@ func TestLiveBrokenStoreIsCaught(t *testing.T) {
 // for liveness to be judged (the protocol's bound is 2.85 s with the
 // defaults), and one leader for the whole run.
 func TestLiveWithoutFaults(t *testing.T) {
-	res := runLive(t, Config{Nodes: 3, Duration: 3 * time.Second, Seed: 1})
+	res := runLive(t, Config{Nodes: 3, Phases: Steady(3 * time.Second), Seed: 1})
 	requireSafeAndElected(t, res)
 	if c, _ := res.Check(CheckLiveness); c.Verdict != CheckPass {
 		t.Errorf("liveness: %s (%s), want pass", c.Verdict, c.Note)
@@ -174,7 +221,11 @@ func TestConfigValidation(t *testing.T) {
 		{Faults: Faults{Latency: 2}},
 		{Faults: Faults{Latency: 1, MinLatency: time.Second, MaxLatency: time.Millisecond}},
 		{RenewDeadline: 2 * time.Second}, // not below the default lease
-		{Endpoint: "ftp://example.invalid"},
+		{Endpoints: []string{"ftp://example.invalid"}},
+		{Endpoints: []string{"http://127.0.0.1:1", "http://127.0.0.1:1"}},
+		{Phases: []Phase{{Kind: "warm-up", Duration: time.Second}}},
+		{Phases: []Phase{{Kind: PhaseSteady}}},
+		{Duration: time.Second, Phases: Steady(2 * time.Second)},
 	} {
 		if _, err := Run(context.Background(), c); !errors.Is(err, ErrInvalidConfig) {
 			t.Errorf("Run(%+v): %v, want ErrInvalidConfig", c, err)

@@ -43,6 +43,20 @@ type FaultCounts struct {
 	// Stripped counts requests whose If-Match or If-None-Match the proxy
 	// removed (Faults.StripConditions).
 	Stripped int `json:"stripped"`
+	// Aligned counts conditional writes held so as to reach the store
+	// together with the others of their batch (the rounds of simultaneous
+	// starts).
+	Aligned int `json:"aligned"`
+}
+
+// minus is c less the counts of before.
+func (c FaultCounts) minus(before FaultCounts) FaultCounts {
+	return FaultCounts{
+		Latency: c.Latency - before.Latency, Conflict: c.Conflict - before.Conflict, InternalError: c.InternalError - before.InternalError,
+		Unavailable: c.Unavailable - before.Unavailable, InternalErrorAfter: c.InternalErrorAfter - before.InternalErrorAfter,
+		DroppedAnswers: c.DroppedAnswers - before.DroppedAnswers, CutBefore: c.CutBefore - before.CutBefore,
+		CutMidBody: c.CutMidBody - before.CutMidBody, Stripped: c.Stripped - before.Stripped, Aligned: c.Aligned - before.Aligned,
+	}
 }
 
 // Total is the number of requests that met a fault other than latency.
@@ -88,24 +102,34 @@ type fate struct {
 // transport sends its requests here (keeping the Host header it signed);
 // the proxy forwards them to the store over its own connections.
 type proxy struct {
-	upstream *url.URL
-	faults   Faults
-	client   *http.Client
-	log      *slog.Logger
-	srv      *http.Server
-	ln       net.Listener
-	started  time.Time
+	upstreams []*url.URL
+	faults    Faults
+	client    *http.Client
+	log       *slog.Logger
+	srv       *http.Server
+	ln        net.Listener
+	started   time.Time
 
 	mu     sync.Mutex
 	rng    *rand.Rand
 	stats  ProxyStats
 	frozen bool // stats are no longer counted: the run is over
 	reqID  uint64
+	// quiet suspends the faults (not StripConditions, a broken setup):
+	// requests are still drawn for, and pass untouched.
+	quiet bool
+	// align, if positive, holds every conditional write until align after
+	// the first of its batch arrived (the last byte of its body: see
+	// heldBody), and then lets the batch go on at once: writes that race in
+	// the electors race at the store. batch is the batch being gathered,
+	// nil if none is.
+	align time.Duration
+	batch chan struct{}
 }
 
 // startProxy starts the proxy on a free loopback port, forwarding to
-// upstream (scheme and host of the store).
-func startProxy(upstream *url.URL, f Faults, seed uint64, log *slog.Logger) (*proxy, error) {
+// upstreams (scheme and host of each endpoint of the store).
+func startProxy(upstreams []*url.URL, f Faults, seed uint64, log *slog.Logger) (*proxy, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("live: proxy listen on loopback: %w", err)
@@ -114,11 +138,11 @@ func startProxy(upstream *url.URL, f Faults, seed uint64, log *slog.Logger) (*pr
 		log = slog.New(slog.DiscardHandler)
 	}
 	p := &proxy{
-		upstream: upstream,
-		faults:   f,
-		log:      log,
-		ln:       ln,
-		rng:      rand.New(rand.NewPCG(seed, 0x5133a5e)),
+		upstreams: upstreams,
+		faults:    f,
+		log:       log,
+		ln:        ln,
+		rng:       rand.New(rand.NewPCG(seed, 0x5133a5e)),
 		client: &http.Client{
 			Transport: &http.Transport{
 				Proxy:               http.ProxyFromEnvironment,
@@ -156,6 +180,79 @@ func (p *proxy) freeze(elapsed time.Duration) ProxyStats {
 	return s
 }
 
+// inject turns the faults on or off, from the next request on, and sets
+// the window in which conditional writes are gathered (0: none).
+func (p *proxy) inject(on bool, align time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.quiet, p.align = !on, align
+}
+
+// gather adds a conditional write to the batch being gathered, opening one
+// if none is, and returns the channel closed when the batch is released;
+// nil for a request that is not held.
+func (p *proxy) gather(r *http.Request) <-chan struct{} {
+	if r.Method != http.MethodPut || (r.Header.Get("If-Match") == "" && r.Header.Get("If-None-Match") == "") {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.align <= 0 {
+		return nil
+	}
+	if p.batch == nil {
+		ch := make(chan struct{})
+		p.batch = ch
+		time.AfterFunc(p.align, func() {
+			p.mu.Lock()
+			if p.batch == ch {
+				p.batch = nil
+			}
+			p.mu.Unlock()
+			close(ch)
+		})
+	}
+	if !p.frozen {
+		p.stats.Faults.Aligned++
+	}
+	return p.batch
+}
+
+// heldBody is the body of a held write: everything but its last byte at
+// once, the last byte once the batch is released (or the client gave up).
+// The store has then received the held writes' headers and nearly all of
+// their bodies, and every one of them goes on at the same instant.
+type heldBody struct {
+	rest    []byte
+	release <-chan struct{}
+	done    <-chan struct{}
+}
+
+func (b *heldBody) Read(p []byte) (int, error) {
+	switch {
+	case len(b.rest) == 0:
+		return 0, io.EOF
+	case len(b.rest) == 1:
+		select {
+		case <-b.release:
+		case <-b.done:
+			return 0, context.Canceled
+		}
+	case len(p) >= len(b.rest):
+		p = p[:len(b.rest)-1]
+	}
+	n := copy(p, b.rest)
+	b.rest = b.rest[n:]
+	return n, nil
+}
+
+// faultCounts returns the faults counted so far.
+func (p *proxy) faultCounts() FaultCounts {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stats.Faults
+}
+
 // close stops the proxy, waiting a little for requests in flight.
 func (p *proxy) close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -184,6 +281,9 @@ func (p *proxy) draw() (fate, uint64) {
 	f := p.faults
 	var out fate
 	uLat, span, uKind := p.rng.Float64(), p.rng.Int64N(int64(f.MaxLatency-f.MinLatency)+1), p.rng.Float64()
+	if p.quiet {
+		return fate{}, p.reqID
+	}
 	if uLat < f.Latency {
 		out.latency = f.MinLatency + time.Duration(span)
 	}
@@ -241,8 +341,7 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		cut(w)
 		return
 	}
-
-	resp, respBody, err := p.forward(r, body)
+	resp, respBody, err := p.forward(r, body, p.gather(r))
 	if err != nil {
 		if r.Context().Err() != nil {
 			return // the client is gone; nobody reads an answer
@@ -285,14 +384,22 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // forward sends the request to the store, to the host the client signed for
-// (which must be the endpoint's, or a bucket under it), and reads the whole
-// answer.
-func (p *proxy) forward(r *http.Request, body []byte) (*http.Response, []byte, error) {
+// (which must be an endpoint's, or a bucket under it), and reads the whole
+// answer. A request held for a batch (release not nil) sends the last byte
+// of its body once release is closed.
+func (p *proxy) forward(r *http.Request, body []byte, release <-chan struct{}) (*http.Response, []byte, error) {
 	host := r.Host
-	if host != p.upstream.Host && !strings.HasSuffix(host, "."+p.upstream.Host) {
-		return nil, nil, fmt.Errorf("live proxy: host %q is not the endpoint's (%q)", host, p.upstream.Host)
+	var up *url.URL
+	for _, u := range p.upstreams {
+		if host == u.Host || strings.HasSuffix(host, "."+u.Host) {
+			up = u
+			break
+		}
 	}
-	out, err := http.NewRequestWithContext(r.Context(), r.Method, p.upstream.Scheme+"://"+host+r.URL.RequestURI(), bytes.NewReader(body))
+	if up == nil {
+		return nil, nil, fmt.Errorf("live proxy: host %q is no endpoint's", host)
+	}
+	out, err := http.NewRequestWithContext(r.Context(), r.Method, up.Scheme+"://"+host+r.URL.RequestURI(), bytes.NewReader(body))
 	if err != nil {
 		return nil, nil, fmt.Errorf("live proxy: %w", err)
 	}
@@ -306,8 +413,11 @@ func (p *proxy) forward(r *http.Request, body []byte) (*http.Response, []byte, e
 	}
 	out.Host = host
 	out.ContentLength = int64(len(body))
-	if len(body) == 0 {
+	switch {
+	case len(body) == 0:
 		out.Body = http.NoBody
+	case release != nil:
+		out.Body = io.NopCloser(&heldBody{rest: body, release: release, done: r.Context().Done()})
 	}
 	p.count(func(s *ProxyStats) { s.Forwarded++ })
 	resp, err := p.client.Do(out)

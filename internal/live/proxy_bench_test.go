@@ -30,7 +30,7 @@ func benchClient(b *testing.B, viaProxy bool) (*s3.Client, Config) {
 		b.Fatal(err)
 	}
 	b.Cleanup(tgt.close)
-	direct := tgt.client(cfg, nil)
+	direct := tgt.client(cfg, 0, nil)
 	if err := tgt.createBucket(context.Background(), direct, cfg.Bucket); err != nil {
 		b.Fatal(err)
 	}
@@ -40,12 +40,12 @@ func benchClient(b *testing.B, viaProxy bool) (*s3.Client, Config) {
 	if !viaProxy {
 		return direct, cfg
 	}
-	px, err := startProxy(tgt.url, Faults{}, 1, nil)
+	px, err := startProxy(tgt.urls, Faults{}, 1, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(px.close)
-	return tgt.client(cfg, nodeHTTPClient(px.addr())), cfg
+	return tgt.client(cfg, 0, nodeHTTPClient(px.addr())), cfg
 }
 
 func benchGet(b *testing.B, viaProxy bool) {

@@ -35,8 +35,9 @@ type recorder struct {
 	stopped bool
 	h       sim.History
 	// bodies holds, for each entry of h.S3, the MD5 (hex) of a PutObject's
-	// body, "" for other requests.
-	bodies []string
+	// body, "" for other requests; got the MD5 of the body a GetObject's
+	// answer carried, if it was read to its end, "" otherwise.
+	bodies, got []string
 	// unsent marks the entries of h.S3 that were never sent (the node was
 	// cut off): stop removes them.
 	unsent []bool
@@ -68,6 +69,7 @@ func (r *recorder) stop() *sim.History {
 			t.End = end
 		}
 	}
+	r.classifyReads()
 	// A store whose ETags are not MD5s: a write's BodyETag is the ETag its
 	// body was seen to have, if it was seen.
 	for i, sum := range r.bodies {
@@ -105,6 +107,7 @@ func (r *recorder) s3Call(node int, in *opInfo) int {
 	r.h.S3 = append(r.h.S3, sim.S3Op{Node: node, Op: in.op, Key: in.key, IfMatch: in.ifMatch,
 		IfNoneMatch: in.ifNoneMatch, BodyETag: in.bodyETag, Call: r.now(), Return: -1})
 	r.bodies = append(r.bodies, in.bodyMD5)
+	r.got = append(r.got, "")
 	r.unsent = append(r.unsent, false)
 	return len(r.h.S3) - 1
 }
@@ -146,12 +149,57 @@ func (r *recorder) s3Return(i int, a answer) {
 	}
 }
 
-// learn notes that the body with MD5 sum has ETag etag in the store.
-func (r *recorder) learn(sum, etag string) {
+// read notes that the answer of request i carried a body with MD5 sum,
+// read to its end.
+func (r *recorder) read(i int, sum string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !r.stopped {
-		r.learnLocked(sum, etag)
+	if i >= 0 && !r.stopped {
+		r.got[i] = sum
+	}
+}
+
+// classifyReads compares the body each GetObject answer carried with the
+// answer's ETag, once every write is recorded. The ETag of a version is
+// the quoted MD5 of its body, unless a PutObject's answer named it
+// otherwise (a store whose ETags are not MD5s). An ETag no write had is
+// learned as its body's (such a store, whose write answers were not seen);
+// an ETag that belongs to another written body makes the read torn: the
+// store answered with the body of one version and the ETag of another.
+// The read keeps the ETag it received, and TornBodyETag names the version
+// whose body came: a torn read is never taken for what the store calls a
+// body, which would relabel a write.
+func (r *recorder) classifyReads() {
+	etagOf := func(sum string) string {
+		if e, ok := r.learned[sum]; ok {
+			return e
+		}
+		return quoted(sum)
+	}
+	written := func() map[string]string { // the ETag of each body written -> its MD5
+		m := make(map[string]string)
+		for _, sum := range r.bodies {
+			if sum != "" {
+				m[etagOf(sum)] = sum
+			}
+		}
+		return m
+	}
+	before := written()
+	for i, sum := range r.got {
+		if e := r.h.S3[i].ETag; sum != "" && e != "" && before[e] == "" {
+			r.learnLocked(sum, e)
+		}
+	}
+	after := written()
+	for i, sum := range r.got {
+		op := &r.h.S3[i]
+		if sum == "" || op.ETag == "" {
+			continue
+		}
+		if other := after[op.ETag]; other != "" && other != sum {
+			op.TornBodyETag = etagOf(sum)
+		}
 	}
 }
 
@@ -219,10 +267,12 @@ type opInfoKey struct{}
 // apiOption returns the SDK stack option that records node's requests:
 // an initialize middleware that describes the call once, and a finalize
 // middleware after the retry loop's attempt middleware ("Retry") that
-// records every attempt as one request. Each attempt is an HTTP exchange of
-// its own that S3 may apply, so each is a request of the history; recording
-// the call as a whole would hide an earlier attempt's effect from the
-// checkers (a write applied, answered 500, retried and answered 412).
+// records every attempt as one request, and hashes the body of a
+// GetObject's answer as the elector reads it. Each attempt is an HTTP
+// exchange of its own that S3 may apply, so each is a request of the
+// history; recording the call as a whole would hide an earlier attempt's
+// effect from the checkers (a write applied, answered 500, retried and
+// answered 412).
 func (r *recorder) apiOption(node int) func(*middleware.Stack) error {
 	describeMW := middleware.InitializeMiddlewareFunc("S3leaseLiveDescribe",
 		func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
@@ -233,11 +283,7 @@ func (r *recorder) apiOption(node int) func(*middleware.Stack) error {
 			if info != nil {
 				ctx = middleware.WithStackValue(ctx, opInfoKey{}, info)
 			}
-			out, md, err := next.HandleInitialize(ctx, in)
-			if g, ok := out.Result.(*s3.GetObjectOutput); ok && err == nil && g.Body != nil && g.ETag != nil {
-				g.Body = &bodyObserver{ReadCloser: g.Body, h: md5.New(), etag: normalizeETag(*g.ETag), r: r}
-			}
-			return out, md, err
+			return next.HandleInitialize(ctx, in)
 		})
 	attemptMW := middleware.FinalizeMiddlewareFunc("S3leaseLiveAttempt",
 		func(ctx context.Context, in middleware.FinalizeInput, next middleware.FinalizeHandler) (middleware.FinalizeOutput, middleware.Metadata, error) {
@@ -248,6 +294,9 @@ func (r *recorder) apiOption(node int) func(*middleware.Stack) error {
 			i := r.s3Call(node, info)
 			out, md, err := next.HandleFinalize(ctx, in)
 			r.s3Return(i, answerOf(awsmiddleware.GetRawResponse(md), err))
+			if g, ok := out.Result.(*s3.GetObjectOutput); ok && err == nil && g.Body != nil {
+				g.Body = &bodyObserver{ReadCloser: g.Body, h: md5.New(), i: i, r: r}
+			}
 			return out, md, err
 		})
 	return func(stack *middleware.Stack) error {
@@ -378,12 +427,12 @@ func normalizeETag(e string) string {
 	return `"` + e + `"`
 }
 
-// bodyObserver hashes a GetObject body as the elector reads it and, if it
-// is read to its end, tells the recorder which ETag that body has.
+// bodyObserver hashes the body of request i's answer (a GetObject) as the
+// elector reads it and, if it is read to its end, tells the recorder.
 type bodyObserver struct {
 	io.ReadCloser
 	h    hash.Hash
-	etag string
+	i    int
 	r    *recorder
 	done bool
 }
@@ -393,7 +442,7 @@ func (b *bodyObserver) Read(p []byte) (int, error) {
 	b.h.Write(p[:n])
 	if errors.Is(err, io.EOF) && !b.done {
 		b.done = true
-		b.r.learn(hex.EncodeToString(b.h.Sum(nil)), b.etag)
+		b.r.read(b.i, hex.EncodeToString(b.h.Sum(nil)))
 	}
 	return n, err
 }

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -22,9 +23,10 @@ import (
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 )
 
-// target is the store a run talks to, behind the proxy.
+// target is the store a run talks to, behind the proxy: one endpoint, or
+// several gateways of one store.
 type target struct {
-	url    *url.URL
+	urls   []*url.URL
 	region string
 	creds  aws.CredentialsProvider
 	// desc names the store for the report; it holds no credentials.
@@ -37,9 +39,9 @@ type target struct {
 const gofakes3Module = "github.com/johannesboyne/gofakes3"
 
 // startTarget starts the embedded gofakes3 server, or describes
-// cfg.Endpoint with its region and credentials.
+// cfg.Endpoints with their region and credentials.
 func startTarget(cfg Config) (*target, error) {
-	if cfg.Endpoint == "" {
+	if len(cfg.Endpoints) == 0 {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			return nil, fmt.Errorf("live: embedded gofakes3: listen on loopback: %w", err)
@@ -51,7 +53,7 @@ func startTarget(cfg Config) (*target, error) {
 		}
 		go func() { _ = srv.Serve(ln) }()
 		return &target{
-			url:    &url.URL{Scheme: "http", Host: ln.Addr().String()},
+			urls:   []*url.URL{{Scheme: "http", Host: ln.Addr().String()}},
 			region: DefaultRegion,
 			// gofakes3 checks no signature; these sign nothing secret.
 			creds:    credentials.NewStaticCredentialsProvider("AKIDLIVE", "live-placeholder-secret", ""),
@@ -60,9 +62,13 @@ func startTarget(cfg Config) (*target, error) {
 			close:    func() { _ = srv.Close() },
 		}, nil
 	}
-	u, err := url.Parse(cfg.Endpoint)
+	urls, err := parseEndpoints(cfg.Endpoints)
 	if err != nil {
-		return nil, fmt.Errorf("%w: Endpoint: %w", ErrInvalidConfig, err)
+		return nil, err
+	}
+	names := make([]string, len(urls))
+	for i, u := range urls {
+		names[i] = redactURL(u)
 	}
 	region := cfg.Region
 	for _, v := range []string{"AWS_REGION", "AWS_DEFAULT_REGION"} {
@@ -77,12 +83,16 @@ func startTarget(cfg Config) (*target, error) {
 	if creds == nil {
 		id, secret := os.Getenv("AWS_ACCESS_KEY_ID"), os.Getenv("AWS_SECRET_ACCESS_KEY")
 		if id == "" || secret == "" {
-			return nil, fmt.Errorf("%w: Endpoint %s needs credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN if temporary), or Config.Credentials",
-				ErrInvalidConfig, redactURL(u))
+			return nil, fmt.Errorf("%w: endpoint %s needs credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN if temporary), or Config.Credentials",
+				ErrInvalidConfig, names[0])
 		}
 		creds = credentials.NewStaticCredentialsProvider(id, secret, os.Getenv("AWS_SESSION_TOKEN"))
 	}
-	return &target{url: u, region: region, creds: creds, desc: "endpoint " + redactURL(u) + " (region " + region + ")", close: func() {}}, nil
+	desc := "endpoint " + names[0]
+	if len(names) > 1 {
+		desc = "endpoints " + strings.Join(names, ", ") + " (electors spread over them)"
+	}
+	return &target{urls: urls, region: region, creds: creds, desc: desc + " (region " + region + ")", close: func() {}}, nil
 }
 
 // redactURL is u without user information, path or query.
@@ -106,14 +116,14 @@ func moduleVersion(path string) string {
 	return path
 }
 
-// client returns an *s3.Client for the target. With httpClient nil it talks
-// to the store directly (setup and cleanup, which the history does not
-// hold); a node's client passes its transport to the proxy and the
-// recorder's stack option.
-func (t *target) client(cfg Config, httpClient *http.Client, apiOptions ...func(*middleware.Stack) error) *s3.Client {
+// client returns an *s3.Client for the target's endpoint of node (node
+// mod the number of endpoints). With httpClient nil it talks to the store
+// directly (setup and cleanup, which the history does not hold); a node's
+// client passes its transport to the proxy and the recorder's stack option.
+func (t *target) client(cfg Config, node int, httpClient *http.Client, apiOptions ...func(*middleware.Stack) error) *s3.Client {
 	o := s3.Options{
 		Region:       t.region,
-		BaseEndpoint: aws.String(t.url.String()),
+		BaseEndpoint: aws.String(t.urls[node%len(t.urls)].String()),
 		UsePathStyle: !cfg.VirtualHosted,
 		Credentials:  t.creds,
 		APIOptions:   apiOptions,

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/s3lease/s3lease/harness"
 )
 
 // The versitygw helpers below follow conformance/servers_test.go, which
@@ -28,16 +29,9 @@ const (
 )
 
 func TestLiveVersityGWWithFaults(t *testing.T) {
-	bin, ok := findVersityGW(t)
-	if !ok {
-		t.Skip("versitygw not found in PATH or $(go env GOPATH)/bin; install it with `go install github.com/versity/versitygw/cmd/versitygw@v1.8.0` to run this test")
-	}
-	addr := startVersityGW(t, bin)
+	bin := needVersityGW(t)
 	cfg := faultyConfig(2)
-	cfg.Endpoint = "http://" + addr
-	cfg.Region = "us-east-1"
-	cfg.Credentials = credentials.NewStaticCredentialsProvider(versityAccessKey, versitySecretKey, "")
-	cfg.CreateBucket = true
+	versityGWConfig(&cfg, startVersityGW(t, bin, t.TempDir()))
 	res := runLive(t, cfg)
 	requireSafeAndElected(t, res)
 	if res.Proxy.UpstreamErrors > 0 {
@@ -50,6 +44,64 @@ func TestLiveVersityGWWithFaults(t *testing.T) {
 			t.Fatalf("versitygw refused a request: %+v", op)
 		}
 	}
+}
+
+// TestLiveVersityGWDefault: a default run against one versitygw gateway
+// (its shared lock file on, as by default) finds nothing wrong.
+func TestLiveVersityGWDefault(t *testing.T) {
+	bin := needVersityGW(t)
+	cfg := defaultRun(DefaultNodes)
+	versityGWConfig(&cfg, startVersityGW(t, bin, t.TempDir()))
+	res := runLive(t, cfg)
+	requireSafeAndElected(t, res)
+	requirePhasesExercised(t, res)
+}
+
+// TestLiveTwoGatewaysWithoutLockFile is the deployment mistake live mode
+// exists to find: two versitygw gateways serving one root directory with
+// --disable-object-lock-file ("unsafe with multiple gateway processes", its
+// help says), the electors spread over both. Each gateway serializes the
+// conditional writes it receives, but nothing serializes those of the two:
+// two takeovers of one record, one through each, can both be applied, and
+// two electors lead with the same token. A default run must judge it
+// unsafe.
+func TestLiveTwoGatewaysWithoutLockFile(t *testing.T) {
+	bin := needVersityGW(t)
+	root := t.TempDir()
+	a := startVersityGW(t, bin, root, "--disable-object-lock-file")
+	b := startVersityGW(t, bin, root, "--disable-object-lock-file")
+	cfg := defaultRun(DefaultNodes)
+	versityGWConfig(&cfg, a, b)
+	res := runLive(t, cfg)
+	if res.Verdict != harness.Unsafe {
+		t.Fatalf("verdict %s, want unsafe", res.Verdict)
+	}
+	requirePhasesExercised(t, res)
+	// Two winners of one race: two terms overlap, and if both took the same
+	// record over, they share a token.
+	if c, _ := res.Check(CheckOverlap); c.Verdict != CheckFail {
+		t.Errorf("check %s: %s, want fail", CheckOverlap, c.Verdict)
+	}
+}
+
+// needVersityGW returns the versitygw binary, or skips the test.
+func needVersityGW(t *testing.T) string {
+	t.Helper()
+	bin, ok := findVersityGW(t)
+	if !ok {
+		t.Skip("versitygw not found in PATH or $(go env GOPATH)/bin; install it with `go install github.com/versity/versitygw/cmd/versitygw@v1.8.0` to run this test")
+	}
+	return bin
+}
+
+// versityGWConfig points cfg at the versitygw gateways on addrs.
+func versityGWConfig(cfg *Config, addrs ...string) {
+	for _, a := range addrs {
+		cfg.Endpoints = append(cfg.Endpoints, "http://"+a)
+	}
+	cfg.Region = "us-east-1"
+	cfg.Credentials = credentials.NewStaticCredentialsProvider(versityAccessKey, versitySecretKey, "")
+	cfg.CreateBucket = true
 }
 
 // findVersityGW returns the path of the versitygw binary, looking in PATH
@@ -97,12 +149,12 @@ func (s *syncBuffer) String() string {
 // ready.
 var errExited = errors.New("exited before it was ready")
 
-// startVersityGW starts versitygw with the posix backend in a temporary
-// directory on a free loopback port, waits until it answers its health
-// check, and returns its address. The server is stopped when the test ends.
-func startVersityGW(t *testing.T, bin string) string {
+// startVersityGW starts versitygw with the posix backend in directory root,
+// with the backend's flags posixFlags, on a free loopback port, waits until
+// it answers its health check, and returns its address. The server is
+// stopped when the test ends.
+func startVersityGW(t *testing.T, bin, root string, posixFlags ...string) string {
 	t.Helper()
-	root := t.TempDir()
 	const attempts = 3 // the free port may be taken between probe and bind
 	for attempt := 1; ; attempt++ {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -112,7 +164,8 @@ func startVersityGW(t *testing.T, bin string) string {
 		addr := l.Addr().String()
 		l.Close()
 		ctx, cancel := context.WithCancel(context.Background())
-		cmd := exec.CommandContext(ctx, bin, "--port", addr, "--health", "/health", "--quiet", "posix", root)
+		args := append([]string{"--port", addr, "--health", "/health", "--quiet", "posix"}, posixFlags...)
+		cmd := exec.CommandContext(ctx, bin, append(args, root)...)
 		cmd.Env = append(os.Environ(), "ROOT_ACCESS_KEY_ID="+versityAccessKey, "ROOT_SECRET_ACCESS_KEY="+versitySecretKey)
 		logs := &syncBuffer{}
 		cmd.Stdout, cmd.Stderr = logs, logs
