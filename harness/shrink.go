@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -14,33 +16,48 @@ import (
 // run does not fail, or fails otherwise than it expects.
 var ErrNothingToShrink = errors.New("nothing to shrink")
 
-// shrinkStep is the granularity of the durations Shrink tries.
+// shrinkStep is the granularity of the run lengths Shrink tries.
 const shrinkStep = 100 * time.Millisecond
 
-// Shrink minimises a failing reproducer of scenario sc: fewer plan events, fewer nodes, a
-// shorter run, fewer knobs, while the run still fails the same way: with
-// the same verdict and some of the same checkers, none new (a smaller run
-// may drop a symptom that came with the failure, such as a superseded write
-// beside an overlap, but never show another). It returns the smallest
-// reproducer found and the number of runs it took.
+// Shrink minimises a failing reproducer of scenario sc, while the run
+// still fails the same way: with the same verdict and some of the same
+// checkers, none new (a smaller run may drop a symptom that came with the
+// failure, such as a superseded write beside an overlap, but never show
+// another). It returns the smallest reproducer found and the number of
+// runs it took.
+//
+// It shrinks the run's stream of choices, as rapid and Hypothesis do
+// (faults.Shrink: families left out, elements deleted, choices lowered),
+// re-running each smaller stream: the stream sc draws the reproducer's
+// run from (Scenario.Draw, when the reproducer's plan is the one the
+// seed's own stream draws), or else, for a plan no stream drew (written
+// by hand, by a guided campaign, by an earlier shrink), the choices that
+// keep or leave out each part of it (faults.Within). Shrinking knows
+// nothing of fault kinds: it shrinks whatever the generator draws.
+//
+// One thing the stream cannot express is kept apart: where the run ends.
+// The instant a failure shows is known only once the run has run, so
+// between rounds Shrink cuts the run (faults.Plan.Cut): an unsafe or
+// crashed run, or a retry storm, to as soon after its first violation as
+// it still fails alike, healing just before; a liveness failure by bringing the heal forward, then
+// ending the run soon after the heal plus the protocol's liveness bound,
+// so that liveness is still judged. Every run it tries from then on is
+// cut alike.
 //
 // It runs r once to learn the signature to keep (a run that passes, or
 // shows another signature than r.Expect, is an error wrapping
-// ErrNothingToShrink), then repeats greedy passes until none makes progress
-// or budget runs are spent: plan events removed by delta debugging (halves,
-// then smaller chunks, down to single events); the nodes cut to the fewest
-// that still fail, then single nodes removed (the later ones renumbered),
-// the clocks and events of removed nodes dropped; clock settings removed,
-// or their offset or drift zeroed; the lock object's content before the
-// run, each node's settings and each application removed (or its slow
-// work); each S3 knob and the SDK's attempts zeroed; and the run shortened: for an unsafe or crashed run to just after
-// its violations (or failure), with healAt and the events that no longer
-// fit cut with it; for a liveness failure, healAt brought forward and the
-// run ended soon after healAt plus the protocol's liveness bound, so that
-// liveness is still judged. The seed never changes. The result has the
-// whole plan written out, nodes and duration only where they differ from
-// the scenario's, and the signature as its expectation.
+// ErrNothingToShrink), then shrinks until a round makes no progress or
+// budget runs are spent. The seed never changes. The result has the whole
+// plan written out, nodes and duration only where they differ from the
+// scenario's, and the signature as its expectation: a plan reproducer,
+// which replays as it is.
 func Shrink(sc Scenario, r *Reproducer, budget int) (*Reproducer, int, error) {
+	return shrink(sc, r, nil, budget)
+}
+
+// shrink is Shrink of r, drawn by sc from choices c (nil: the seed's own
+// stream, if r's plan is its draw).
+func shrink(sc Scenario, r *Reproducer, c *faults.Choices, budget int) (*Reproducer, int, error) {
 	if budget < 1 {
 		return nil, 0, fmt.Errorf("shrink: budget %d; it must be at least 1", budget)
 	}
@@ -49,7 +66,7 @@ func Shrink(sc Scenario, r *Reproducer, budget int) (*Reproducer, int, error) {
 		return nil, 0, err
 	}
 	base := sc.Build(r.Seed).Config
-	sh := &shrinker{sc: sc, budget: budget, bound: s0.Protocol.LivenessBound, nodes: base.Nodes, duration: base.Duration}
+	sh := &shrinker{sc: sc, budget: budget, bound: s0.Protocol.LivenessBound, failed: map[string]bool{}}
 	o, err := r.Run(sc, false)
 	sh.runs++
 	if err != nil {
@@ -62,28 +79,32 @@ func Shrink(sc Scenario, r *Reproducer, budget int) (*Reproducer, int, error) {
 	case r.Expect != nil && !r.Expect.Equal(sh.target):
 		return nil, sh.runs, fmt.Errorf("%w: the run shows %s, but the reproducer expects %s", ErrNothingToShrink, sh.target, r.Expect)
 	}
-	plan := s0.Plan
-	if plan == nil {
-		plan = &faults.Plan{}
+	if s0.Plan == nil {
+		s0.Plan = &faults.Plan{}
 	}
-	sh.cur = &Reproducer{Version: ReproVersion, Scenario: r.Scenario, Seed: r.Seed, Nodes: r.Nodes, Duration: r.Duration, Plan: plan}
+	sh.cur = &Reproducer{Version: ReproVersion, Scenario: r.Scenario, Seed: r.Seed, Nodes: s0.Config.Nodes,
+		Duration: faults.Duration(s0.Config.Duration), Plan: s0.Plan}
+	sh.heal, sh.end = s0.Plan.HealAt.D(), s0.Config.Duration
+	sh.choices = sh.stream(s0, c)
+	if key, err := json.Marshal(sh.cur); err == nil {
+		sh.curKey = string(key)
+	}
+	if sh.choices == nil {
+		sh.within()
+	}
 	for sh.left() {
-		progress := sh.events()
-		progress = sh.fewerNodes() || progress
-		progress = sh.clocks() || progress
-		progress = sh.setup() || progress
-		progress = sh.knobs() || progress
-		progress = sh.shorter() || progress
-		if !progress {
+		var shrunk bool
+		sh.choices, shrunk = faults.Shrink(sh.choices, sh.try, func() bool { return !sh.left() })
+		if progress := sh.shorter(); !progress && !shrunk {
 			break
 		}
 	}
 	out := sh.cur.clone()
 	out.Expect = &Signature{Verdict: sh.target.Verdict, Checkers: slices.Clone(sh.target.Checkers)}
-	if out.Nodes == sh.nodes {
+	if out.Nodes == base.Nodes {
 		out.Nodes = 0
 	}
-	if out.Duration.D() == sh.duration && out.Plan.HealAt < out.Duration {
+	if out.Duration.D() == base.Duration && out.Plan.HealAt < out.Duration {
 		out.Duration = 0
 	}
 	out.normalize()
@@ -96,37 +117,137 @@ type shrinker struct {
 	target       Signature
 	budget, runs int
 	bound        time.Duration // the protocol's liveness bound
-	// nodes and duration are the scenario's own.
-	nodes    int
-	duration time.Duration
-	// cur is the smallest failing reproducer so far, with an explicit plan;
-	// last is its outcome.
-	cur  *Reproducer
-	last *Outcome
+	// draw draws a run from a stream of choices; choices are the current
+	// run's; fallback answers the choices past their end (nil: 0).
+	draw     func(*faults.Source) *Reproducer
+	choices  *faults.Choices
+	fallback *faults.Source
+	// heal and end cut every run tried: it heals by heal and ends by end.
+	heal, end time.Duration
+	// cur is the smallest failing reproducer so far, with an explicit
+	// plan, nodes and duration, curKey its JSON; last is its outcome.
+	// failed holds the JSON of the runs tried that did not fail alike.
+	cur    *Reproducer
+	curKey string
+	last   *Outcome
+	failed map[string]bool
 }
 
 func (sh *shrinker) left() bool { return sh.runs < sh.budget }
 
-// try runs c and, if it still fails with the signature, makes it current.
-func (sh *shrinker) try(c *Reproducer) bool {
-	if !sh.left() {
+// stream sets how runs are drawn from choices if sc draws s0 from c (nil:
+// the seed's own stream), and returns those choices; else nil. Beside
+// the seed's stream is a sub-stream that keeps or leaves out each part of
+// the plan drawn (faults.Within, every part kept where it has no choice),
+// so that shrinking can leave out one event of a family without drawing
+// the family anew.
+func (sh *shrinker) stream(s0 Setup, c *faults.Choices) *faults.Choices {
+	seed, sc := sh.cur.Seed, sh.sc
+	if sc.Draw == nil {
+		return nil
+	}
+	src := faults.NewSource(seed)
+	if c != nil {
+		src = faults.Replay(c, nil)
+	}
+	if d := sc.Draw(seed, src); d.Config.Nodes != s0.Config.Nodes || d.Config.Duration != s0.Config.Duration || !samePlan(d.Plan, s0.Plan) {
+		return nil
+	}
+	sh.draw = func(src *faults.Source) *Reproducer {
+		d := sc.Draw(seed, src)
+		run := faults.Within(src.Sub(withinStream), d.Plan, d.Config.Nodes)
+		return sh.rep(run.Nodes, d.Config.Duration, run.Plan)
+	}
+	sh.fallback = faults.WithLargest(faults.Replay(&faults.Choices{}, nil), withinStream)
+	src = faults.WithLargest(faults.NewSource(seed), withinStream)
+	if c != nil {
+		src = faults.WithLargest(faults.Replay(c, nil), withinStream)
+	}
+	sh.draw(src)
+	return src.Choices()
+}
+
+// withinStream is the sub-stream of a seed's stream that keeps or leaves
+// out each part of the plan drawn, when it is shrunk.
+const withinStream = "within"
+
+// within sets runs to be drawn as parts of the current run's plan
+// (faults.Within), and the choices to those that keep every part.
+func (sh *shrinker) within() {
+	plan, nodes, d := sh.cur.Plan, sh.cur.Nodes, sh.cur.Duration.D()
+	sh.draw = func(src *faults.Source) *Reproducer {
+		run := faults.Within(src, plan, nodes)
+		return sh.rep(run.Nodes, d, run.Plan)
+	}
+	src := faults.Largest()
+	sh.draw(src)
+	sh.choices = src.Choices()
+}
+
+// rep is a run of the reproducer's scenario and seed.
+func (sh *shrinker) rep(nodes int, d time.Duration, p *faults.Plan) *Reproducer {
+	return &Reproducer{Version: ReproVersion, Scenario: sh.cur.Scenario, Seed: sh.cur.Seed, Nodes: nodes, Duration: faults.Duration(d), Plan: p}
+}
+
+// samePlan reports whether two plans are the same.
+func samePlan(a, b *faults.Plan) bool {
+	x, errA := json.Marshal(a)
+	y, errB := json.Marshal(b)
+	return errA == nil && errB == nil && bytes.Equal(x, y)
+}
+
+// drawn is the run choices c draw, cut as every run tried is, and the
+// choices it read.
+func (sh *shrinker) drawn(c *faults.Choices, heal, end time.Duration) (*Reproducer, *faults.Choices) {
+	src := faults.Replay(c, sh.fallback)
+	r := sh.draw(src)
+	r.Plan = r.Plan.Cut(heal)
+	r.Duration = min(r.Duration, faults.Duration(end))
+	return r, src.Choices()
+}
+
+// try runs the choices c, if what they draw is smaller than the current
+// choices, and makes them current if the run fails alike.
+func (sh *shrinker) try(c *faults.Choices) (*faults.Choices, bool) {
+	r, got := sh.drawn(c, sh.heal, sh.end)
+	if !got.Smaller(sh.choices) || !sh.run(r) {
+		return got, false
+	}
+	sh.choices = got
+	return got, true
+}
+
+// run runs c and, if it still fails with the signature, makes it current.
+// A run the same as the current one is not run again (other choices often
+// draw the same run, their families cut or left out), nor one that
+// already did not fail alike.
+func (sh *shrinker) run(c *Reproducer) bool {
+	key, err := json.Marshal(c)
+	switch {
+	case err != nil || sh.failed[string(key)] || !sh.left():
 		return false
+	case string(key) == sh.curKey:
+		sh.cur = c
+		return true
 	}
 	s, err := c.Setup(sh.sc)
 	if err != nil {
+		sh.failed[string(key)] = true
 		return false // not a valid run: costs nothing
 	}
 	sh.runs++
 	o, err := RunSetup(s, false)
 	if err != nil {
+		sh.failed[string(key)] = true
 		return false
 	}
 	sig := SignatureOf(o)
 	if !sameFailure(sig, sh.target) {
+		sh.failed[string(key)] = true
 		return false
 	}
 	o.Scenario, o.Seed = c.Scenario, c.Seed
-	sh.cur, sh.last, sh.target = c, o, sig
+	sh.cur, sh.curKey, sh.last, sh.target = c, string(key), o, sig
 	return true
 }
 
@@ -156,356 +277,57 @@ func (r *Reproducer) clone() *Reproducer {
 	return &c
 }
 
-// withEvents is cur with the plan's events replaced.
-func (sh *shrinker) withEvents(evs []faults.Event) *Reproducer {
-	c := sh.cur.clone()
-	c.Plan.Events = evs
-	return c
-}
-
-func (sh *shrinker) effNodes() int {
-	if sh.cur.Nodes > 0 {
-		return sh.cur.Nodes
-	}
-	return sh.nodes
-}
-
-func (sh *shrinker) effDuration() time.Duration {
-	if sh.cur.Duration > 0 {
-		return sh.cur.Duration.D()
-	}
-	return sh.duration
-}
-
-// events removes plan events by delta debugging: it tries removing each of
-// n chunks, starting with halves; on success it goes on with the rest and
-// one chunk fewer, otherwise with chunks half as large, down to single
-// events.
-func (sh *shrinker) events() bool {
-	progress := false
-	n := 2
-	for sh.left() {
-		evs := sh.cur.Plan.Events
-		if len(evs) == 0 {
-			break
-		}
-		n = min(n, len(evs))
-		size := (len(evs) + n - 1) / n
-		removed := false
-		for start := 0; start < len(evs) && sh.left(); start += size {
-			rest := slices.Concat(evs[:start], evs[min(start+size, len(evs)):])
-			if sh.try(sh.withEvents(rest)) {
-				removed, progress = true, true
-				n = max(n-1, 2)
-				break
-			}
-		}
-		if !removed {
-			if n >= len(evs) {
-				break
-			}
-			n = min(2*n, len(evs))
-		}
-	}
-	return progress
-}
-
-// fewerNodes cuts the nodes to the fewest that still fail, dropping the
-// clocks and events of the nodes removed; then it tries removing each
-// remaining node, the nodes after it taking its place.
-func (sh *shrinker) fewerNodes() bool {
-	for k := 1; k < sh.effNodes() && sh.left(); k++ {
-		c := sh.cur.clone()
-		c.Nodes = k
-		c.Plan = truncateNodes(c.Plan, k)
-		if sh.try(c) {
-			return true
-		}
-	}
-	progress := false
-	for i := 0; i < sh.effNodes() && sh.effNodes() > 1 && sh.left(); {
-		c := sh.cur.clone()
-		c.Nodes = sh.effNodes() - 1
-		c.Plan = withoutNode(c.Plan, i)
-		if sh.try(c) {
-			progress = true
-			continue // the next node is now i
-		}
-		i++
-	}
-	return progress
-}
-
-// withoutNode returns p without the clocks and events of node i, the nodes
-// after i renumbered to take its place; events that act on no node are
-// kept.
-func withoutNode(p *faults.Plan, i int) *faults.Plan {
-	c := *p
-	c.Clocks, c.Events, c.Settings, c.Apps = nil, nil, nil, nil
-	if i < len(p.Names) {
-		c.Names = slices.Delete(slices.Clone(p.Names), i, i+1)
-	}
-	for _, cs := range p.Clocks {
-		switch {
-		case cs.Node == i:
-			continue
-		case cs.Node > i:
-			cs.Node--
-		}
-		c.Clocks = append(c.Clocks, cs)
-	}
-	for _, s := range p.Settings {
-		switch {
-		case s.Node == i:
-			continue
-		case s.Node > i:
-			s.Node--
-		}
-		c.Settings = append(c.Settings, s)
-	}
-	for _, a := range p.Apps {
-		switch {
-		case a.Node == i:
-			continue
-		case a.Node > i:
-			a.Node--
-		}
-		c.Apps = append(c.Apps, a)
-	}
-	for _, e := range p.Events {
-		switch {
-		case nodeless(e):
-			e.Node = 0
-		case e.Node == i:
-			continue
-		case e.Node > i:
-			e.Node--
-		}
-		c.Events = append(c.Events, e)
-	}
-	return &c
-}
-
-// clocks removes each clock setting, or failing that zeroes its offset or
-// its drift.
-func (sh *shrinker) clocks() bool {
-	progress := false
-	for i := 0; i < len(sh.cur.Plan.Clocks) && sh.left(); {
-		c := sh.cur.clone()
-		c.Plan.Clocks = slices.Delete(c.Plan.Clocks, i, i+1)
-		if sh.try(c) {
-			progress = true
-			continue // the next setting is now at i
-		}
-		cs := sh.cur.Plan.Clocks[i]
-		if cs.Offset != 0 && cs.DriftPPM != 0 {
-			for _, zero := range []func(*faults.ClockSetting){
-				func(s *faults.ClockSetting) { s.Offset = 0 },
-				func(s *faults.ClockSetting) { s.DriftPPM = 0 },
-			} {
-				c := sh.cur.clone()
-				zero(&c.Plan.Clocks[i])
-				progress = sh.try(c) || progress
-			}
-		}
-		i++
-	}
-	return progress
-}
-
-// setup removes what the plan says of the world besides its faults: the
-// lock object's content before the run (or its edit, its spelling, its
-// padding, its record's link, or what its record publishes),
-// the nodes' names (n0, n1, ...
-// then), each node's settings (the node then runs the protocol as given),
-// each node's application (the default then), or failing that the
-// application's slow work.
-func (sh *shrinker) setup() bool {
-	progress := false
-	if sh.cur.Plan.Initial != nil && sh.left() {
-		c := sh.cur.clone()
-		c.Plan.Initial = nil
-		progress = sh.try(c) || progress
-	}
-	// Then the record as the protocol writes it: without its edit, then
-	// in its own spelling.
-	for _, field := range []func(*faults.Object) *uint64{
-		func(o *faults.Object) *uint64 { return &o.Edit },
-		func(o *faults.Object) *uint64 { return &o.Spelling },
-	} {
-		if in := sh.cur.Plan.Initial; in != nil && *field(in) != 0 && sh.left() {
-			c := sh.cur.clone()
-			plain := *in
-			*field(&plain) = 0
-			c.Plan.Initial = &plain
-			progress = sh.try(c) || progress
-		}
-	}
-	// Then the record without its padding, its link, and what it
-	// publishes beyond the watermark it was handed.
-	for _, simpler := range []func(*faults.Object) bool{
-		func(o *faults.Object) bool { was := o.Size; o.Size = 0; return was != 0 },
-		func(o *faults.Object) bool { was := o.Record.Previous; o.Record.Previous = nil; return was != nil },
-		func(o *faults.Object) bool {
-			r := o.Record
-			var handed time.Time // the watermark a term starts from
-			if r.Previous != nil {
-				handed = r.Previous.Watermark
-			}
-			was := !r.Watermark.Equal(handed) || r.Updates != ""
-			r.Watermark, r.Updates = handed, ""
-			return was
-		},
-	} {
-		in := sh.cur.Plan.Initial
-		if in == nil || in.Record == nil || !sh.left() {
-			break
-		}
-		plain, rec := *in, *in.Record
-		plain.Record = &rec
-		if simpler(&plain) {
-			c := sh.cur.clone()
-			c.Plan.Initial = &plain
-			progress = sh.try(c) || progress
-		}
-	}
-	if sh.cur.Plan.Names != nil && sh.left() {
-		c := sh.cur.clone()
-		c.Plan.Names = nil
-		progress = sh.try(c) || progress
-	}
-	for i := 0; i < len(sh.cur.Plan.Settings) && sh.left(); {
-		c := sh.cur.clone()
-		c.Plan.Settings = slices.Delete(c.Plan.Settings, i, i+1)
-		if sh.try(c) {
-			progress = true
-			continue
-		}
-		i++
-	}
-	for i := 0; i < len(sh.cur.Plan.Apps) && sh.left(); {
-		c := sh.cur.clone()
-		c.Plan.Apps = slices.Delete(c.Plan.Apps, i, i+1)
-		if sh.try(c) {
-			progress = true
-			continue
-		}
-		if sh.cur.Plan.Apps[i].Work != 0 {
-			c := sh.cur.clone()
-			c.Plan.Apps[i].Work = 0
-			progress = sh.try(c) || progress
-		}
-		i++
-	}
-	return progress
-}
-
-// knobs zeroes each S3 knob and the SDK's attempts.
-func (sh *shrinker) knobs() bool {
-	progress := false
-	for _, knob := range []struct {
-		set  func(*faults.Plan) bool
-		zero func(*faults.Plan)
-	}{
-		{func(p *faults.Plan) bool { return p.S3.ConflictOnOverlapPPM != 0 }, func(p *faults.Plan) { p.S3.ConflictOnOverlapPPM = 0 }},
-		{func(p *faults.Plan) bool { return p.S3.ConflictPPM != 0 }, func(p *faults.Plan) { p.S3.ConflictPPM = 0 }},
-		{func(p *faults.Plan) bool { return p.S3.InternalBeforePPM != 0 }, func(p *faults.Plan) { p.S3.InternalBeforePPM = 0 }},
-		{func(p *faults.Plan) bool { return p.S3.SlowDownPPM != 0 }, func(p *faults.Plan) { p.S3.SlowDownPPM = 0 }},
-		{func(p *faults.Plan) bool { return p.S3.InternalAfterPPM != 0 }, func(p *faults.Plan) { p.S3.InternalAfterPPM = 0 }},
-		{func(p *faults.Plan) bool { return p.S3.LostPPM != 0 }, func(p *faults.Plan) { p.S3.LostPPM = 0 }},
-		{func(p *faults.Plan) bool { return p.S3.SlowPPM != 0 || p.S3.SlowMax != 0 }, func(p *faults.Plan) { p.S3.SlowPPM, p.S3.SlowMax = 0, 0 }},
-		{func(p *faults.Plan) bool { return p.SDKAttempts != 0 }, func(p *faults.Plan) { p.SDKAttempts = 0 }},
-		{func(p *faults.Plan) bool { return p.ErrorPages != "" }, func(p *faults.Plan) { p.ErrorPages = "" }},
-	} {
-		if !sh.left() {
-			break
-		}
-		if knob.set(sh.cur.Plan) {
-			c := sh.cur.clone()
-			knob.zero(c.Plan)
-			progress = sh.try(c) || progress
-		}
-	}
-	return progress
-}
-
 // isRateViolation reports whether v is a retry storm's (request-rate), which
 // is judged Liveness but happens at an instant, as a safety violation does.
 func isRateViolation(v linearizability.Violation) bool {
 	return v.Checker == linearizability.RateCheckName
 }
 
-// shorter shortens the run: an unsafe or crashed run, or a retry storm, to
-// just after what decided it, a liveness failure by bringing healAt forward and ending soon
-// after healAt plus the liveness bound.
+// shorter cuts the run: an unsafe or crashed run, or a retry storm, to
+// just after what decided it; a liveness failure by bringing the heal
+// forward and ending soon after the heal plus the liveness bound.
 func (sh *shrinker) shorter() bool {
 	if sh.target.Verdict == Liveness.String() && !slices.ContainsFunc(sh.last.Violations, isRateViolation) {
-		return sh.shorterLiveness()
+		phase := sh.end - sh.heal
+		progress := sh.bisect(shrinkStep, sh.heal, func(h time.Duration) (time.Duration, time.Duration) { return h, h + phase })
+		return sh.bisect(roundUp(sh.heal+sh.bound)+shrinkStep, sh.end, func(e time.Duration) (time.Duration, time.Duration) { return sh.heal, e }) || progress
 	}
-	// The instant by which every checker of the signature has spoken: the
-	// latest of each checker's first violation, or the failure.
-	var by time.Duration
+	// The instant by which the failure first shows: its first violation,
+	// or the failure itself. A run cut shortly after may show fewer of the
+	// checkers than the whole run, which is still the same failure.
+	by := sh.end
 	if f := sh.last.Result.Failure; f != nil {
 		by = f.At
 	}
-	first := map[string]time.Duration{}
 	for _, v := range sh.last.Violations {
-		k := v.Checker + "/" + v.Rule
-		if at, ok := first[k]; !ok || v.At < at {
-			first[k] = v.At
-		}
+		by = min(by, v.At)
 	}
-	for _, at := range first {
-		by = max(by, at)
-	}
-	lo := roundUp(by) + shrinkStep
-	return sh.bisect(lo, sh.effDuration(), sh.cutTo)
-}
-
-// cutTo is cur run for d, healAt at most d less a step, and the events
-// that would then last past healAt, or happen after the end, dropped.
-func (sh *shrinker) cutTo(d time.Duration) *Reproducer {
-	c := sh.cur.clone()
-	c.Duration = faults.Duration(d)
-	if c.Plan.HealAt.D() > d-shrinkStep {
-		c.Plan.HealAt = faults.Duration(d - shrinkStep)
-	}
-	c.Plan.Events = fitting(c.Plan.Events, c.Plan.HealAt.D(), d)
-	return c
-}
-
-// shorterLiveness brings healAt forward as far as the timed faults allow,
-// keeping the liveness phase's length, then shortens the liveness phase to
-// just past the liveness bound.
-func (sh *shrinker) shorterLiveness() bool {
-	heal := sh.cur.Plan.HealAt.D()
-	phase := sh.effDuration() - heal
-	var lo time.Duration
-	for _, e := range sh.cur.Plan.Events {
-		lo = max(lo, eventEnd(e))
-	}
-	progress := sh.bisect(roundUp(lo), heal, func(h time.Duration) *Reproducer {
-		c := sh.cur.clone()
-		c.Plan.HealAt = faults.Duration(h)
-		c.Duration = faults.Duration(h + phase)
-		return c
+	return sh.bisect(roundUp(by)+shrinkStep, sh.end, func(e time.Duration) (time.Duration, time.Duration) {
+		return min(sh.heal, e-shrinkStep), e
 	})
-	heal = sh.cur.Plan.HealAt.D()
-	return sh.bisect(roundUp(heal+sh.bound)+shrinkStep, sh.effDuration(), func(d time.Duration) *Reproducer {
-		c := sh.cur.clone()
-		c.Duration = faults.Duration(d)
-		return c
-	}) || progress
 }
 
-// bisect looks for the smallest value in [lo, hi), in steps of shrinkStep,
-// whose candidate still fails alike, assuming hi does: it tries lo first,
-// then halves the interval. It reports whether it found one.
-func (sh *shrinker) bisect(lo, hi time.Duration, cand func(time.Duration) *Reproducer) bool {
+// bisect looks for the smallest value in [lo, hi), in steps of
+// shrinkStep, whose cut (the heal and the end it gives) still fails
+// alike, assuming hi does: it tries lo first, then halves the interval.
+// It reports whether it found one, which is then the current cut.
+func (sh *shrinker) bisect(lo, hi time.Duration, cut func(time.Duration) (heal, end time.Duration)) bool {
+	try := func(v time.Duration) bool {
+		heal, end := cut(v)
+		if heal <= 0 || end <= heal {
+			return false
+		}
+		r, _ := sh.drawn(sh.choices, heal, end)
+		if !sh.run(r) {
+			return false
+		}
+		sh.heal, sh.end = heal, end
+		return true
+	}
 	if lo >= hi {
 		return false
 	}
-	if sh.try(cand(lo)) {
+	if try(lo) {
 		return true
 	}
 	found := false
@@ -514,44 +336,13 @@ func (sh *shrinker) bisect(lo, hi time.Duration, cand func(time.Duration) *Repro
 		if mid >= hi {
 			break
 		}
-		if sh.try(cand(mid)) {
+		if try(mid) {
 			hi, found = mid, true
 		} else {
 			lo = mid
 		}
 	}
 	return found
-}
-
-// eventEnd is the instant by which a timed event is over (by Validate's
-// rule, healAt may not come before it); aimed events have none.
-func eventEnd(e faults.Event) time.Duration {
-	switch {
-	case e.Kind.Aimed():
-		return 0
-	case e.Kind == faults.Restart || e.Kind == faults.Linger:
-		return e.At.D()
-	}
-	return e.At.D() + e.For.D()
-}
-
-// fitting returns the events that fit a run ending at end and healing at
-// heal: timed faults over by heal, restarts and lingers before end.
-func fitting(evs []faults.Event, heal, end time.Duration) []faults.Event {
-	var out []faults.Event
-	for _, e := range evs {
-		switch {
-		case e.Kind.Aimed():
-		case e.Kind == faults.Restart || e.Kind == faults.Linger:
-			if e.At.D() >= end {
-				continue
-			}
-		case eventEnd(e) > heal:
-			continue
-		}
-		out = append(out, e)
-	}
-	return out
 }
 
 // roundUp rounds d up to a whole shrinkStep.
