@@ -80,7 +80,9 @@ type Config struct {
 	// RenewDeadline is how long a term lasts after the leader sent its last
 	// successful write: the leader's context is cancelled once it passes.
 	RenewDeadline time.Duration
-	// RetryPeriod is the interval between renewals, and (plus up to 20%
+	// RetryPeriod is the interval between renewals (shorter, RenewDeadline
+	// less RequestTimeout, where a renewal answered within RequestTimeout
+	// would otherwise land after the term's end), and (plus up to 20%
 	// jitter) between a follower's reads.
 	RetryPeriod time.Duration
 	// RequestTimeout bounds each S3 call; 0 means RetryPeriod.
@@ -207,6 +209,15 @@ func (c Config) requestTimeout() time.Duration {
 // RenewDeadline; the min keeps the safety rule local.
 func (c Config) termLength() time.Duration {
 	return TermLength(c.LeaseDuration, c.RenewDeadline, c.driftPPM())
+}
+
+// renewEvery is how long after the send of its last successful write a
+// leader renews: RetryPeriod, or sooner if a renewal sent then and
+// answered within RequestTimeout (after its default) could land after the
+// term's end: termLength less RequestTimeout, at least half the term,
+// since validation holds RequestTimeout to RenewDeadline/2.
+func (c Config) renewEvery() time.Duration {
+	return min(c.RetryPeriod, c.termLength()-c.requestTimeout())
 }
 
 // Assumptions returns what an elector with configuration c needs of the

@@ -157,8 +157,10 @@
 //
 // The term begins when the acquiring write succeeded in time:
 // OnStartedLeading runs via Clock.Go with a context that is cancelled when
-// the term ends. The leader renews every RetryPeriod, If-Match its last ETag,
-// same token, fresh nonce. A watchdog goroutine sleeps until the current
+// the term ends. The leader renews every RetryPeriod (or every RenewDeadline
+// less RequestTimeout, if that is shorter, so that a renewal answered within
+// RequestTimeout lands before the term ends), counted from the send of its
+// last successful write, If-Match its last ETag, same token, fresh nonce. A watchdog goroutine sleeps until the current
 // deadline and ends the term when it passes, even while a renewal is in
 // flight; each successful renewal moves the deadline. A read that shows
 // another record, or no object, ends the term at once.

@@ -77,13 +77,15 @@ func (e *Elector) begin(ctx context.Context, etag string, w sentWrite) *term {
 	return t
 }
 
-// lead renews the term every RetryPeriod, counted from the send of its last
-// successful write, until it ends, then finishes it.
+// lead renews the term every RetryPeriod (sooner where a renewal answered
+// within RequestTimeout would otherwise land after the term's end:
+// Config.renewEvery), counted from the send of its last successful write,
+// until it ends, then finishes it.
 func (e *Elector) lead(ctx context.Context, t *term) {
 	e.mu.Lock()
 	sent := t.deadline - e.termLen // the grant's send: begin set deadline from it
 	e.mu.Unlock()
-	wait := max(0, sent+e.cfg.RetryPeriod-e.clock.Monotonic())
+	wait := max(0, sent+e.cfg.renewEvery()-e.clock.Monotonic())
 	for e.sleep(t.ctx, wait) == nil {
 		wait = e.renew(t)
 	}
@@ -161,7 +163,7 @@ func (e *Elector) extend(t *term, w sentWrite, etag string) time.Duration {
 	t.etag, t.rec = etag, w.rec
 	e.observe(e.cfg.Identity, t.lease.Token, now)
 	e.to(PhaseLeading, CauseOK)
-	return max(0, w.sent+e.cfg.RetryPeriod-now)
+	return max(0, w.sent+e.cfg.renewEvery()-now)
 }
 
 // stop ends the term now, because of cause: IsLeader turns false and the

@@ -50,7 +50,8 @@
 // true time by the node's clock model: it reads again at once, or within
 // its back-off, after an acquisition not answered with a success, and
 // leads as soon as a read shows that the acquisition applied after all;
-// it renews once per RetryPeriod; it ends a term early only on a cause the
+// it renews once per RetryPeriod (or RenewDeadline less RequestTimeout, if
+// shorter); it ends a term early only on a cause the
 // elector ends terms for; and a release after a stop keeps within the
 // term's deadline and tries again at once. A node slower than that is
 // judged Liveness: slow, not unsafe. [Settings.RequestRate] is the

@@ -32,10 +32,12 @@ const (
 	// term length of the write's send, on the node's clock), and the node
 	// did not begin leading with that record's token at once.
 	RulePaceResume = "resume"
-	// RulePaceRenewal: a node renewed its term sooner than a RetryPeriod
-	// (on its clock) after the send of the write it renewed: the elector
-	// renews once per RetryPeriod, counted from the send of its last write
-	// that applied.
+	// RulePaceRenewal: a node renewed its term sooner than its renewal
+	// interval (on its clock) after the send of the write it renewed: the
+	// elector renews once per RetryPeriod, or, where a renewal answered
+	// within RequestTimeout would then land after the term's end, once
+	// per term length less RequestTimeout (renewEvery), counted from the
+	// send of its last write that applied.
 	RulePaceRenewal = "renewal"
 	// RulePaceStepDown: a node's term ended before its local deadline,
 	// while its Run went on, on a request that gives the elector no cause
@@ -168,8 +170,8 @@ func (s Settings) Pace(h *sim.History, node int, clock sim.ClockModel) []lineari
 }
 
 // earlyRenewals judges RulePaceRenewal: every renewal S3 applied of a
-// record node wrote last, with the same token, is sent at least a
-// RetryPeriod of the node's clock after that record's send.
+// record node wrote last, with the same token, is sent at least a renewal
+// interval (renewEvery) of the node's clock after that record's send.
 func (s Settings) earlyRenewals(h *sim.History, node int, clock sim.ClockModel) []linearizability.Violation {
 	var out []linearizability.Violation
 	var last struct {
@@ -177,7 +179,7 @@ func (s Settings) earlyRenewals(h *sim.History, node int, clock sim.ClockModel) 
 		sent           time.Duration
 		token          uint64
 	}
-	least := trueFor(s.RetryPeriod, max(clock.DriftPPM, 0)) - paceSlack
+	least := trueFor(s.renewEvery(), max(clock.DriftPPM, 0)) - paceSlack
 	chain, sent := "", time.Duration(0) // the call that the current attempt is of
 	for i := range h.S3 {
 		op := &h.S3[i]
@@ -198,8 +200,8 @@ func (s Settings) earlyRenewals(h *sim.History, node int, clock sim.ClockModel) 
 		if last.etag != "" && unquote(op.IfMatch) == unquote(last.etag) && op.Identity == last.identity &&
 			token == last.token && !released && sent-last.sent < least {
 			out = append(out, linearizability.Violation{Checker: PaceCheck, Rule: RulePaceRenewal, At: sent, Nodes: []int{node}, Token: token,
-				Message: fmt.Sprintf("n%d renewed its term with token %d at %v, %v after the send of the record it renewed (at %v); the elector renews a RetryPeriod (%v of its clock) after it",
-					node, token, sent, sent-last.sent, last.sent, s.RetryPeriod)})
+				Message: fmt.Sprintf("n%d renewed its term with token %d at %v, %v after the send of the record it renewed (at %v); the elector renews %v of its clock after it",
+					node, token, sent, sent-last.sent, last.sent, s.renewEvery())})
 		}
 		last.etag, last.identity, last.sent, last.token = op.BodyETag, op.Identity, sent, token
 	}
@@ -228,6 +230,13 @@ func (s Settings) requestTimeout() time.Duration {
 		return s.RetryPeriod
 	}
 	return s.RequestTimeout
+}
+
+// renewEvery is how long after the send of its last successful write the
+// elector renews, as its configuration computes it: RetryPeriod, or the
+// term length less RequestTimeout if that is shorter.
+func (s Settings) renewEvery() time.Duration {
+	return min(s.RetryPeriod, s.termLength()-s.requestTimeout())
 }
 
 // termLength is how long the elector's term lasts after the send of its
