@@ -48,9 +48,6 @@ func (c *Choices) add(name string, v, n uint64) {
 // names are the sub-streams, sorted.
 func (c *Choices) names() []string { return slices.Sorted(maps.Keys(c.paths)) }
 
-// Len is the number of choices.
-func (c *Choices) Len() int { return len(c.seq) }
-
 func (c *Choices) clone() *Choices {
 	out := &Choices{paths: map[string]*path{}, seq: slices.Clone(c.seq)}
 	for name, p := range c.paths {
@@ -64,8 +61,11 @@ func (c *Choices) clone() *Choices {
 }
 
 // trimmed is p's choices without the zeros at its end, which a replay
-// reads past the end anyway.
+// reads past the end anyway (none for a nil p).
 func (p *path) trimmed() []uint64 {
+	if p == nil {
+		return nil
+	}
 	v := p.vals
 	for len(v) > 0 && v[len(v)-1] == 0 {
 		v = v[:len(v)-1]

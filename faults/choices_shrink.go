@@ -14,36 +14,40 @@ import (
 // most first; each sub-stream left out whole (a family off); runs of
 // choices set to 0, a sub-stream's halves first, then quarters, down to
 // single choices; each element of each Repeat deleted, with its count,
-// the last first; each choice halved, again and again; and, only when
-// those make no progress, each choice of a small range lowered as far as
-// it goes (a binary search). It stops early when spent reports the budget
-// spent, and returns the smallest choices try accepted (c if none) and
-// whether it accepted any: a caller shrinks until a round accepts
-// nothing. It knows nothing of what the choices mean: it shrinks whatever
-// a Source drew, every family of the generator, now and later.
+// the last first; and each choice lowered, as far as it goes for a choice
+// of a small range (a kind, a count, an index: a binary search), by
+// halves for another (a duration, a rate). It stops early when spent
+// reports the budget spent, and returns the smallest choices try accepted
+// (c if none) and whether it accepted any: a caller shrinks until a round
+// accepts nothing. It knows nothing of what the choices mean: it shrinks
+// whatever a Source drew, every family of the generator, now and later.
 func Shrink(c *Choices, try func(*Choices) (*Choices, bool), spent func() bool) (*Choices, bool) {
 	sh := &shrinker{cur: c, try: try, spent: spent}
 	sh.fewestChoices()
-	sh.dropPaths()
+	for _, name := range sh.cur.names() {
+		if len(sh.cur.paths[name].trimmed()) > 0 {
+			sh.propose(name, nil)
+		}
+	}
 	sh.zeroRuns()
 	sh.deleteElements()
-	sh.halve()
-	if sh.accepted == 0 {
-		sh.lower()
-	}
-	return sh.cur, sh.accepted > 0
+	sh.lower()
+	return sh.cur, sh.accepted
 }
 
 type shrinker struct {
 	cur      *Choices
 	try      func(*Choices) (*Choices, bool)
 	spent    func() bool
-	accepted int
+	accepted bool
 }
 
-// propose runs cand if it is smaller than the current choices, and makes
-// what it drew current if it failed alike and is smaller still.
-func (sh *shrinker) propose(cand *Choices) bool {
+// propose runs the current choices with sub-stream name's replaced by
+// vals, if that is smaller, and makes what it drew current if it failed
+// alike and is smaller still.
+func (sh *shrinker) propose(name string, vals []uint64) bool {
+	cand := sh.cur.clone()
+	cand.paths[name].vals = vals
 	if sh.spent() || !cand.Smaller(sh.cur) {
 		return false
 	}
@@ -51,56 +55,44 @@ func (sh *shrinker) propose(cand *Choices) bool {
 	if !ok || !got.Smaller(sh.cur) {
 		return false
 	}
-	sh.cur = got
-	sh.accepted++
+	sh.cur, sh.accepted = got, true
 	return true
 }
 
-// with is the current choices with sub-stream name's choices replaced.
-func (sh *shrinker) with(name string, vals []uint64) *Choices {
-	c := sh.cur.clone()
-	c.paths[name].vals = vals
-	return c
-}
-
-func (sh *shrinker) dropPaths() {
-	for _, name := range sh.cur.names() {
-		if p := sh.cur.paths[name]; p != nil && len(p.trimmed()) > 0 {
-			sh.propose(sh.with(name, nil))
-		}
+// vals is a copy of sub-stream name's current choices (nil if none).
+func (sh *shrinker) vals(name string) []uint64 {
+	if p := sh.cur.paths[name]; p != nil {
+		return slices.Clone(p.vals)
 	}
+	return nil
 }
 
-// fewestChoices tries, for a sub-stream of at most maxWhole choices (the
-// nodes a run keeps, say), every set of its choices set to 0, the most
-// first.
+// fewestChoices tries, for a sub-stream of at most maxWhole choices, every
+// set of its choices set to 0, the most first.
 func (sh *shrinker) fewestChoices() {
 	for _, name := range sh.cur.names() {
-		p := sh.cur.paths[name]
-		if n := len(p.vals); n == 0 || n > maxWhole {
-			continue
-		}
+		vals := sh.vals(name)
 		var nonzero []int
-		for i, v := range p.vals {
+		for i, v := range vals {
 			if v != 0 {
 				nonzero = append(nonzero, i)
 			}
 		}
-		done := false
-		for k := len(nonzero); k > 0 && !done; k-- {
-			for mask := range 1 << len(nonzero) {
+		if len(vals) > maxWhole {
+			continue
+		}
+		for k, done := len(nonzero), false; k > 0 && !done; k-- {
+			for mask := 0; mask < 1<<len(nonzero) && !done; mask++ {
 				if bits.OnesCount(uint(mask)) != k {
 					continue
 				}
-				vals := slices.Clone(p.vals)
+				c := slices.Clone(vals)
 				for b, i := range nonzero {
 					if mask>>b&1 == 1 {
-						vals[i] = 0
+						c[i] = 0
 					}
 				}
-				if done = sh.propose(sh.with(name, vals)); done {
-					break
-				}
+				done = sh.propose(name, c)
 			}
 		}
 	}
@@ -109,106 +101,75 @@ func (sh *shrinker) fewestChoices() {
 // maxWhole bounds the sub-streams fewestChoices tries whole.
 const maxWhole = 5
 
-func (sh *shrinker) deleteElements() {
+func (sh *shrinker) zeroRuns() {
 	for _, name := range sh.cur.names() {
-		for li := len(sh.pathLists(name)) - 1; li >= 0; li-- {
-			for ei := len(sh.list(name, li).elems) - 1; ei >= 0; ei-- {
-				l, p := sh.list(name, li), sh.cur.paths[name]
-				if ei >= len(l.elems) || p.vals[l.count] == 0 {
-					continue
+		for size := (len(sh.cur.paths[name].trimmed()) + 1) / 2; size >= 1; size /= 2 {
+			for start := 0; start < len(sh.vals(name)); start += size {
+				vals := sh.vals(name)
+				run := vals[start:min(start+size, len(vals))]
+				if slices.ContainsFunc(run, func(v uint64) bool { return v != 0 }) {
+					clear(run)
+					sh.propose(name, vals)
 				}
-				span := l.elems[ei]
-				vals := slices.Concat(p.vals[:span[0]], p.vals[span[1]:])
-				vals[l.count]--
-				sh.propose(sh.with(name, vals))
 			}
 		}
 	}
 }
 
-func (sh *shrinker) pathLists(name string) []list {
+func (sh *shrinker) deleteElements() {
+	for _, name := range sh.cur.names() {
+		for li := len(sh.lists(name)) - 1; li >= 0; li-- {
+			for ei := len(sh.lists(name)[li].elems) - 1; ei >= 0; ei-- {
+				p := sh.cur.paths[name]
+				if li >= len(sh.lists(name)) || ei >= len(p.lists[li].elems) || p.vals[p.lists[li].count] == 0 {
+					continue
+				}
+				l := p.lists[li]
+				vals := slices.Concat(p.vals[:l.elems[ei][0]], p.vals[l.elems[ei][1]:])
+				vals[l.count]--
+				sh.propose(name, vals)
+			}
+		}
+	}
+}
+
+// lists are sub-stream name's current Repeats (nil if none).
+func (sh *shrinker) lists(name string) []list {
 	if p := sh.cur.paths[name]; p != nil {
 		return p.lists
 	}
 	return nil
 }
 
-func (sh *shrinker) list(name string, i int) list {
-	if ls := sh.pathLists(name); i < len(ls) {
-		return ls[i]
-	}
-	return list{}
-}
+// maxSearched bounds the ranges of the choices lower searches whole: a
+// kind, a count, an index; a duration or a rate is halved.
+const maxSearched = 256
 
-func (sh *shrinker) zeroRuns() {
-	for _, name := range sh.cur.names() {
-		for size := (len(sh.cur.paths[name].trimmed()) + 1) / 2; size >= 1; size /= 2 {
-			for start := 0; ; start += size {
-				p := sh.cur.paths[name]
-				if p == nil || start >= len(p.vals) {
-					break
-				}
-				end := min(start+size, len(p.vals))
-				if !slices.ContainsFunc(p.vals[start:end], func(v uint64) bool { return v != 0 }) {
-					continue
-				}
-				vals := slices.Clone(p.vals)
-				clear(vals[start:end])
-				sh.propose(sh.with(name, vals))
-			}
-			if size == 1 {
-				break
-			}
-		}
-	}
-}
-
-func (sh *shrinker) halve() {
-	for _, name := range sh.cur.names() {
-		for i := 0; ; i++ {
-			p := sh.cur.paths[name]
-			if p == nil || i >= len(p.vals) {
-				break
-			}
-			for p := sh.cur.paths[name]; p != nil && i < len(p.vals) && p.vals[i] > 1; p = sh.cur.paths[name] {
-				vals := slices.Clone(p.vals)
-				vals[i] /= 2
-				if !sh.propose(sh.with(name, vals)) {
-					break
-				}
-			}
-		}
-	}
-}
-
-// maxLowered bounds the ranges of the choices lower searches: a kind, a
-// count, an index (a duration or a rate is only halved).
-const maxLowered = 256
-
-// lower lowers each choice of a range of at most maxLowered as far as it
-// goes, assuming that if a choice fails alike, every larger one does.
+// lower lowers each choice: as far as it goes in a small range, assuming
+// that if a choice fails alike, every larger one does; by halves in
+// another, while it fails alike.
 func (sh *shrinker) lower() {
 	for _, name := range sh.cur.names() {
-		for i := 0; ; i++ {
-			p := sh.cur.paths[name]
-			if p == nil || i >= len(p.vals) {
-				break
-			}
-			if p.bounds[i] > maxLowered {
-				continue // a duration or a rate: halving it is enough
-			}
-			lo, hi := uint64(0), p.vals[i] // hi fails alike; is anything below it?
+		for i := 0; i < len(sh.vals(name)); i++ {
+			lo, hi := uint64(0), sh.vals(name)[i] // hi fails alike
+			search := sh.cur.paths[name].bounds[i] <= maxSearched
 			for lo < hi && !sh.spent() {
-				mid := lo + (hi-lo)/2
-				vals := slices.Clone(sh.cur.paths[name].vals)
+				mid := hi / 2
+				if search {
+					mid = lo + (hi-lo)/2
+				}
+				vals := sh.vals(name)
 				if i >= len(vals) {
 					break
 				}
 				vals[i] = mid
-				if sh.propose(sh.with(name, vals)) {
+				switch {
+				case sh.propose(name, vals):
 					hi = mid
-				} else {
+				case search:
 					lo = mid + 1
+				default:
+					lo = hi
 				}
 			}
 		}

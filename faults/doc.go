@@ -202,7 +202,7 @@
 // a [Record] with its [Previous] term, or bytes), the applications ([App])
 // and the nodes' [Settings]. A [Duration] is written as text ("1.5s").
 // [Plan.ForNodes] and [Plan.Keep] make a plan for fewer nodes,
-// [Plan.Cut] one that heals sooner ([Plan.LastEnd]). [Apply] installs a
+// [Plan.Cut] one that heals sooner. [Apply] installs a
 // plan on a sim.Config, [ApplyEncoded] with the protocol's record format
 // (a [RecordEncoder]; [EncodeRecord] is the generic one): the faults act
 // through the simulator's hooks, and every random choice they make goes

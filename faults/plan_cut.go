@@ -98,16 +98,6 @@ func (e Event) ends() time.Duration {
 	return e.At.D() + e.For.D()
 }
 
-// LastEnd is the instant by which every timed event of p is over: the
-// earliest heal p's events allow.
-func (p *Plan) LastEnd() time.Duration {
-	var last time.Duration
-	for _, e := range p.Events {
-		last = max(last, e.ends())
-	}
-	return last
-}
-
 // Cut is p healing at heal at the latest: the events that would then end
 // after it left out, and drifts that outlast it ended there. p is not
 // modified.

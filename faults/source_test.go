@@ -67,11 +67,15 @@ func TestSourcesOfOneRun(t *testing.T) {
 
 // TestShrinkFindsTheSmallestChoices: over a list drawn by Repeat, Shrink
 // finds the fewest and smallest elements that still hold what try
-// checks, and never accepts choices that do not.
+// checks, and never accepts choices that do not; a sub-stream that the
+// smaller choices no longer draw is gone from them.
 func TestShrinkFindsTheSmallestChoices(t *testing.T) {
 	draw := func(src *faults.Source) (sum int64, n int) {
 		s := src.Sub("list")
 		s.Repeat(0, 20, func(int) { sum += s.Int(0, 100); n++ })
+		if n > 3 {
+			src.Sub("more").Repeat(0, 5, func(int) { src.Sub("more").Int(0, 9) })
+		}
 		return sum, n
 	}
 	src := faults.NewSource(3)
@@ -121,12 +125,12 @@ func TestMutateDrawsValidRuns(t *testing.T) {
 	}
 }
 
-// TestWithinKeepsOrLeavesOut: a plan's sub-plan with every choice the
+// TestWithinKeepsOrLeavesOut: a plan's part with every choice the
 // largest is the plan; with every choice 0 it is one node and nothing.
 func TestWithinKeepsOrLeavesOut(t *testing.T) {
 	p := swarm(11)
-	if got := faults.Within(faults.Largest(), p, 5); got.Nodes != 5 || !reflect.DeepEqual(got.Plan, p.ForNodes(5)) {
-		t.Fatalf("Within(Largest()) is not the plan: %+v", got)
+	if got := faults.Within(faults.WithLargest(faults.NewSource(1), "x").Sub("x"), p, 5); got.Nodes != 5 || !reflect.DeepEqual(got.Plan, p.ForNodes(5)) {
+		t.Fatalf("Within with every choice the largest is not the plan: %+v", got)
 	}
 	got := faults.Within(faults.Replay(&faults.Choices{}, nil), p, 5)
 	if got.Nodes != 1 || len(got.Plan.Events)+len(got.Plan.Clocks)+len(got.Plan.Apps)+len(got.Plan.Settings) != 0 || got.Plan.Initial != nil ||

@@ -68,20 +68,15 @@ func (r Draw) Reproducer(scenario string) *Reproducer {
 		Duration: r.Duration, Plan: clonePlan(r.Plan)}
 }
 
-// Setup is the run ready to go: World with the run's seed, nodes and
-// duration, its plan and its protocol.
-func (r Draw) Setup() Setup {
-	cfg := World(r.Seed)
-	cfg.Nodes, cfg.Duration = r.Nodes, r.Duration.D()
-	return Setup{Config: cfg, Plan: clonePlan(r.Plan), Protocol: r.Protocol}
-}
-
-// RunDraw checks the run and judges it.
+// RunDraw checks the run and judges it: World with the run's seed, nodes
+// and duration, its plan and its protocol.
 func RunDraw(r Draw) (*Outcome, error) {
 	if err := r.Check(); err != nil {
 		return nil, err
 	}
-	return RunSetup(r.Setup(), false)
+	cfg := World(r.Seed)
+	cfg.Nodes, cfg.Duration = r.Nodes, r.Duration.D()
+	return RunSetup(Setup{Config: cfg, Plan: clonePlan(r.Plan), Protocol: r.Protocol}, false)
 }
 
 // Describe renders a judged run for a failure message: the run as JSON,

@@ -30,11 +30,15 @@ func asElector(r harness.Draw) harness.Draw {
 	return r
 }
 
-// zooProtocol is the zoo variant called name.
+// zooProtocol is the zoo variant called name, named as its scenario
+// ("zoo/<name>"), so that a reproducer of its run replays with `simrun
+// replay`.
 func zooProtocol(name string) harness.Protocol {
 	for _, v := range zoo.Variants() {
 		if v.Name == name {
-			return v.Protocol()
+			p := v.Protocol()
+			p.Name = "zoo/" + name
+			return p
 		}
 	}
 	panic("no zoo variant " + name)

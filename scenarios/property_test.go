@@ -114,7 +114,6 @@ func TestPropertyFindsZooBug(t *testing.T) {
 	setRapidFlag(t, "rapid.nofailfile", "true")
 	setRapidFlag(t, "rapid.checks", "2000")
 	p := zooProtocol(zooVariantUnderTest)
-	p.Name = "zoo/" + zooVariantUnderTest
 	dir := t.TempDir()
 	rec := &harness.Recorder{TestName: t.Name()}
 	start := time.Now()
