@@ -61,11 +61,8 @@ func (c *Choices) clone() *Choices {
 }
 
 // trimmed is p's choices without the zeros at its end, which a replay
-// reads past the end anyway (none for a nil p).
+// reads past the end anyway.
 func (p *path) trimmed() []uint64 {
-	if p == nil {
-		return nil
-	}
 	v := p.vals
 	for len(v) > 0 && v[len(v)-1] == 0 {
 		v = v[:len(v)-1]

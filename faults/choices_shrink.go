@@ -25,7 +25,7 @@ func Shrink(c *Choices, try func(*Choices) (*Choices, bool), spent func() bool) 
 	sh := &shrinker{cur: c, try: try, spent: spent}
 	sh.fewestChoices()
 	for _, name := range sh.cur.names() {
-		if len(sh.cur.paths[name].trimmed()) > 0 {
+		if len(sh.path(name).trimmed()) > 0 {
 			sh.propose(name, nil)
 		}
 	}
@@ -47,7 +47,9 @@ type shrinker struct {
 // alike and is smaller still.
 func (sh *shrinker) propose(name string, vals []uint64) bool {
 	cand := sh.cur.clone()
-	cand.paths[name].vals = vals
+	if p := cand.paths[name]; p != nil {
+		p.vals = vals
+	}
 	if sh.spent() || !cand.Smaller(sh.cur) {
 		return false
 	}
@@ -59,13 +61,16 @@ func (sh *shrinker) propose(name string, vals []uint64) bool {
 	return true
 }
 
-// vals is a copy of sub-stream name's current choices (nil if none).
-func (sh *shrinker) vals(name string) []uint64 {
+// path is sub-stream name's current choices (none if it draws none now).
+func (sh *shrinker) path(name string) *path {
 	if p := sh.cur.paths[name]; p != nil {
-		return slices.Clone(p.vals)
+		return p
 	}
-	return nil
+	return &path{}
 }
+
+// vals is a copy of sub-stream name's current choices.
+func (sh *shrinker) vals(name string) []uint64 { return slices.Clone(sh.path(name).vals) }
 
 // fewestChoices tries, for a sub-stream of at most maxWhole choices, every
 // set of its choices set to 0, the most first.
@@ -103,7 +108,7 @@ const maxWhole = 5
 
 func (sh *shrinker) zeroRuns() {
 	for _, name := range sh.cur.names() {
-		for size := (len(sh.cur.paths[name].trimmed()) + 1) / 2; size >= 1; size /= 2 {
+		for size := (len(sh.path(name).trimmed()) + 1) / 2; size >= 1; size /= 2 {
 			for start := 0; start < len(sh.vals(name)); start += size {
 				vals := sh.vals(name)
 				run := vals[start:min(start+size, len(vals))]
@@ -118,10 +123,10 @@ func (sh *shrinker) zeroRuns() {
 
 func (sh *shrinker) deleteElements() {
 	for _, name := range sh.cur.names() {
-		for li := len(sh.lists(name)) - 1; li >= 0; li-- {
-			for ei := len(sh.lists(name)[li].elems) - 1; ei >= 0; ei-- {
-				p := sh.cur.paths[name]
-				if li >= len(sh.lists(name)) || ei >= len(p.lists[li].elems) || p.vals[p.lists[li].count] == 0 {
+		for li := len(sh.path(name).lists) - 1; li >= 0; li-- {
+			for ei := len(sh.path(name).lists[li].elems) - 1; ei >= 0; ei-- {
+				p := sh.path(name)
+				if li >= len(p.lists) || ei >= len(p.lists[li].elems) || p.vals[p.lists[li].count] == 0 {
 					continue
 				}
 				l := p.lists[li]
@@ -131,14 +136,6 @@ func (sh *shrinker) deleteElements() {
 			}
 		}
 	}
-}
-
-// lists are sub-stream name's current Repeats (nil if none).
-func (sh *shrinker) lists(name string) []list {
-	if p := sh.cur.paths[name]; p != nil {
-		return p.lists
-	}
-	return nil
 }
 
 // maxSearched bounds the ranges of the choices lower searches whole: a
@@ -152,7 +149,7 @@ func (sh *shrinker) lower() {
 	for _, name := range sh.cur.names() {
 		for i := 0; i < len(sh.vals(name)); i++ {
 			lo, hi := uint64(0), sh.vals(name)[i] // hi fails alike
-			search := sh.cur.paths[name].bounds[i] <= maxSearched
+			search := sh.path(name).bounds[i] <= maxSearched
 			for lo < hi && !sh.spent() {
 				mid := hi / 2
 				if search {

@@ -97,10 +97,7 @@ func shrink(sc Scenario, r *Reproducer, c *faults.Choices, budget int) (*Reprodu
 	return &out, sh.runs, nil
 }
 
-// shrinker is the state of one Shrink: how runs are drawn from choices,
-// the current choices and their run (cur, its JSON curKey, its outcome
-// last), the cut every run tried gets (heal and end), and the runs tried
-// that did not fail alike (failed, by JSON).
+// shrinker is the state of one Shrink.
 type shrinker struct {
 	sc               Scenario
 	target           Signature
@@ -160,8 +157,8 @@ func (sh *shrinker) drawn(c *faults.Choices, heal, end time.Duration) (*Reproduc
 	return r, src.Choices()
 }
 
-// try runs the choices c, if what they draw is smaller than the current
-// choices, and makes them current if the run fails alike.
+// try runs the choices c if what they draw is smaller, and makes them
+// current if the run fails alike.
 func (sh *shrinker) try(c *faults.Choices) (*faults.Choices, bool) {
 	r, got := sh.drawn(c, sh.heal, sh.end)
 	if !got.Smaller(sh.choices) || !sh.run(r) {
@@ -172,9 +169,8 @@ func (sh *shrinker) try(c *faults.Choices) (*faults.Choices, bool) {
 }
 
 // run runs c and, if it still fails with the signature, makes it current.
-// A run the same as the current one is not run again (other choices often
-// draw the same run, their families cut or left out), nor one that
-// already did not fail alike.
+// A run the same as the current one (other choices often draw it, their
+// families cut or left out) or one that did not fail alike is not run.
 func (sh *shrinker) run(c *Reproducer) bool {
 	b, err := json.Marshal(c)
 	key := string(b)
@@ -238,9 +234,9 @@ func (sh *shrinker) shorter() bool {
 }
 
 // bisect looks for the smallest value in [lo, hi), in steps of
-// shrinkStep, whose cut (the heal and the end it gives) still fails
-// alike, assuming hi does: it tries lo first, then halves the interval.
-// It reports whether it found one, which is then the current cut.
+// shrinkStep, whose cut (heal and end) still fails alike, assuming hi
+// does: lo first, then halving. It reports whether it found one, which is
+// then the current cut.
 func (sh *shrinker) bisect(lo, hi time.Duration, cut func(time.Duration) (heal, end time.Duration)) bool {
 	try := func(v time.Duration) bool {
 		heal, end := cut(v)
