@@ -62,24 +62,54 @@
 // they happened: a violation counts unless a fault that left the
 // assumptions accounts for it.
 //
-// # What the swarm draws
+// # One stream of choices
 //
-// [Swarm] derives a whole plan from a seed, in the manner of swarm
-// testing: the seed switches each fault family on or off and, if on,
-// chooses how hard it hits, so that a campaign tries every combination of
-// faults, gently and hard. Each family draws from a stream of its own, so
-// that adding to one moves no other's draws. Most plans stay inside the
+// Every random decision of a drawn run is read from one [Source], a
+// stream of choices, each an integer in a range whose 0 is the simplest
+// answer (a family off, the fewest events, the earliest instant, the
+// shortest fault). A Source has named sub-streams ([Source.Sub]), one for
+// each family of decisions, so that drawing more in one family never moves
+// another's draws. Its origin is a seed ([NewSource]: a PCG generator per
+// sub-stream, seeded from the seed and the sub-stream's name), a fuzzer's
+// bytes ([FromBytes]: the bytes in place of the first choices, the seed's
+// stream after them), recorded choices ([Replay]) or any [Origin]
+// ([FromOrigin]; package harness feeds rapid's bit stream through one).
+// Whatever the origin, a Source records what it drew ([Choices]): a run
+// is drawn again from its choices, shrunk by shrinking them ([Shrink]:
+// families left out, elements deleted, choices set to 0 or lowered, as
+// rapid and Hypothesis shrink theirs) and mutated by mutating them
+// ([Choices.Mutate], for coverage-guided campaigns). A plan that no
+// stream drew is shrunk on the choices that keep or leave out each of its
+// parts ([Within]). The stories of package scenarios draw their own plans
+// from named sub-streams too.
+//
+// # What the generator draws
+//
+// [Draw] is the one generator: the CLI's swarm, harness.Check,
+// harness.Fuzz, campaigns and guided campaigns all draw their runs
+// through it, from their own source. It draws a whole plan in the manner
+// of swarm testing: the choices switch each fault family on or off and,
+// if on, choose how hard it hits, so that a campaign tries every
+// combination of faults, gently and hard. Most plans stay inside the
 // usual assumptions; a minority leave them on purpose, and then on one
 // node only (foreign writes aside, which hit the lock object), so that
-// most of every run is still judged in full. [SwarmSpace] bounds the
-// draws by the run (nodes, heal instant) and the protocol (drift and pause
-// bounds, lease). The families, with how often a seed draws each:
+// most of every run is still judged in full. A [Space] bounds the draws
+// by the run (nodes, heal instant) and by what the protocol states
+// ([Bounds]: its assumptions, each node's pause bound, its longest
+// identity; for a protocol that takes settings, those of the settings
+// drawn): a protocol that states a bound on drift, pauses, clock offsets
+// or wall-clock steps gets draws mostly inside it and a stated minority
+// beyond it, whichever entry point draws. The families, each from its own
+// sub-stream, with how often a draw has each:
 //
-//   - clocks: every node an offset within 5 minutes of true time and a
-//     drift within the bound, one in three at its very edge; on one seed
-//     in 12, one node drifting 2 to 50 times past the bound until the
-//     heal;
-//   - wall-clock steps of up to an hour either way (one seed in 2);
+//   - clocks: every node an offset within the protocol's bound (or 5
+//     minutes), on one draw in 12 of a protocol that states one the node
+//     outside the assumptions beyond it; a drift within the bound, one in
+//     three at its very edge; on one draw in 12, one node drifting 2 to
+//     50 times past the bound until the heal;
+//   - wall-clock steps within the protocol's bound (or an hour) either
+//     way (one draw in 2), on one in 12 of those of a protocol that
+//     states one, the node outside the assumptions stepping beyond it;
 //   - pauses within each node's pause bound (one in 2), on one in 6 of
 //     those one node's past it, up to three leases;
 //   - crashes or stops, each followed by a restart under the same identity
@@ -88,7 +118,7 @@
 //   - faults aimed at a node's Nth PutObject or GetObject (one in 3): its
 //     answer lost, replaced by a 500 or 503, refused with a 500, 503 or
 //     409, delayed, or followed by a pause;
-//   - probability knobs, each on one seed in 3: 409s, 500s and 503s before
+//   - probability knobs, each on one draw in 3: 409s, 500s and 503s before
 //     or after applying, lost answers, long-tail latency; and the SDK's
 //     standard retries (one in 2);
 //   - beyond the assumptions, rarely: a VM suspend that stops a node's
@@ -96,33 +126,30 @@
 //     fenced write longer than the bound (one in 20), a delete of the lock
 //     object (one in 30), an application that goes on after its term (one
 //     in 30);
-//   - the nodes' settings ([SwarmSettings], for a protocol that takes
-//     them): none on half the seeds, one setting for every node on a
-//     quarter, a mix on a quarter; each across what protocol.Config
+//   - the nodes' settings (for a protocol that takes them): none on half
+//     the draws, one setting for every node on a quarter, a mix on a
+//     quarter; each across what protocol.Config
 //     accepts, the tight edges included: leases of 1 to 20 s (one in eight
 //     with a remainder below a millisecond), drift bounds up to 10%, a
 //     renew deadline up to exactly the drift-margin limit, short and long
 //     retry periods, request timeouts up to half the deadline, release on
 //     cancel or not;
-//   - the lock object before the run ([SwarmInitial]): none on two seeds
-//     in five; else a released record, the live record of a node that is
+//   - the lock object before the run: none on two draws in five; else a released record, the live record of a node that is
 //     gone, a token of 2^40, and on one in 20 content no elector wrote
 //     (bytes that are no record, the largest tokens); records that publish
 //     a watermark, link to the term before, or name the longest holder;
-//     on seeds with foreign writes also links an elector must refuse,
+//     on draws with foreign writes also links an elector must refuse,
 //     holders too long, padding around the largest body and leases near
 //     24 h; half of them in another JSON spelling ([Respell]), one in four
 //     edited as another tool might leave it ([Edit]);
-//   - the applications ([SwarmApps]): on two seeds in three each node's
-//     mode drawn (ignoring the lease check, asking it before every write,
+//   - the applications: on two draws in three each node's mode drawn (ignoring the lease check, asking it before every write,
 //     relying on it alone), mostly with slow work between check and write;
 //   - foreign writes (one in 6): deletes, overwrites with bytes or with
 //     records of a low, high or topmost token, and restores of an earlier
 //     content byte for byte, at an instant, while a node leads, or just
 //     before a renewal lands, sometimes a delete while the followers cannot
-//     reach S3; on half of those seeds, a restore of the leader's own
-//     write from 1 to 20 writes back as its renewal lands
-//     ([SwarmRestoreOwn]);
+//     reach S3; on half of those draws, a restore of the leader's own
+//     write from 1 to 20 writes back as its renewal lands;
 //   - whole-cluster events (one in 6): every node crashed, stopped or
 //     restarted at once, with the same identities or new ones, at an
 //     instant, while a node leads, or in the middle of a hand-over;
@@ -138,11 +165,10 @@
 //     stopped (one in 10): a leader paused past its deadline and stopped
 //     meanwhile, a foreign write just before a renewal lands while the
 //     application still works;
-//   - error pages ([SwarmErrorPages]): on one seed in 6 a proxy's plain
-//     pages (the SDK derives the code from the status), on one in 10 of
+//   - error pages: on one draw in 6 a proxy's plain pages (the SDK derives the code from the status), on one in 10 of
 //     the others HTML the SDK cannot read (no code at all);
-//   - identities ([SwarmNames], for a protocol that states its longest):
-//     on one seed in 5, names a codec must carry exactly (quotes,
+//   - identities (for a protocol that states its longest): on one draw
+//     in 5, names a codec must carry exactly (quotes,
 //     backslashes, non-ASCII, HTML and control characters, names of
 //     exactly the longest length).
 //
@@ -150,10 +176,22 @@
 // often share an instant drawn for the run, so that faults that only
 // matter together (a delete while the followers cannot reach S3, a
 // stopped leader whose release is slow to land) meet. Package harness
-// turns a seed into a run around the plan (harness.Swarm: the heal at
+// turns a stream into a run around the plan (harness.Swarm: the heal at
 // harness.SwarmHealAt, the liveness phase after it); the production
 // elector's swarm in package scenarios adds, on one seed in eight,
 // applications that hand watermarks over.
+//
+// # Adding a family
+//
+// A new family of faults is added in one place: write its draw, a func of
+// a drawing and its sub-stream that adds to the plan (drawSlowS3 is a
+// small one), and add it to the families table in draw.go, at the end
+// (or before the families whose draws depend on it). Its sub-stream is
+// named after it, so that no other family's draws move; every entry point
+// draws it, shrinking and guided mutation work on it as on every
+// sub-stream, and a reproducer holds what it drew as plan events, which
+// replay as they are. Only a new Kind of event needs more: its meaning in
+// Plan.Validate, Plan.Outside and the injector.
 //
 // # Plans as data
 //
@@ -162,10 +200,13 @@
 // [KindNames], aimed at a [Role] or widened to a [Target]), clock settings
 // ([ClockSetting]), [Knobs], the lock object before the run (an [Object]:
 // a [Record] with its [Previous] term, or bytes), the applications ([App])
-// and the nodes' [Settings]. A [Duration] is written as text ("1.5s"). [Apply] installs a plan on a sim.Config, [ApplyEncoded]
-// with the protocol's record format (a [RecordEncoder]; [EncodeRecord] is
-// the generic one): the faults act through the simulator's hooks, and
-// every random choice they make goes through the run's chooser.
+// and the nodes' [Settings]. A [Duration] is written as text ("1.5s").
+// [Plan.ForNodes] and [Plan.Keep] make a plan for fewer nodes,
+// [Plan.Cut] one that heals sooner. [Apply] installs a
+// plan on a sim.Config, [ApplyEncoded] with the protocol's record format
+// (a [RecordEncoder]; [EncodeRecord] is the generic one): the faults act
+// through the simulator's hooks, and every random choice they make goes
+// through the run's chooser.
 //
 // # Records as others write them
 //

@@ -14,10 +14,6 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-// streamEdit is the stream that draws the edit of the lock object's record
-// before the run.
-const streamEdit = 0x65646974_65646974
-
 // editLiterals are values an edit puts in a record's fields: numbers,
 // literals, strings and times spelled as no elector writes them, values of
 // other types, and text that is no JSON at all. A reader of records must

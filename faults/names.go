@@ -6,9 +6,6 @@ import (
 	"unicode/utf8"
 )
 
-// streamNames is the stream that draws the nodes' identities.
-const streamNames = 0x6e616d65_73212121
-
 // nameSpellings are identities a deployment's tooling gives and a lock
 // record must carry exactly, each with %d for the node: quotes and
 // backslashes, non-ASCII letters and a symbol beyond the Basic
@@ -21,51 +18,42 @@ var nameSpellings = []string{
 	"n%d\u2028tab\there\x01\x1f",
 }
 
-// lateNameSpellings are identities added after the kinds above, drawn
-// apart (streamLateNames) so that those keep their numbers: a name of
-// printable ASCII with one control character and nothing else JSON
-// escapes (the unit separator, 0x1f, the last control character, as a
-// tool that joins fields with it leaves it; the spellings above put
-// control characters only beside non-ASCII ones, which send the whole
-// name to a generic encoder), and a name that ends in a backslash (a
-// Windows directory joined to a name, a line continuation left in a
-// config), which JSON writes as an escape at the very end of the string.
+// lateNameSpellings are more identities: a name of printable ASCII with
+// one control character and nothing else JSON escapes (the unit
+// separator, 0x1f, the last control character, as a tool that joins
+// fields with it leaves it; the spellings above put control characters
+// only beside non-ASCII ones, which send the whole name to a generic
+// encoder), and a name that ends in a backslash (a Windows directory
+// joined to a name, a line continuation left in a config), which JSON
+// writes as an escape at the very end of the string.
 var lateNameSpellings = [...]string{
 	"n%d\x1fshard",
 	`n%d-host\`,
 }
 
-// streamLateNames is the stream that draws which nodes take a name of
-// lateNameSpellings.
-const streamLateNames = 0x6c617465_6e616d65
-
-// SwarmNames draws the nodes' identities for a seed, for a protocol that
-// accepts identities of up to maxLen bytes (0: it takes none of these, and
-// nil is returned). On four seeds in five nil: the nodes are n0, n1, ....
-// Otherwise each node takes, at random, n<i>, one of the spellings above,
-// or a name of exactly maxLen bytes that ends in a character of several
-// bytes (the longest identity the protocol accepts, which a record's link
-// to the previous holder must carry whole; FitNames shortens it by the
-// suffix of a plan that restarts a node under a new identity); and one
-// node in ten instead one of the late spellings.
-func SwarmNames(seed uint64, nodes, maxLen int) []string {
-	if maxLen <= 0 {
-		return nil
+// drawNames draws the nodes' identities, for a protocol that states the
+// longest it accepts (Bounds.MaxIdentityLen; else none are drawn). On four
+// draws in five none: the nodes are n0, n1, .... Otherwise each node
+// takes, at random, n<i>, one of nameSpellings, or a name of exactly the
+// longest length that ends in a character of several bytes (which a
+// record's link to the previous holder must carry whole); and one node in
+// ten instead one of lateNameSpellings. The names are then fitted to the
+// identities the plan's restarts give (FitNames).
+func drawNames(d *drawing, s stream) {
+	maxLen := d.b.MaxIdentityLen
+	if maxLen <= 0 || !s.OneIn(5) {
+		return
 	}
-	s := newStream(seed, streamNames, SwarmSpace{Nodes: nodes})
-	if !s.on(5) {
-		return nil
-	}
-	late := newStream(seed, streamLateNames, SwarmSpace{Nodes: nodes})
-	out := make([]string, nodes)
-	for i := range out {
-		k := s.pick(earlyNameKinds)
-		if late.on(10) {
-			k = earlyNameKinds + late.pick(len(lateNameSpellings))
+	names := make([]string, d.nodes)
+	for i := range names {
+		k := (s.Pick(earlyNameKinds) + earlyNameKinds - 1) % earlyNameKinds // n<i> the simplest
+		if s.OneIn(10) {
+			k = earlyNameKinds + s.Pick(len(lateNameSpellings))
 		}
-		out[i] = SwarmName(i, k, maxLen)
+		names[i] = SwarmName(i, k, maxLen)
 	}
-	return out
+	d.plan.Names = names
+	FitNames(d.plan, maxLen)
 }
 
 // NameKinds is the number of kinds of name SwarmName gives:

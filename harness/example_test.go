@@ -26,9 +26,9 @@ func Example() {
 		fmt.Printf("seed %d: %s, %d overlaps, trace %016x\n", seed, o.Verdict, len(o.Overlaps), o.Result.Hash())
 	}
 	// Output:
-	// seed 1: pass, 0 overlaps, trace 2549d4df9b5b3625
-	// seed 2: pass, 0 overlaps, trace 85444b8a762364c0
-	// seed 3: pass, 0 overlaps, trace 7b424ad190d9b614
+	// seed 1: pass, 0 overlaps, trace c1a08ee20277dc02
+	// seed 2: pass, 0 overlaps, trace 1cab147efc1bf5b3
+	// seed 3: pass, 0 overlaps, trace 0bc85a174a2dd28c
 }
 
 // A lock that hands a new holder the token of the term it replaced is
@@ -53,5 +53,5 @@ func Example_caught() {
 		}
 	}
 	// Output:
-	// seed 1: unsafe: fencing/shared-epoch, monotonic-tokens, unique-holder (exit status 1)
+	// seed 1: unsafe: fencing/shared-epoch, initial-record/token, monotonic-tokens, unique-holder (exit status 1)
 }

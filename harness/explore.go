@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -71,21 +70,13 @@ func ParsePath(s string) (Path, error) {
 
 // Small shrinks a scenario's run for exploration: nodes nodes and a run of
 // d, with the plan cut as shrinking cuts it (faults of removed nodes
-// dropped, faults that no longer heal in time dropped, a clock drift that
-// outlasts the run kept for the whole run).
+// dropped, faults that no longer heal in time dropped: faults.Plan.ForNodes
+// and Cut).
 func Small(s Setup, nodes int, d time.Duration) Setup {
 	s.Config.Nodes, s.Config.Duration = nodes, d
 	s.Config.Identities, s.Config.Clocks = nil, nil
 	if s.Plan != nil {
-		p := truncateNodes(s.Plan, nodes)
-		p.HealAt = min(p.HealAt, faults.Duration(d))
-		p.Events = fitting(p.Events, p.HealAt.D(), d)
-		for i := range p.Clocks {
-			if p.Clocks[i].DriftUntil.D() > d {
-				p.Clocks[i].DriftUntil = 0
-			}
-		}
-		s.Plan = p
+		s.Plan = s.Plan.ForNodes(nodes).Cut(d)
 	}
 	return s
 }

@@ -5,24 +5,26 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
-	"time"
 
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/sim"
 )
 
 // A guided campaign runs a scenario the way a coverage-guided fuzzer runs
-// its target: it keeps, as its corpus, the plans of the runs that reached
-// something no run before them had: a coverage point (Outcome.Reached: the
-// protocol's points and the harness's run shapes), or a point as many
-// times as no run before (counted in buckets, 1, 2, 3, 4-7, 8-15, 16-31,
-// 32-127, 128 or more, as AFL counts the hits of an edge); and derives most new
-// runs from them by mutating their faults and knobs: an event moved,
-// lengthened, shortened, aimed at another request, node or role, removed
-// or duplicated, an event or the applications, settings or initial content
-// of another seed's plan grafted in, a knob or a clock turned, events of
-// two corpus plans spliced, the world's seed changed. The other runs are
-// fresh seeds of the scenario, in order, as a plain campaign runs them.
+// its target: it keeps, as its corpus, the streams of choices
+// (faults.Choices) of the runs that reached something no run before them
+// had: a coverage point (Outcome.Reached: the protocol's points and the
+// harness's run shapes), or a point as many times as no run before
+// (counted in buckets, 1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128 or more, as
+// AFL counts the hits of an edge); and derives most new runs from them by
+// mutating their choices (faults.Choices.Mutate: a choice changed, an
+// element of a family deleted or repeated, a family left out or grafted
+// from another run), the world's seed changed now and then. It mutates
+// the stream the scenario draws its run from (Scenario.Draw), never a
+// plan, so it knows nothing of fault kinds and reaches every family the
+// generator draws. The other runs are fresh seeds of the scenario, in
+// order, as a plain campaign runs them; a scenario that draws no stream
+// (no Draw) runs fresh seeds only.
 //
 // Every run is a Reproducer (the scenario, the world's seed, the plan and
 // the duration), so a failure replays with `simrun replay FILE` like any
@@ -39,9 +41,8 @@ const GuidedBatch = 16
 
 // GuidedConfig is a guided campaign.
 type GuidedConfig struct {
-	// Scenario is what runs: each run is its Build(seed), with the plan
-	// replaced by a derived one (and the duration lengthened if the
-	// plan's settings promise a leader later).
+	// Scenario is what runs: each run is its Build(seed), with the nodes,
+	// duration and plan its Draw draws from derived choices.
 	Scenario Scenario
 	// Seed seeds the campaign's own generator: which corpus plan to
 	// derive from and how.
@@ -91,10 +92,10 @@ func (r *GuidedRun) Reproducer() *Reproducer { return ReproducerFor(r.scenario, 
 type GuidedResult struct {
 	// Runs were run: Fresh of fresh seeds, the others derived.
 	Runs, Fresh uint64
-	// Invalid counts the derived plans thrown away as invalid before they
+	// Invalid counts the derived runs thrown away as invalid before they
 	// ran (not counted in Runs).
 	Invalid uint64
-	// Corpus are the runs whose plans the corpus kept, in order: those
+	// Corpus are the runs whose choices the corpus kept, in order: those
 	// that reached a point no run before them had.
 	Corpus []uint64
 	// Coverage names the points; Reached holds those some run reached.
@@ -102,20 +103,20 @@ type GuidedResult struct {
 	Reached  sim.Coverage
 }
 
-// corpusEntry is a run whose plan the corpus keeps.
+// corpusEntry is a run whose choices the corpus keeps.
 type corpusEntry struct {
 	n       uint64
 	seed    uint64
-	plan    *faults.Plan
+	choices *faults.Choices
 	reached sim.Coverage
 }
 
-// guidedJob is a run to make: its world's seed and plan (nil: the
-// scenario's own).
+// guidedJob is a run to make: its world's seed, the choices it draws its
+// run from (nil for a scenario that draws none) and its Setup.
 type guidedJob struct {
 	n, parent uint64
 	seed      uint64
-	plan      *faults.Plan
+	choices   *faults.Choices
 	mutations []string
 	setup     Setup
 }
@@ -131,7 +132,7 @@ func Guided(ctx context.Context, cfg GuidedConfig) (*GuidedResult, error) {
 	if batch < 1 {
 		batch = GuidedBatch
 	}
-	g := &guided{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x6775_6964_6564_2121)), next: cfg.Start}
+	g := &guided{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed)), next: cfg.Start}
 	res := &GuidedResult{}
 	for res.Runs < cfg.Runs && ctx.Err() == nil {
 		jobs := make([]guidedJob, 0, batch)
@@ -195,8 +196,8 @@ func (g *guided) judge(j guidedJob, o *Outcome, res *GuidedResult) bool {
 	}
 	r := &GuidedRun{N: j.n, Parent: j.parent, Mutations: j.mutations, Outcome: o, scenario: g.cfg.Scenario}
 	r.New, r.NewPoints = g.count(o.Reached)
-	if r.New > 0 {
-		g.corpus = append(g.corpus, corpusEntry{n: j.n, seed: j.seed, plan: clonePlan(o.Plan), reached: o.Reached.Clone()})
+	if r.New > 0 && j.choices != nil {
+		g.corpus = append(g.corpus, corpusEntry{n: j.n, seed: j.seed, choices: j.choices, reached: o.Reached.Clone()})
 		res.Corpus = append(res.Corpus, j.n)
 	}
 	r.Covered = g.reached.Count()
@@ -218,13 +219,13 @@ type guided struct {
 	// point*8+bucket.
 	features []uint64
 	hits     []uint64 // runs that reached each point
-	// weights are the corpus plans' weights for the batch being derived,
-	// total their sum.
+	// weights are the corpus entries' weights for the batch being
+	// derived, total their sum.
 	weights []uint64
 	total   uint64
 }
 
-// weigh weighs the corpus plans for the next batch.
+// weigh weighs the corpus entries for the next batch.
 func (g *guided) weigh() {
 	g.weights, g.total = g.weights[:0], 0
 	for i := range g.corpus {
@@ -278,9 +279,10 @@ func (g *guided) count(c sim.Coverage) (features, points int) {
 	return features, points
 }
 
-// weight is how likely a corpus plan is to be derived from: the rarer the
-// points it reached, the likelier (each point weighs 2^20 over the runs
-// that reached it), in integers so that the draw is the same everywhere.
+// weight is how likely a corpus entry is to be derived from: the rarer
+// the points it reached, the likelier (each point weighs 2^20 over the
+// runs that reached it), in integers so that the draw is the same
+// everywhere.
 func (g *guided) weight(e *corpusEntry) uint64 {
 	w := uint64(1)
 	for i := range e.reached.Len() {
@@ -296,18 +298,14 @@ func (g *guided) weight(e *corpusEntry) uint64 {
 const maxTries = 20
 
 // derive makes run n: a fresh seed on one run in four, or while the corpus
-// is empty; otherwise a plan derived from a corpus plan chosen by weight,
-// by one to four mutations. It returns the job and the number of derived
-// plans it threw away as invalid.
+// is empty; otherwise the run drawn from choices derived from a corpus
+// entry's, chosen by weight, by one or two mutations (faults.Choices.Mutate),
+// the world's seed another on one run in eight. It returns the job and
+// the number of derived runs it threw away as invalid.
 func (g *guided) derive(n uint64) (guidedJob, uint64) {
 	sc := g.cfg.Scenario
-	fresh := func() guidedJob {
-		j := guidedJob{n: n, seed: g.next, setup: sc.Build(g.next)}
-		g.next++
-		return j
-	}
-	if len(g.corpus) == 0 || g.rng.IntN(4) == 0 {
-		return g.finish(fresh()), 0
+	if sc.Draw == nil || len(g.corpus) == 0 || g.rng.IntN(4) == 0 {
+		return g.fresh(n), 0
 	}
 	var invalid uint64
 	for range maxTries {
@@ -318,32 +316,51 @@ func (g *guided) derive(n uint64) (guidedJob, uint64) {
 			pi++
 		}
 		parent := &g.corpus[pi]
-		other := g.corpus[g.rng.IntN(len(g.corpus))].plan
-		j := guidedJob{n: n, parent: parent.n, seed: parent.seed, plan: clonePlan(parent.plan)}
+		other := g.corpus[g.rng.IntN(len(g.corpus))].choices
+		donorSeed := g.rng.Uint64() >> 1
+		donor := faults.NewSource(donorSeed)
+		sc.Draw(donorSeed, donor)
+		j := guidedJob{n: n, parent: parent.n, seed: parent.seed}
 		if g.rng.IntN(8) == 0 {
 			j.seed = g.rng.Uint64() >> 1
 			j.mutations = append(j.mutations, "another world seed")
 		}
-		base := sc.Build(j.seed)
-		m := &mutator{rng: g.rng, nodes: base.Config.Nodes, heal: j.plan.HealAt.D(), donor: func(seed uint64) *faults.Plan {
-			return clonePlan(sc.Build(seed).Plan)
-		}}
-		for k := 1 + g.rng.IntN(4); k > 0; k-- {
-			if what := m.mutate(j.plan, other); what != "" {
+		c := parent.choices
+		for k := 1 + g.rng.IntN(2); k > 0; k-- {
+			var what string
+			if c, what = c.Mutate(g.rng, other, donor.Choices()); what != "" {
 				j.mutations = append(j.mutations, what)
 			}
 		}
 		if len(j.mutations) == 0 {
 			continue
 		}
-		var ok bool
-		if j.setup, ok = g.setupFor(base, j.plan); !ok {
+		src := faults.Replay(c, faults.NewSource(j.seed))
+		d := sc.Draw(j.seed, src)
+		j.choices = src.Choices()
+		rep := &Reproducer{Version: ReproVersion, Scenario: sc.Name, Seed: j.seed, Nodes: d.Config.Nodes,
+			Duration: faults.Duration(d.Config.Duration), Plan: d.Plan}
+		var err error
+		if j.setup, err = rep.Setup(sc); err != nil {
 			invalid++
 			continue
 		}
 		return g.finish(j), invalid
 	}
-	return g.finish(fresh()), invalid
+	return g.fresh(n), invalid
+}
+
+// fresh makes run n of the next fresh seed, with the choices it draws.
+func (g *guided) fresh(n uint64) guidedJob {
+	sc, seed := g.cfg.Scenario, g.next
+	g.next++
+	j := guidedJob{n: n, seed: seed, setup: sc.Build(seed)}
+	if sc.Draw != nil {
+		src := faults.NewSource(seed)
+		sc.Draw(seed, src)
+		j.choices = src.Choices()
+	}
+	return g.finish(j)
 }
 
 // finish applies the campaign's Setup to a job's.
@@ -352,48 +369,4 @@ func (g *guided) finish(j guidedJob) guidedJob {
 		j.setup = g.cfg.Setup(j.setup)
 	}
 	return j
-}
-
-// setupFor is base, the scenario's run for the job's seed, with plan: its
-// duration lengthened if the plan's settings promise a leader later than
-// base's run is long, and false if the plan is not valid for it (Validate,
-// the protocol's settings) or would make the liveness bound wrong (a
-// record stating a lease longer than the nodes').
-func (g *guided) setupFor(base Setup, plan *faults.Plan) (Setup, bool) {
-	if len(plan.Events) > maxGuidedEvents {
-		return base, false
-	}
-	p, err := Configured(base.Protocol, plan, base.Config.Nodes)
-	if err != nil {
-		return base, false
-	}
-	// A record that states a lease longer than the nodes' longest (grafted
-	// from a plan of other settings) would hold the lock past the liveness
-	// bound, which the nodes' leases size: the swarm draws none. (The
-	// configured assumptions' lease may be longer: it keeps the protocol's
-	// own even when every node has settings of its own.)
-	longest, own := time.Duration(0), map[int]bool{}
-	for _, st := range plan.Settings {
-		own[st.Node] = true
-		longest = max(longest, st.Lease.D())
-	}
-	if len(own) < base.Config.Nodes {
-		longest = max(longest, base.Protocol.Assumptions.Lease)
-	}
-	if in := plan.Initial; in != nil && in.Record != nil && in.Record.Lease.D() > longest {
-		return base, false
-	}
-	for _, e := range plan.Events {
-		if e.Record != nil && e.Record.Lease.D() > longest {
-			return base, false
-		}
-	}
-	if p.LivenessBound > 0 {
-		base.Config.Duration = max(base.Config.Duration, plan.HealAt.D()+p.LivenessBound+SwarmSlack)
-	}
-	if plan.Validate(base.Config.Nodes, base.Config.Duration) != nil {
-		return base, false
-	}
-	base.Plan = plan
-	return base, true
 }

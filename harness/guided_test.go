@@ -23,10 +23,11 @@ const ladderPoints = 30
 
 // ladder is a protocol with a planted coverage point: each node reads the
 // lock object every 100 ms and never leads, and marks rung k when its k-th
-// read is answered 409. Its scenario's plans refuse one of a node's first
-// three reads with a 409, so that its seeds reach rungs 1 to 3 only; a
-// guided campaign climbs to the higher ones by aiming the refusal at later
-// reads.
+// read is answered 409. Its scenario's plans refuse one of a node's reads
+// with a 409: the first, or, drawing one in four again and again, each
+// read after it, so that a seed reaches rung k one time in 4^(k-1); a
+// guided campaign climbs to the higher ones by mutating the choices of the
+// runs that reached a rung first.
 var ladder = func() harness.Scenario {
 	var names []string
 	for k := 1; k <= ladderPoints; k++ {
@@ -49,18 +50,23 @@ var ladder = func() harness.Scenario {
 		NoFencingTokens: true,
 		Coverage:        []harness.CoverageSet{{Name: "ladder rungs", Points: names}},
 	}
-	return harness.Scenario{
+	return harness.Drawn(harness.Scenario{
 		Name: "test/ladder",
-		Doc:  "two nodes read every 100 ms; one of a node's first three reads is refused 409",
-		Build: func(seed uint64) harness.Setup {
+		Doc:  "two nodes read every 100 ms; one of a node's reads is refused 409, each later read one time in four as likely",
+		Draw: func(seed uint64, src *faults.Source) harness.Setup {
 			cfg := harness.World(seed)
 			cfg.Nodes, cfg.Duration = 2, 5*time.Second
+			s := src.Sub("ladder")
+			nth := 1
+			for nth < ladderPoints && s.OneIn(4) {
+				nth++
+			}
 			plan := &faults.Plan{HealAt: faults.Duration(4 * time.Second), Events: []faults.Event{
-				{Kind: faults.Refused, Node: int(seed % 2), Op: "GetObject", Nth: 1 + int(seed%3), Code: "ConditionalRequestConflict"},
+				{Kind: faults.Refused, Node: s.Pick(2), Op: "GetObject", Nth: nth, Code: "ConditionalRequestConflict"},
 			}}
 			return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 		},
-	}
+	})
 }()
 
 // rungs returns the ladder's rungs a run reached, from 1.
@@ -74,18 +80,19 @@ func rungs(o *harness.Outcome) []int {
 	return out
 }
 
-// TestGuidedFindsPlantedPoint: no seed of the ladder's scenario reaches a
-// rung above 3, by construction; a guided campaign of the same budget
-// climbs to rung 20, keeping in its corpus exactly the runs that reached
-// something no run before them had, and only those.
+// TestGuidedFindsPlantedPoint: no seed of the ladder's scenario, of as
+// many as the budget, reaches a rung above 8 (one seed in 4^8 would); a
+// guided campaign of the same budget climbs to rung 15, keeping in its
+// corpus exactly the runs that reached something no run before them had,
+// and only those.
 func TestGuidedFindsPlantedPoint(t *testing.T) {
-	const budget, target = 4000, 20
+	const budget, target = 4000, 15
 	for seed := uint64(1); seed <= budget; seed++ {
 		o, err := harness.RunSeed(ladder, seed, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r := rungs(o); len(r) != 1 || r[0] > 3 {
+		if r := rungs(o); len(r) != 1 || r[0] > 8 {
 			t.Fatalf("seed %d reached rungs %v", seed, r)
 		}
 	}

@@ -65,7 +65,7 @@ type Protocol struct {
 	// protocol accepts, in bytes: the swarm then gives the nodes, on some
 	// seeds, identities that a codec must carry exactly (quotes,
 	// backslashes, non-ASCII, HTML and control characters, and names of
-	// exactly this length; faults.SwarmNames). Zero: nodes are n0, n1, ....
+	// exactly this length; faults.Draw). Zero: nodes are n0, n1, ....
 	MaxIdentityLen int
 	// AuditWrites, if set, judges what the nodes wrote to the lock object
 	// in the protocol's own format: it reads the history's bodies (every

@@ -199,7 +199,7 @@ func (r *Reproducer) Setup(sc Scenario) (Setup, error) {
 	} else {
 		s.Plan = clonePlan(s.Plan)
 		if r.Nodes > 0 && s.Plan != nil {
-			s.Plan = truncateNodes(s.Plan, r.Nodes)
+			s.Plan = s.Plan.ForNodes(r.Nodes)
 		}
 	}
 	if r.Nodes > 0 {
@@ -316,58 +316,5 @@ func clonePlan(p *faults.Plan) *faults.Plan {
 	c.Settings = slices.Clone(p.Settings)
 	c.Apps = slices.Clone(p.Apps)
 	c.Names = slices.Clone(p.Names)
-	return &c
-}
-
-// nodeless reports whether an event acts on no node named in the plan (its
-// Node is ignored, but must exist): a fault of S3 or the lock object, or
-// one aimed at a role or a target, whose nodes are found when it fires.
-func nodeless(e faults.Event) bool {
-	switch e.Kind {
-	case faults.SlowS3, faults.DeleteLock, faults.Overwrite, faults.Restore, faults.RestoreOwn:
-		return true
-	}
-	return e.Role != "" || e.Target != ""
-}
-
-// truncateNodes returns p without the clocks, settings, applications and
-// events of nodes n and beyond; events that act on no node are kept, on
-// node 0.
-func truncateNodes(p *faults.Plan, n int) *faults.Plan {
-	c := *p
-	c.Clocks, c.Events, c.Settings, c.Apps = nil, nil, nil, nil
-	if p.Names != nil {
-		// One name per node: the first n, and n<i> for nodes beyond them.
-		c.Names = slices.Clone(p.Names[:min(n, len(p.Names))])
-		for i := len(c.Names); i < n; i++ {
-			c.Names = append(c.Names, fmt.Sprintf("n%d", i))
-		}
-	}
-	for _, cs := range p.Clocks {
-		if cs.Node < n {
-			c.Clocks = append(c.Clocks, cs)
-		}
-	}
-	for _, s := range p.Settings {
-		if s.Node < n {
-			c.Settings = append(c.Settings, s)
-		}
-	}
-	for _, a := range p.Apps {
-		if a.Node < n {
-			c.Apps = append(c.Apps, a)
-		}
-	}
-	for _, e := range p.Events {
-		switch {
-		case nodeless(e):
-			if e.Node >= n {
-				e.Node = 0
-			}
-		case e.Node >= n:
-			continue
-		}
-		c.Events = append(c.Events, e)
-	}
 	return &c
 }

@@ -20,7 +20,29 @@ type Scenario struct {
 	Expect Expectation
 	// Build makes the run for a seed.
 	Build func(seed uint64) Setup
-	_     struct{}
+	// Draw, if set, is how the scenario draws its run: the world from the
+	// seed, and every random decision of its plan (its nodes, duration
+	// and plan) from src, a stream of choices (faults.Source). Build must
+	// then give, for every seed, the nodes, duration and plan that Draw
+	// gives with the seed's own stream (faults.NewSource(seed)): Drawn
+	// makes such a Build. Shrinking (Shrink) and guided campaigns (Guided)
+	// draw runs with other choices through it, and run Build's run for the
+	// seed with those nodes, duration and plan, as a Reproducer's
+	// overrides: a scenario that wraps Build to change anything else of
+	// the run (its store, its audit) wraps Draw's runs too; one that
+	// changes the plan wraps Draw as well. A scenario without Draw is
+	// shrunk by leaving parts of its plan out (faults.Within), and a
+	// guided campaign runs only fresh seeds of it.
+	Draw func(seed uint64, src *faults.Source) Setup
+	_    struct{}
+}
+
+// Drawn is sc with its Build drawn by its Draw, each seed from its own
+// stream of choices (faults.NewSource).
+func Drawn(sc Scenario) Scenario {
+	draw := sc.Draw
+	sc.Build = func(seed uint64) Setup { return draw(seed, faults.NewSource(seed)) }
+	return sc
 }
 
 // Expectation is what a scenario expects of its protocol.

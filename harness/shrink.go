@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -14,33 +15,45 @@ import (
 // run does not fail, or fails otherwise than it expects.
 var ErrNothingToShrink = errors.New("nothing to shrink")
 
-// shrinkStep is the granularity of the durations Shrink tries.
+// shrinkStep is the granularity of the run lengths Shrink tries.
 const shrinkStep = 100 * time.Millisecond
 
-// Shrink minimises a failing reproducer of scenario sc: fewer plan events, fewer nodes, a
-// shorter run, fewer knobs, while the run still fails the same way: with
-// the same verdict and some of the same checkers, none new (a smaller run
-// may drop a symptom that came with the failure, such as a superseded write
-// beside an overlap, but never show another). It returns the smallest
-// reproducer found and the number of runs it took.
+// withinStream is the sub-stream that keeps or leaves out each part of the
+// plan shrunk (faults.Within).
+const withinStream = "within"
+
+// Shrink minimises a failing reproducer of scenario sc, while the run
+// still fails the same way: the same verdict and some of the same
+// checkers, none new. It returns the smallest reproducer found and the
+// number of runs it took.
+//
+// It shrinks the stream of choices the run is drawn from (faults.Shrink):
+// the seed's own stream if sc draws the reproducer's plan from it
+// (Scenario.Draw), and beside it a sub-stream that keeps or leaves out
+// each part of the plan drawn (faults.Within), so that one event can go
+// without its family; for a plan no stream drew (written by hand, by a
+// guided campaign, by an earlier shrink) that sub-stream alone. It knows
+// nothing of fault kinds. What the stream cannot express, where the run
+// ends (known only once it has run), is kept apart: between rounds Shrink
+// cuts the run (faults.Plan.Cut), an unsafe or crashed run or a retry
+// storm to as soon after its first violation as it still fails alike,
+// healing just before, a liveness failure by bringing the heal forward,
+// then ending the run soon after the heal plus the liveness bound.
 //
 // It runs r once to learn the signature to keep (a run that passes, or
 // shows another signature than r.Expect, is an error wrapping
-// ErrNothingToShrink), then repeats greedy passes until none makes progress
-// or budget runs are spent: plan events removed by delta debugging (halves,
-// then smaller chunks, down to single events); the nodes cut to the fewest
-// that still fail, then single nodes removed (the later ones renumbered),
-// the clocks and events of removed nodes dropped; clock settings removed,
-// or their offset or drift zeroed; the lock object's content before the
-// run, each node's settings and each application removed (or its slow
-// work); each S3 knob and the SDK's attempts zeroed; and the run shortened: for an unsafe or crashed run to just after
-// its violations (or failure), with healAt and the events that no longer
-// fit cut with it; for a liveness failure, healAt brought forward and the
-// run ended soon after healAt plus the protocol's liveness bound, so that
-// liveness is still judged. The seed never changes. The result has the
-// whole plan written out, nodes and duration only where they differ from
-// the scenario's, and the signature as its expectation.
+// ErrNothingToShrink), then shrinks until a round makes no progress or
+// budget runs are spent. The seed never changes. The result is a plan
+// reproducer, which replays as it is: the plan written out, nodes and
+// duration where they differ from the scenario's, the signature as its
+// expectation.
 func Shrink(sc Scenario, r *Reproducer, budget int) (*Reproducer, int, error) {
+	return shrink(sc, r, nil, budget)
+}
+
+// shrink is Shrink of r, which sc draws from choices c (nil: the seed's
+// own stream).
+func shrink(sc Scenario, r *Reproducer, c *faults.Choices, budget int) (*Reproducer, int, error) {
 	if budget < 1 {
 		return nil, 0, fmt.Errorf("shrink: budget %d; it must be at least 1", budget)
 	}
@@ -48,85 +61,139 @@ func Shrink(sc Scenario, r *Reproducer, budget int) (*Reproducer, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	base := sc.Build(r.Seed).Config
-	sh := &shrinker{sc: sc, budget: budget, bound: s0.Protocol.LivenessBound, nodes: base.Nodes, duration: base.Duration}
 	o, err := r.Run(sc, false)
-	sh.runs++
 	if err != nil {
-		return nil, sh.runs, err
+		return nil, 1, err
 	}
-	sh.target, sh.last = SignatureOf(o), o
+	sig := SignatureOf(o)
 	switch {
 	case o.Verdict == Pass:
-		return nil, sh.runs, fmt.Errorf("%w: the run passes", ErrNothingToShrink)
-	case r.Expect != nil && !r.Expect.Equal(sh.target):
-		return nil, sh.runs, fmt.Errorf("%w: the run shows %s, but the reproducer expects %s", ErrNothingToShrink, sh.target, r.Expect)
+		return nil, 1, fmt.Errorf("%w: the run passes", ErrNothingToShrink)
+	case r.Expect != nil && !r.Expect.Equal(sig):
+		return nil, 1, fmt.Errorf("%w: the run shows %s, but the reproducer expects %s", ErrNothingToShrink, sig, r.Expect)
 	}
-	plan := s0.Plan
-	if plan == nil {
-		plan = &faults.Plan{}
+	if s0.Plan == nil {
+		s0.Plan = &faults.Plan{}
 	}
-	sh.cur = &Reproducer{Version: ReproVersion, Scenario: r.Scenario, Seed: r.Seed, Nodes: r.Nodes, Duration: r.Duration, Plan: plan}
+	sh := &shrinker{sc: sc, target: sig, last: o, budget: budget, runs: 1, bound: s0.Protocol.LivenessBound,
+		heal: s0.Plan.HealAt.D(), end: s0.Config.Duration, failed: map[string]bool{}}
+	sh.start(r, s0, c)
 	for sh.left() {
-		progress := sh.events()
-		progress = sh.fewerNodes() || progress
-		progress = sh.clocks() || progress
-		progress = sh.setup() || progress
-		progress = sh.knobs() || progress
-		progress = sh.shorter() || progress
-		if !progress {
+		var shrunk bool
+		sh.choices, shrunk = faults.Shrink(sh.choices, sh.try, func() bool { return !sh.left() })
+		if !sh.shorter() && !shrunk {
 			break
 		}
 	}
-	out := sh.cur.clone()
+	out, base := *sh.cur, sc.Build(r.Seed).Config
 	out.Expect = &Signature{Verdict: sh.target.Verdict, Checkers: slices.Clone(sh.target.Checkers)}
-	if out.Nodes == sh.nodes {
+	if out.Nodes == base.Nodes {
 		out.Nodes = 0
 	}
-	if out.Duration.D() == sh.duration && out.Plan.HealAt < out.Duration {
+	if out.Duration.D() == base.Duration && out.Plan.HealAt < out.Duration {
 		out.Duration = 0
 	}
 	out.normalize()
-	return out, sh.runs, nil
+	return &out, sh.runs, nil
 }
 
 // shrinker is the state of one Shrink.
 type shrinker struct {
-	sc           Scenario
-	target       Signature
-	budget, runs int
-	bound        time.Duration // the protocol's liveness bound
-	// nodes and duration are the scenario's own.
-	nodes    int
-	duration time.Duration
-	// cur is the smallest failing reproducer so far, with an explicit plan;
-	// last is its outcome.
-	cur  *Reproducer
-	last *Outcome
+	sc               Scenario
+	target           Signature
+	budget, runs     int
+	bound, heal, end time.Duration // the liveness bound; the cut of every run tried
+	draw             func(*faults.Source) *Reproducer
+	choices          *faults.Choices
+	cur              *Reproducer     // the current run, drawn from choices
+	curKey           string          // its JSON
+	last             *Outcome        // its outcome
+	failed           map[string]bool // the JSON of the runs that did not fail alike
 }
 
 func (sh *shrinker) left() bool { return sh.runs < sh.budget }
 
-// try runs c and, if it still fails with the signature, makes it current.
-func (sh *shrinker) try(c *Reproducer) bool {
-	if !sh.left() {
-		return false
+// start sets how runs are drawn, and the current choices and run to s0's,
+// every part kept (faults.WithLargest): drawn by sc from c (or the seed's
+// own stream) if that gives s0, else s0 as it is.
+func (sh *shrinker) start(r *Reproducer, s0 Setup, c *faults.Choices) {
+	seed, sc := r.Seed, sh.sc
+	origin := func() *faults.Source {
+		if c != nil {
+			return faults.Replay(c, nil)
+		}
+		return faults.NewSource(seed)
 	}
+	base := func(src *faults.Source) Setup { return sc.Draw(seed, src) }
+	if sc.Draw == nil || !sameRun(base(origin()), s0) {
+		base = func(*faults.Source) Setup { return s0 }
+	}
+	sh.draw = func(src *faults.Source) *Reproducer {
+		s := base(src)
+		run := faults.Within(src.Sub(withinStream), s.Plan, s.Config.Nodes)
+		return &Reproducer{Version: ReproVersion, Scenario: r.Scenario, Seed: seed, Nodes: run.Nodes, Duration: faults.Duration(s.Config.Duration), Plan: run.Plan}
+	}
+	src := faults.WithLargest(origin(), withinStream)
+	sh.cur = sh.draw(src)
+	sh.choices = src.Choices()
+	key, _ := json.Marshal(sh.cur)
+	sh.curKey = string(key)
+}
+
+// sameRun reports whether two setups have the same nodes, duration and
+// plan.
+func sameRun(a, b Setup) bool {
+	x, errA := json.Marshal(a.Plan)
+	y, errB := json.Marshal(b.Plan)
+	return errA == nil && errB == nil && string(x) == string(y) && a.Config.Nodes == b.Config.Nodes && a.Config.Duration == b.Config.Duration
+}
+
+// drawn is the run choices c draw (every part kept past their end), cut
+// to heal by heal and end by end, and the choices it read.
+func (sh *shrinker) drawn(c *faults.Choices, heal, end time.Duration) (*Reproducer, *faults.Choices) {
+	src := faults.Replay(c, faults.WithLargest(faults.Replay(&faults.Choices{}, nil), withinStream))
+	r := sh.draw(src)
+	r.Plan, r.Duration = r.Plan.Cut(heal), min(r.Duration, faults.Duration(end))
+	return r, src.Choices()
+}
+
+// try runs the choices c if what they draw is smaller, and makes them
+// current if the run fails alike.
+func (sh *shrinker) try(c *faults.Choices) (*faults.Choices, bool) {
+	r, got := sh.drawn(c, sh.heal, sh.end)
+	if !got.Smaller(sh.choices) || !sh.run(r) {
+		return got, false
+	}
+	sh.choices = got
+	return got, true
+}
+
+// run runs c and, if it still fails with the signature, makes it current.
+// A run the same as the current one (other choices often draw it, their
+// families cut or left out) or one that did not fail alike is not run.
+func (sh *shrinker) run(c *Reproducer) bool {
+	b, err := json.Marshal(c)
+	key := string(b)
+	switch {
+	case err != nil || sh.failed[key] || !sh.left():
+		return false
+	case key == sh.curKey:
+		sh.cur = c
+		return true
+	}
+	sh.failed[key] = true
 	s, err := c.Setup(sh.sc)
 	if err != nil {
 		return false // not a valid run: costs nothing
 	}
 	sh.runs++
 	o, err := RunSetup(s, false)
-	if err != nil {
+	if err != nil || !sameFailure(SignatureOf(o), sh.target) {
 		return false
 	}
-	sig := SignatureOf(o)
-	if !sameFailure(sig, sh.target) {
-		return false
-	}
+	delete(sh.failed, key)
 	o.Scenario, o.Seed = c.Scenario, c.Seed
-	sh.cur, sh.last, sh.target = c, o, sig
+	sh.cur, sh.curKey, sh.last, sh.target = c, key, o, SignatureOf(o)
 	return true
 }
 
@@ -145,367 +212,47 @@ func sameFailure(sig, target Signature) bool {
 	return true
 }
 
-func (r *Reproducer) clone() *Reproducer {
-	c := *r
-	c.Plan = clonePlan(r.Plan)
-	if r.Expect != nil {
-		e := *r.Expect
-		e.Checkers = slices.Clone(r.Expect.Checkers)
-		c.Expect = &e
-	}
-	return &c
-}
-
-// withEvents is cur with the plan's events replaced.
-func (sh *shrinker) withEvents(evs []faults.Event) *Reproducer {
-	c := sh.cur.clone()
-	c.Plan.Events = evs
-	return c
-}
-
-func (sh *shrinker) effNodes() int {
-	if sh.cur.Nodes > 0 {
-		return sh.cur.Nodes
-	}
-	return sh.nodes
-}
-
-func (sh *shrinker) effDuration() time.Duration {
-	if sh.cur.Duration > 0 {
-		return sh.cur.Duration.D()
-	}
-	return sh.duration
-}
-
-// events removes plan events by delta debugging: it tries removing each of
-// n chunks, starting with halves; on success it goes on with the rest and
-// one chunk fewer, otherwise with chunks half as large, down to single
-// events.
-func (sh *shrinker) events() bool {
-	progress := false
-	n := 2
-	for sh.left() {
-		evs := sh.cur.Plan.Events
-		if len(evs) == 0 {
-			break
-		}
-		n = min(n, len(evs))
-		size := (len(evs) + n - 1) / n
-		removed := false
-		for start := 0; start < len(evs) && sh.left(); start += size {
-			rest := slices.Concat(evs[:start], evs[min(start+size, len(evs)):])
-			if sh.try(sh.withEvents(rest)) {
-				removed, progress = true, true
-				n = max(n-1, 2)
-				break
-			}
-		}
-		if !removed {
-			if n >= len(evs) {
-				break
-			}
-			n = min(2*n, len(evs))
-		}
-	}
-	return progress
-}
-
-// fewerNodes cuts the nodes to the fewest that still fail, dropping the
-// clocks and events of the nodes removed; then it tries removing each
-// remaining node, the nodes after it taking its place.
-func (sh *shrinker) fewerNodes() bool {
-	for k := 1; k < sh.effNodes() && sh.left(); k++ {
-		c := sh.cur.clone()
-		c.Nodes = k
-		c.Plan = truncateNodes(c.Plan, k)
-		if sh.try(c) {
-			return true
-		}
-	}
-	progress := false
-	for i := 0; i < sh.effNodes() && sh.effNodes() > 1 && sh.left(); {
-		c := sh.cur.clone()
-		c.Nodes = sh.effNodes() - 1
-		c.Plan = withoutNode(c.Plan, i)
-		if sh.try(c) {
-			progress = true
-			continue // the next node is now i
-		}
-		i++
-	}
-	return progress
-}
-
-// withoutNode returns p without the clocks and events of node i, the nodes
-// after i renumbered to take its place; events that act on no node are
-// kept.
-func withoutNode(p *faults.Plan, i int) *faults.Plan {
-	c := *p
-	c.Clocks, c.Events, c.Settings, c.Apps = nil, nil, nil, nil
-	if i < len(p.Names) {
-		c.Names = slices.Delete(slices.Clone(p.Names), i, i+1)
-	}
-	for _, cs := range p.Clocks {
-		switch {
-		case cs.Node == i:
-			continue
-		case cs.Node > i:
-			cs.Node--
-		}
-		c.Clocks = append(c.Clocks, cs)
-	}
-	for _, s := range p.Settings {
-		switch {
-		case s.Node == i:
-			continue
-		case s.Node > i:
-			s.Node--
-		}
-		c.Settings = append(c.Settings, s)
-	}
-	for _, a := range p.Apps {
-		switch {
-		case a.Node == i:
-			continue
-		case a.Node > i:
-			a.Node--
-		}
-		c.Apps = append(c.Apps, a)
-	}
-	for _, e := range p.Events {
-		switch {
-		case nodeless(e):
-			e.Node = 0
-		case e.Node == i:
-			continue
-		case e.Node > i:
-			e.Node--
-		}
-		c.Events = append(c.Events, e)
-	}
-	return &c
-}
-
-// clocks removes each clock setting, or failing that zeroes its offset or
-// its drift.
-func (sh *shrinker) clocks() bool {
-	progress := false
-	for i := 0; i < len(sh.cur.Plan.Clocks) && sh.left(); {
-		c := sh.cur.clone()
-		c.Plan.Clocks = slices.Delete(c.Plan.Clocks, i, i+1)
-		if sh.try(c) {
-			progress = true
-			continue // the next setting is now at i
-		}
-		cs := sh.cur.Plan.Clocks[i]
-		if cs.Offset != 0 && cs.DriftPPM != 0 {
-			for _, zero := range []func(*faults.ClockSetting){
-				func(s *faults.ClockSetting) { s.Offset = 0 },
-				func(s *faults.ClockSetting) { s.DriftPPM = 0 },
-			} {
-				c := sh.cur.clone()
-				zero(&c.Plan.Clocks[i])
-				progress = sh.try(c) || progress
-			}
-		}
-		i++
-	}
-	return progress
-}
-
-// setup removes what the plan says of the world besides its faults: the
-// lock object's content before the run (or its edit, its spelling, its
-// padding, its record's link, or what its record publishes),
-// the nodes' names (n0, n1, ...
-// then), each node's settings (the node then runs the protocol as given),
-// each node's application (the default then), or failing that the
-// application's slow work.
-func (sh *shrinker) setup() bool {
-	progress := false
-	if sh.cur.Plan.Initial != nil && sh.left() {
-		c := sh.cur.clone()
-		c.Plan.Initial = nil
-		progress = sh.try(c) || progress
-	}
-	// Then the record as the protocol writes it: without its edit, then
-	// in its own spelling.
-	for _, field := range []func(*faults.Object) *uint64{
-		func(o *faults.Object) *uint64 { return &o.Edit },
-		func(o *faults.Object) *uint64 { return &o.Spelling },
-	} {
-		if in := sh.cur.Plan.Initial; in != nil && *field(in) != 0 && sh.left() {
-			c := sh.cur.clone()
-			plain := *in
-			*field(&plain) = 0
-			c.Plan.Initial = &plain
-			progress = sh.try(c) || progress
-		}
-	}
-	// Then the record without its padding, its link, and what it
-	// publishes beyond the watermark it was handed.
-	for _, simpler := range []func(*faults.Object) bool{
-		func(o *faults.Object) bool { was := o.Size; o.Size = 0; return was != 0 },
-		func(o *faults.Object) bool { was := o.Record.Previous; o.Record.Previous = nil; return was != nil },
-		func(o *faults.Object) bool {
-			r := o.Record
-			var handed time.Time // the watermark a term starts from
-			if r.Previous != nil {
-				handed = r.Previous.Watermark
-			}
-			was := !r.Watermark.Equal(handed) || r.Updates != ""
-			r.Watermark, r.Updates = handed, ""
-			return was
-		},
-	} {
-		in := sh.cur.Plan.Initial
-		if in == nil || in.Record == nil || !sh.left() {
-			break
-		}
-		plain, rec := *in, *in.Record
-		plain.Record = &rec
-		if simpler(&plain) {
-			c := sh.cur.clone()
-			c.Plan.Initial = &plain
-			progress = sh.try(c) || progress
-		}
-	}
-	if sh.cur.Plan.Names != nil && sh.left() {
-		c := sh.cur.clone()
-		c.Plan.Names = nil
-		progress = sh.try(c) || progress
-	}
-	for i := 0; i < len(sh.cur.Plan.Settings) && sh.left(); {
-		c := sh.cur.clone()
-		c.Plan.Settings = slices.Delete(c.Plan.Settings, i, i+1)
-		if sh.try(c) {
-			progress = true
-			continue
-		}
-		i++
-	}
-	for i := 0; i < len(sh.cur.Plan.Apps) && sh.left(); {
-		c := sh.cur.clone()
-		c.Plan.Apps = slices.Delete(c.Plan.Apps, i, i+1)
-		if sh.try(c) {
-			progress = true
-			continue
-		}
-		if sh.cur.Plan.Apps[i].Work != 0 {
-			c := sh.cur.clone()
-			c.Plan.Apps[i].Work = 0
-			progress = sh.try(c) || progress
-		}
-		i++
-	}
-	return progress
-}
-
-// knobs zeroes each S3 knob and the SDK's attempts.
-func (sh *shrinker) knobs() bool {
-	progress := false
-	for _, knob := range []struct {
-		set  func(*faults.Plan) bool
-		zero func(*faults.Plan)
-	}{
-		{func(p *faults.Plan) bool { return p.S3.ConflictOnOverlapPPM != 0 }, func(p *faults.Plan) { p.S3.ConflictOnOverlapPPM = 0 }},
-		{func(p *faults.Plan) bool { return p.S3.ConflictPPM != 0 }, func(p *faults.Plan) { p.S3.ConflictPPM = 0 }},
-		{func(p *faults.Plan) bool { return p.S3.InternalBeforePPM != 0 }, func(p *faults.Plan) { p.S3.InternalBeforePPM = 0 }},
-		{func(p *faults.Plan) bool { return p.S3.SlowDownPPM != 0 }, func(p *faults.Plan) { p.S3.SlowDownPPM = 0 }},
-		{func(p *faults.Plan) bool { return p.S3.InternalAfterPPM != 0 }, func(p *faults.Plan) { p.S3.InternalAfterPPM = 0 }},
-		{func(p *faults.Plan) bool { return p.S3.LostPPM != 0 }, func(p *faults.Plan) { p.S3.LostPPM = 0 }},
-		{func(p *faults.Plan) bool { return p.S3.SlowPPM != 0 || p.S3.SlowMax != 0 }, func(p *faults.Plan) { p.S3.SlowPPM, p.S3.SlowMax = 0, 0 }},
-		{func(p *faults.Plan) bool { return p.SDKAttempts != 0 }, func(p *faults.Plan) { p.SDKAttempts = 0 }},
-		{func(p *faults.Plan) bool { return p.ErrorPages != "" }, func(p *faults.Plan) { p.ErrorPages = "" }},
-	} {
-		if !sh.left() {
-			break
-		}
-		if knob.set(sh.cur.Plan) {
-			c := sh.cur.clone()
-			knob.zero(c.Plan)
-			progress = sh.try(c) || progress
-		}
-	}
-	return progress
-}
-
-// isRateViolation reports whether v is a retry storm's (request-rate), which
-// is judged Liveness but happens at an instant, as a safety violation does.
-func isRateViolation(v linearizability.Violation) bool {
-	return v.Checker == linearizability.RateCheckName
-}
-
-// shorter shortens the run: an unsafe or crashed run, or a retry storm, to
-// just after what decided it, a liveness failure by bringing healAt forward and ending soon
-// after healAt plus the liveness bound.
+// shorter cuts the run: an unsafe or crashed run, or a retry storm (a
+// Liveness verdict that happens at an instant), to just after its first
+// violation; a liveness failure by bringing the heal forward and ending
+// soon after the heal plus the liveness bound.
 func (sh *shrinker) shorter() bool {
-	if sh.target.Verdict == Liveness.String() && !slices.ContainsFunc(sh.last.Violations, isRateViolation) {
-		return sh.shorterLiveness()
+	storm := func(v linearizability.Violation) bool { return v.Checker == linearizability.RateCheckName }
+	if sh.target.Verdict == Liveness.String() && !slices.ContainsFunc(sh.last.Violations, storm) {
+		phase := sh.end - sh.heal
+		progress := sh.bisect(shrinkStep, sh.heal, func(h time.Duration) (time.Duration, time.Duration) { return h, h + phase })
+		return sh.bisect(roundUp(sh.heal+sh.bound)+shrinkStep, sh.end, func(e time.Duration) (time.Duration, time.Duration) { return sh.heal, e }) || progress
 	}
-	// The instant by which every checker of the signature has spoken: the
-	// latest of each checker's first violation, or the failure.
-	var by time.Duration
+	by := sh.end
 	if f := sh.last.Result.Failure; f != nil {
 		by = f.At
 	}
-	first := map[string]time.Duration{}
 	for _, v := range sh.last.Violations {
-		k := v.Checker + "/" + v.Rule
-		if at, ok := first[k]; !ok || v.At < at {
-			first[k] = v.At
+		by = min(by, v.At)
+	}
+	return sh.bisect(roundUp(by)+shrinkStep, sh.end, func(e time.Duration) (time.Duration, time.Duration) { return min(sh.heal, e-shrinkStep), e })
+}
+
+// bisect looks for the smallest value in [lo, hi), in steps of
+// shrinkStep, whose cut (heal and end) still fails alike, assuming hi
+// does: lo first, then halving. It reports whether it found one, which is
+// then the current cut.
+func (sh *shrinker) bisect(lo, hi time.Duration, cut func(time.Duration) (heal, end time.Duration)) bool {
+	try := func(v time.Duration) bool {
+		heal, end := cut(v)
+		if heal <= 0 || end <= heal {
+			return false
 		}
+		if r, _ := sh.drawn(sh.choices, heal, end); !sh.run(r) {
+			return false
+		}
+		sh.heal, sh.end = heal, end
+		return true
 	}
-	for _, at := range first {
-		by = max(by, at)
-	}
-	lo := roundUp(by) + shrinkStep
-	return sh.bisect(lo, sh.effDuration(), sh.cutTo)
-}
-
-// cutTo is cur run for d, healAt at most d less a step, and the events
-// that would then last past healAt, or happen after the end, dropped.
-func (sh *shrinker) cutTo(d time.Duration) *Reproducer {
-	c := sh.cur.clone()
-	c.Duration = faults.Duration(d)
-	if c.Plan.HealAt.D() > d-shrinkStep {
-		c.Plan.HealAt = faults.Duration(d - shrinkStep)
-	}
-	c.Plan.Events = fitting(c.Plan.Events, c.Plan.HealAt.D(), d)
-	return c
-}
-
-// shorterLiveness brings healAt forward as far as the timed faults allow,
-// keeping the liveness phase's length, then shortens the liveness phase to
-// just past the liveness bound.
-func (sh *shrinker) shorterLiveness() bool {
-	heal := sh.cur.Plan.HealAt.D()
-	phase := sh.effDuration() - heal
-	var lo time.Duration
-	for _, e := range sh.cur.Plan.Events {
-		lo = max(lo, eventEnd(e))
-	}
-	progress := sh.bisect(roundUp(lo), heal, func(h time.Duration) *Reproducer {
-		c := sh.cur.clone()
-		c.Plan.HealAt = faults.Duration(h)
-		c.Duration = faults.Duration(h + phase)
-		return c
-	})
-	heal = sh.cur.Plan.HealAt.D()
-	return sh.bisect(roundUp(heal+sh.bound)+shrinkStep, sh.effDuration(), func(d time.Duration) *Reproducer {
-		c := sh.cur.clone()
-		c.Duration = faults.Duration(d)
-		return c
-	}) || progress
-}
-
-// bisect looks for the smallest value in [lo, hi), in steps of shrinkStep,
-// whose candidate still fails alike, assuming hi does: it tries lo first,
-// then halves the interval. It reports whether it found one.
-func (sh *shrinker) bisect(lo, hi time.Duration, cand func(time.Duration) *Reproducer) bool {
 	if lo >= hi {
 		return false
 	}
-	if sh.try(cand(lo)) {
+	if try(lo) {
 		return true
 	}
 	found := false
@@ -514,44 +261,13 @@ func (sh *shrinker) bisect(lo, hi time.Duration, cand func(time.Duration) *Repro
 		if mid >= hi {
 			break
 		}
-		if sh.try(cand(mid)) {
+		if try(mid) {
 			hi, found = mid, true
 		} else {
 			lo = mid
 		}
 	}
 	return found
-}
-
-// eventEnd is the instant by which a timed event is over (by Validate's
-// rule, healAt may not come before it); aimed events have none.
-func eventEnd(e faults.Event) time.Duration {
-	switch {
-	case e.Kind.Aimed():
-		return 0
-	case e.Kind == faults.Restart || e.Kind == faults.Linger:
-		return e.At.D()
-	}
-	return e.At.D() + e.For.D()
-}
-
-// fitting returns the events that fit a run ending at end and healing at
-// heal: timed faults over by heal, restarts and lingers before end.
-func fitting(evs []faults.Event, heal, end time.Duration) []faults.Event {
-	var out []faults.Event
-	for _, e := range evs {
-		switch {
-		case e.Kind.Aimed():
-		case e.Kind == faults.Restart || e.Kind == faults.Linger:
-			if e.At.D() >= end {
-				continue
-			}
-		case eventEnd(e) > heal:
-			continue
-		}
-		out = append(out, e)
-	}
-	return out
 }
 
 // roundUp rounds d up to a whole shrinkStep.

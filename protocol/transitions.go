@@ -92,7 +92,9 @@ const (
 	// CauseBusy: the last term's OnStartedLeading has not returned, so no
 	// acquisition may start.
 	CauseBusy
-	// CauseRenewalDue: RetryPeriod passed since the last successful write.
+	// CauseRenewalDue: the renewal interval (RetryPeriod, or RenewDeadline
+	// less RequestTimeout if shorter) passed since the last successful
+	// write's send.
 	CauseRenewalDue
 	// CauseStart: Run began.
 	CauseStart

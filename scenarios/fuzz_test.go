@@ -6,15 +6,16 @@ import (
 	"os"
 	"testing"
 
+	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/zoo"
 )
 
 // Native Go fuzzing over whole runs. A fuzz input is a simulator seed and a
-// string of choice bytes; harness.BytesSource reads the bytes as the choices of
-// the harness's generator (the same one rapid drives), so every input is
-// a valid run and the empty string is the quietest one: two nodes, default
-// settings, no faults. Plain `go test` runs FuzzElector's seed corpus
+// string of choice bytes; faults.FromBytes reads the bytes as the first
+// choices of the one generator (the one the swarm and rapid drive), the
+// seed's own stream after them, so every input is a valid run and the
+// empty string is the seed's swarm run. Plain `go test` runs FuzzElector's seed corpus
 // (f.Add and testdata/fuzz/FuzzElector) and FuzzZooVariant's. To fuzz:
 //
 //	go test -run '^$' -fuzz '^FuzzElector$' -fuzztime 10m ./scenarios/
@@ -29,17 +30,16 @@ import (
 // the input to testdata/fuzz/FuzzZooVariant/; delete that input afterwards,
 // or plain `go test` fails on it, as Go's fuzzing does for every target.
 
-// fuzzSeeds are inputs every target starts from: the quietest run, and a
-// few byte strings that switch on different fault families.
+// fuzzSeeds are inputs every target starts from: swarm seeds 1 to 3.
 func fuzzSeeds(f *testing.F) {
-	f.Add(uint64(1), []byte{})
-	f.Add(uint64(2), []byte{3, 0, 200, 0})
-	f.Add(uint64(3), []byte("\x05\x01\x00\xff\x10\x20\x30\x40\x50\x60\x70\x80\x90\xa0\xb0\xc0\xd0\xe0\xf0"))
+	for seed := range uint64(3) {
+		f.Add(seed+1, []byte{})
+	}
 }
 
 // electorOnInput runs the production elector on the run the input draws.
 func electorOnInput(seed uint64, choices []byte) (harness.Draw, *harness.Outcome, error) {
-	r := drawElector(harness.BytesSource(choices), seed)
+	r := drawElector(faults.FromBytes(seed, choices), seed)
 	o, err := harness.RunDraw(r)
 	return r, o, err
 }
@@ -78,7 +78,7 @@ func fuzzVariant() (string, error) {
 // variantOnInput runs zoo variant name on the run the input draws, with
 // the zoo's settings.
 func variantOnInput(name string, seed uint64, choices []byte) (harness.Draw, *harness.Outcome, error) {
-	r := harness.DrawRun(harness.BytesSource(choices), seed, zooProtocol(name), nil)
+	r := harness.DrawRun(faults.FromBytes(seed, choices), seed, zooProtocol(name))
 	o, err := harness.RunDraw(r)
 	return r, o, err
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/harness/elector"
-	"github.com/s3lease/s3lease/sim"
 )
 
 // LateWrite is a late write (docs/failure-modes.md#2-late-write): a fenced
@@ -19,22 +18,22 @@ import (
 // leader's belief ends at its local deadline, before anyone takes over; the
 // late write itself is judged by the fence alone, which must refuse it
 // because the successor's newer token was admitted first.
-var LateWrite = harness.Scenario{
+var LateWrite = harness.Drawn(harness.Scenario{
 	Name: "late-write",
 	Doc: "The leader sends a fenced write under its valid lease, but the write sits in the network for 12-16 s, " +
 		"twice the lease. Meanwhile the leader is cut off from S3, its term ends at its deadline and another node " +
 		"takes over and writes with a newer token; when the old write finally arrives the resource refuses it. " +
 		"A slow write is no process fault: the run stays inside the assumptions, no two terms overlap, and the fence alone judges the late write.",
 	Expect: harness.Survives,
-	Build: func(seed uint64) harness.Setup {
+	Draw: func(seed uint64, src *faults.Source) harness.Setup {
 		p := elector.Protocol(elector.DefaultSettings)
 		cfg := harness.World(seed)
-		c := sim.NewRandomChooser(seed ^ 0x6d6f646530325f77)
+		c := src.Sub("late-write")
 		plan := &faults.Plan{HealAt: faults.Duration(40 * time.Second)}
 		leader := modeAFirstLeader(c, plan, cfg.Nodes)
 		// The leader's k-th write leaves about (k-1) write intervals after
 		// it starts leading, a little after the run starts.
-		nth := 4 + int(c.Choose(sim.ChooseSetup, 13))
+		nth := 4 + int(c.Choose(13))
 		sent := 100*time.Millisecond + time.Duration(nth-1)*(cfg.WriteInterval+10*time.Millisecond)
 		plan.Events = append(plan.Events,
 			faults.Event{Kind: faults.WriteDelayed, Node: leader, Nth: nth,
@@ -45,17 +44,17 @@ var LateWrite = harness.Scenario{
 			faults.Event{Kind: faults.Partition, Node: leader,
 				At:        faults.Duration(sent - time.Second + modeARange(c, 0, 2*time.Second)),
 				For:       faults.Duration(modeARange(c, 10*time.Second, 13*time.Second)),
-				Blackhole: c.Choose(sim.ChooseSetup, 2) == 0})
+				Blackhole: c.Choose(2) == 0})
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
-}
+})
 
 // modeAFirstLeader picks a node from c and makes it the first leader by
 // keeping every other node from reaching S3 for the first 1.5 s: by the
 // time they read the lock object it holds the chosen node's record. A
 // partition is inside the elector's assumptions. It returns the node.
-func modeAFirstLeader(c sim.Chooser, plan *faults.Plan, nodes int) int {
-	leader := int(c.Choose(sim.ChooseSetup, uint64(nodes)))
+func modeAFirstLeader(c *faults.Source, plan *faults.Plan, nodes int) int {
+	leader := int(c.Choose(uint64(nodes)))
 	for i := range nodes {
 		if i != leader {
 			plan.Events = append(plan.Events, faults.Event{Kind: faults.Partition, Node: i, For: faults.Duration(1500 * time.Millisecond)})

@@ -6,23 +6,22 @@ import (
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/harness/elector"
-	"github.com/s3lease/s3lease/sim"
 )
 
 // LateGrant is a late grant (docs/failure-modes.md#3-late-grant): the answer
 // granting the lease arrives, or is learnt, only after the lease it grants
 // has expired.
-var LateGrant = harness.Scenario{
+var LateGrant = harness.Drawn(harness.Scenario{
 	Name: "late-grant",
 	Doc: "Every node's first PutObject (for most, the race to create the lock) is answered 7-10 s late, longer than the " +
 		"lease, and S3 is so slow for the first seconds that reads time out too. The winner gives up waiting for " +
 		"the grant; when it finally reads its own record after the term it would have granted is over, it does not " +
 		"lead with that token but takes the lock again with a new one.",
 	Expect: harness.Survives,
-	Build: func(seed uint64) harness.Setup {
+	Draw: func(seed uint64, src *faults.Source) harness.Setup {
 		p := elector.Protocol(elector.DefaultSettings)
 		cfg := harness.World(seed)
-		c := sim.NewRandomChooser(seed ^ 0x6d6f646530335f67)
+		c := src.Sub("late-grant")
 		plan := &faults.Plan{HealAt: faults.Duration(40 * time.Second)}
 		for i := range cfg.Nodes {
 			plan.Events = append(plan.Events, faults.Event{
@@ -42,4 +41,4 @@ var LateGrant = harness.Scenario{
 		})
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
-}
+})

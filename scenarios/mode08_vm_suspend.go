@@ -6,14 +6,13 @@ import (
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/harness/elector"
-	"github.com/s3lease/s3lease/sim"
 )
 
 // VMSuspend is a stopped monotonic clock
 // (docs/failure-modes.md#8-monotonic-clock-stops): a node's VM is suspended,
 // so its process and its monotonic clock both stop, for longer than the
 // lease.
-var VMSuspend = harness.Scenario{
+var VMSuspend = harness.Drawn(harness.Scenario{
 	Name: "vm-suspend",
 	Doc: "Each node's VM is suspended once, one node after another in a random order, each for 10-12 s (longer " +
 		"than a lease and the retries a follower needs to take over), never two at once: its process and its " +
@@ -21,10 +20,10 @@ var VMSuspend = harness.Scenario{
 		"resume the old leader's clock says almost no time has passed, so it still believes it leads until its " +
 		"next renewal fails, and the resource refuses the writes it sends meanwhile under its old token.",
 	Expect: harness.Fenced,
-	Build: func(seed uint64) harness.Setup {
+	Draw: func(seed uint64, src *faults.Source) harness.Setup {
 		p := elector.Protocol(elector.DefaultSettings)
 		cfg := harness.World(seed)
-		c := sim.NewRandomChooser(seed ^ 0x6d6f646530385f76)
+		c := src.Sub("vm-suspend")
 		plan := &faults.Plan{}
 		// Only a node's own stall ends its term, so every leader is stalled
 		// while it leads, the first one included. The suspensions never
@@ -42,16 +41,16 @@ var VMSuspend = harness.Scenario{
 		cfg.Duration = at + 20*time.Second
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
-}
+})
 
 // permutation returns 0..n-1 in an order c chooses.
-func permutation(c sim.Chooser, n int) []int {
+func permutation(c *faults.Source, n int) []int {
 	out := make([]int, n)
 	for i := range out {
 		out[i] = i
 	}
 	for i := n - 1; i > 0; i-- {
-		j := int(c.Choose(sim.ChooseSetup, uint64(i+1)))
+		j := int(c.Choose(uint64(i + 1)))
 		out[i], out[j] = out[j], out[i]
 	}
 	return out

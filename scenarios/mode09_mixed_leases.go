@@ -7,7 +7,6 @@ import (
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/harness/elector"
-	"github.com/s3lease/s3lease/sim"
 )
 
 // modeAShortLease and modeALongLease are the settings of mixed-leases
@@ -32,33 +31,33 @@ var (
 // MixedLeases is mixed lease durations
 // (docs/failure-modes.md#9-mixed-lease-durations): candidates configured
 // with different lease durations.
-var MixedLeases = harness.Scenario{
+var MixedLeases = harness.Drawn(harness.Scenario{
 	Name: "mixed-leases",
 	Doc: "Nodes run three different configurations (leases of 4 s, 12 s and 6 s, with matching renew deadlines, " +
 		"retry periods and request timeouts). Every node crashes or is stopped once, at its own slot, and comes " +
 		"back; leadership passes between nodes of different settings, and a follower always waits out the " +
 		"longer of its own lease and the one written in the record.",
 	Expect: harness.Survives,
-	Build: func(seed uint64) harness.Setup {
+	Draw: func(seed uint64, src *faults.Source) harness.Setup {
 		p := elector.Nodes(modeAMixedSettings...)
 		cfg := harness.World(seed)
 		cfg.Duration = 75 * time.Second
-		c := sim.NewRandomChooser(seed ^ 0x6d6f646530395f6d)
+		c := src.Sub("mixed-leases")
 		plan := &faults.Plan{HealAt: faults.Duration(44 * time.Second)}
 		// One slot per node, 7 s apart, in an order drawn from the seed.
 		order := make([]int, cfg.Nodes)
 		for i := range order {
-			j := int(c.Choose(sim.ChooseSetup, uint64(i+1)))
+			j := int(c.Choose(uint64(i + 1)))
 			order[i], order[j] = order[j], i
 		}
 		for slot, node := range order {
 			at := 4*time.Second + time.Duration(slot)*7*time.Second + modeARange(c, 0, 2*time.Second)
 			kind := faults.Crash
-			if c.Choose(sim.ChooseSetup, 2) == 0 {
+			if c.Choose(2) == 0 {
 				kind = faults.Stop
 			}
 			identity := ""
-			if c.Choose(sim.ChooseSetup, 2) == 0 {
+			if c.Choose(2) == 0 {
 				identity = fmt.Sprintf("n%d-r", node)
 			}
 			plan.Events = append(plan.Events,
@@ -68,4 +67,4 @@ var MixedLeases = harness.Scenario{
 		}
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
-}
+})

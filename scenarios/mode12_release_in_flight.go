@@ -7,7 +7,6 @@ import (
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/harness/elector"
-	"github.com/s3lease/s3lease/sim"
 )
 
 // ReleaseInFlight is a release racing a renewal
@@ -15,18 +14,18 @@ import (
 // to stop while a renewal is in flight, and releases its lease; the release
 // must neither lose the race with the renewal nor come before the
 // application stopped.
-var ReleaseInFlight = harness.Scenario{
+var ReleaseInFlight = harness.Drawn(harness.Scenario{
 	Name: "release-in-flight",
 	Doc: "Twice (the second time once a leader is surely back), while S3 is slow (every leg 250-450 ms longer and a third of them up to 600 ms more, so renewals spend most of their time in flight), " +
 		"every node is stopped at once and restarted 4 s later. The leader is usually stopped with a renewal in flight: its application's term ends, " +
 		"then it releases; when the renewal lands first, the release gets 412, re-reads, recognises its own renewal and releases that record. " +
 		"The restarted nodes take the released lease at once.",
 	Expect: harness.Survives,
-	Build: func(seed uint64) harness.Setup {
+	Draw: func(seed uint64, src *faults.Source) harness.Setup {
 		p := elector.Protocol(elector.DefaultSettings) // ReleaseOnCancel
 		cfg := harness.World(seed)
 		cfg.Duration = 42 * time.Second
-		c := sim.NewRandomChooser(seed ^ 0x72656c65617365)
+		c := src.Sub("release-in-flight")
 		plan := &faults.Plan{HealAt: faults.Duration(27 * time.Second)}
 		// A long tail on a third of the requests, so that a release sometimes
 		// overtakes the renewal in flight before it.
@@ -40,8 +39,8 @@ var ReleaseInFlight = harness.Scenario{
 			if round > 0 {
 				lead = elector.DefaultSettings.LeaseDuration + 3*elector.DefaultSettings.RetryPeriod
 			}
-			at += lead + time.Duration(c.Choose(sim.ChooseSetup, uint64(3*time.Second)))
-			slow := 250*time.Millisecond + time.Duration(c.Choose(sim.ChooseSetup, uint64(200*time.Millisecond)))
+			at += lead + time.Duration(c.Choose(uint64(3*time.Second)))
+			slow := 250*time.Millisecond + time.Duration(c.Choose(uint64(200*time.Millisecond)))
 			plan.Events = append(plan.Events, faults.Event{
 				Kind: faults.SlowS3, At: faults.Duration(at - 2*time.Second), For: faults.Duration(3 * time.Second), By: faults.Duration(slow),
 			})
@@ -54,4 +53,4 @@ var ReleaseInFlight = harness.Scenario{
 		}
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
-}
+})

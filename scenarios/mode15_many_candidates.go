@@ -7,7 +7,6 @@ import (
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/harness/elector"
-	"github.com/s3lease/s3lease/sim"
 )
 
 // modeBManyCandidatesSettings are the elector's settings in ManyCandidates: the
@@ -25,27 +24,27 @@ var modeBManyCandidatesSettings = elector.Settings{
 // ManyCandidates is many candidates
 // (docs/failure-modes.md#15-many-candidates): many candidates contending at
 // once must not produce overlapping terms.
-var ManyCandidates = harness.Scenario{
+var ManyCandidates = harness.Drawn(harness.Scenario{
 	Name: "many-candidates",
 	Doc: "Fifteen nodes polling every 300 ms race for the lock; S3 answers 409 to most conditional writes that overlap " +
 		"another and to a few others; three times all nodes stop (the leader releases) and restart together " +
 		"to race for the released lease. Every race has one winner and terms never overlap.",
 	Expect: harness.Survives,
-	Build: func(seed uint64) harness.Setup {
+	Draw: func(seed uint64, src *faults.Source) harness.Setup {
 		p := elector.Protocol(modeBManyCandidatesSettings)
 		cfg := harness.World(seed)
 		cfg.Nodes = 15
 		cfg.Duration = 30 * time.Second
-		c := sim.NewRandomChooser(seed ^ 0x6d616e79)
+		c := src.Sub("many-candidates")
 		plan := &faults.Plan{HealAt: faults.Duration(16 * time.Second)}
-		plan.S3.ConflictOnOverlapPPM = 500_000 + int64(c.Choose(sim.ChooseSetup, 500_001))
-		plan.S3.ConflictPPM = 20_000 + int64(c.Choose(sim.ChooseSetup, 30_001))
+		plan.S3.ConflictOnOverlapPPM = 500_000 + int64(c.Choose(500_001))
+		plan.S3.ConflictPPM = 20_000 + int64(c.Choose(30_001))
 		// Three times, every node stops (the leader releases) and all
 		// restart together, to race for the released lease.
 		at := time.Duration(0)
 		for round := range 3 {
-			at += 3*time.Second + time.Duration(c.Choose(sim.ChooseSetup, uint64(time.Second)))
-			back := at + 500*time.Millisecond + time.Duration(c.Choose(sim.ChooseSetup, uint64(time.Second)))
+			at += 3*time.Second + time.Duration(c.Choose(uint64(time.Second)))
+			back := at + 500*time.Millisecond + time.Duration(c.Choose(uint64(time.Second)))
 			for i := range cfg.Nodes {
 				plan.Events = append(plan.Events,
 					faults.Event{Kind: faults.Stop, At: faults.Duration(at), Node: i},
@@ -55,4 +54,4 @@ var ManyCandidates = harness.Scenario{
 		}
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
-}
+})

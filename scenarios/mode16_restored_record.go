@@ -6,7 +6,6 @@ import (
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/harness/elector"
-	"github.com/s3lease/s3lease/sim"
 )
 
 // modeBRestoredRecord is the body an outside tool restores, twice: an old,
@@ -19,7 +18,7 @@ const modeBRestoredRecord = `{"holder":"n0","token":1,"leaseDurationMs":6000,"ac
 // The electors' own records never repeat (each carries a fresh nonce); an
 // outside writer that restores one body twice does make an ETag come back,
 // though not its Last-Modified, which followers compare too.
-var RestoredRecord = harness.Scenario{
+var RestoredRecord = harness.Drawn(harness.Scenario{
 	Name: "restored-record",
 	Doc: "An outside tool restores an old record of n0's over the lock object, and again 6-8 s later, byte for byte: " +
 		"both writes have the same ETag but not the same Last-Modified. A candidate that timed the first restore sees the second " +
@@ -27,17 +26,17 @@ var RestoredRecord = harness.Scenario{
 		"What If-Match cannot see remains: a takeover decided on a read of the first restore that lands after the second succeeds against it (a race of one round trip). " +
 		"Foreign writes leave the elector's assumptions; no stale write may be accepted.",
 	Expect: harness.Fenced,
-	Build: func(seed uint64) harness.Setup {
+	Draw: func(seed uint64, src *faults.Source) harness.Setup {
 		p := elector.Protocol(elector.DefaultSettings)
 		cfg := harness.World(seed)
 		cfg.Duration = 40 * time.Second
-		c := sim.NewRandomChooser(seed ^ 0x616261)
-		first := 4*time.Second + time.Duration(c.Choose(sim.ChooseSetup, uint64(2*time.Second)))
-		second := first + 6*time.Second + time.Duration(c.Choose(sim.ChooseSetup, uint64(2*time.Second)))
+		c := src.Sub("restored-record")
+		first := 4*time.Second + time.Duration(c.Choose(uint64(2*time.Second)))
+		second := first + 6*time.Second + time.Duration(c.Choose(uint64(2*time.Second)))
 		plan := &faults.Plan{HealAt: faults.Duration(second + time.Second), Events: []faults.Event{
 			{Kind: faults.Overwrite, At: faults.Duration(first), Body: modeBRestoredRecord},
 			{Kind: faults.Overwrite, At: faults.Duration(second), Body: modeBRestoredRecord},
 		}}
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: p}
 	},
-}
+})

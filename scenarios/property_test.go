@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -13,8 +15,9 @@ import (
 	"pgregory.net/rapid"
 )
 
-// Property-based runs with rapid: whole runs drawn by the generator of
-// gen_test.go, judged by the harness.
+// Property-based runs with rapid: whole runs drawn by the one generator
+// (faults.Draw, as the swarm scenario draws them: harness.DrawRun) from
+// rapid's choices (harness.RapidSource), judged by the harness.
 //
 // TestPropertyElectorSafe runs rapid's default 100 checks (20 with -short),
 // well under a second at a few milliseconds a run. Nightly, ask for more
@@ -31,9 +34,8 @@ import (
 //	go test -run '^TestPropertyElectorSafe$' ./scenarios/ -rapid.seed=S
 //	go test -run '^TestPropertyElectorSafe$' ./scenarios/ -rapid.failfile=testdata/rapid/TestPropertyElectorSafe/NAME.fail
 //
-// When the run uses the default settings, the failure message also holds a
-// reproducer file of the swarm scenario for `simrun replay` and `simrun
-// shrink`.
+// The failure message also holds a reproducer file of the swarm scenario
+// for `simrun replay` and `simrun shrink`.
 
 // electorProperty: the production elector passes a drawn run: it is never
 // unsafe, stuck or crashed (nor anything else but pass). The failure message is the signature alone, so that
@@ -67,25 +69,6 @@ func TestPropertyElectorSafe(t *testing.T) {
 // fails.
 const zooVariantUnderTest = "no-watchdog"
 
-// zooProperty: the zoo variant name passes a drawn run with the zoo's
-// settings. It is expected to fail. Every failing run is reported to
-// failed, the last call being rapid's replay of the shrunk run.
-func zooProperty(name string, failed func(harness.Draw, *harness.Outcome)) func(*rapid.T) {
-	p := zooProtocol(name)
-	return func(t *rapid.T) {
-		r := harness.DrawRun(harness.RapidSource(t), rapid.Uint64().Draw(t, "seed"), p, nil)
-		o, err := harness.RunDraw(r)
-		if err != nil {
-			t.Fatalf("cannot run: %v", err)
-		}
-		if o.Verdict != harness.Pass {
-			failed(r, o)
-			t.Log(harness.Describe(r, o))
-			t.Fatalf("zoo/%s: %s", name, harness.SignatureOf(o))
-		}
-	}
-}
-
 // pinnedRapidSeed is the rapid seed TestPropertyFindsZooBug uses unless
 // -rapid.seed is given, so that the time it takes and the plan it shrinks
 // to are the same on every run.
@@ -115,13 +98,14 @@ func setRapidFlag(t *testing.T, name, value string) {
 	t.Cleanup(func() { _ = flag.Set(name, old) })
 }
 
-// TestPropertyFindsZooBug: the property the production elector passes
-// fails for the zoo's no-watchdog variant, and rapid shrinks the failing
-// run to a plan of a handful of fault events that still fails, on its own,
-// as a reproducer file of the zoo scenario.
+// TestPropertyFindsZooBug: harness.Check, the property the production
+// elector passes, fails for the zoo's no-watchdog variant, and shrinks the
+// failing run, on the choices rapid drew it from, to a plan of a handful
+// of fault events that still fails, on its own, as a reproducer file of
+// the variant's swarm scenario.
 //
 // rapid's seed is pinned (pinnedRapidSeed) unless -rapid.seed is given;
-// no fail file is written. To watch rapid find and shrink it with another
+// no fail file is written. To watch Check find and shrink it with another
 // seed, and see the shrunk run:
 //
 //	go test -run '^TestPropertyFindsZooBug$' -v ./scenarios/ -rapid.seed=7
@@ -129,61 +113,45 @@ func TestPropertyFindsZooBug(t *testing.T) {
 	setRapidFlag(t, "rapid.seed", fmt.Sprint(pinnedRapidSeed))
 	setRapidFlag(t, "rapid.nofailfile", "true")
 	setRapidFlag(t, "rapid.checks", "2000")
-	var (
-		runs, failures int
-		first          time.Duration
-		last           harness.Draw
-		lastOut        *harness.Outcome
-	)
-	start := time.Now()
-	prop := zooProperty(zooVariantUnderTest, func(r harness.Draw, o *harness.Outcome) {
-		if failures == 0 {
-			first = time.Since(start)
-		}
-		failures++
-		last, lastOut = r, o
-	})
-	counted := func(t *rapid.T) { runs++; prop(t) }
+	p := zooProtocol(zooVariantUnderTest)
+	dir := t.TempDir()
 	rec := &harness.Recorder{TestName: t.Name()}
-	rapid.Check(rec, counted)
-	total := time.Since(start)
-
-	if !rec.Failed() || failures == 0 {
-		t.Fatalf("rapid found no failure of zoo/%s in %d runs (%v); the harness no longer catches it:\n%s",
-			zooVariantUnderTest, runs, total, rec.Logs())
+	start := time.Now()
+	harness.Check(rec, p, harness.WithDir(dir))
+	rec.Done()
+	if !rec.Failed() {
+		t.Fatalf("Check found no failure of zoo/%s; the harness no longer catches it:\n%s", zooVariantUnderTest, rec.Logs())
 	}
 	report := rec.Errors()
-	if !strings.Contains(report, "zoo/"+zooVariantUnderTest) {
-		t.Errorf("rapid failed for another reason than the variant's bug:\n%s\n%s", report, rec.Logs())
+	if !strings.Contains(report, "zoo/"+zooVariantUnderTest+" fails") {
+		t.Errorf("Check failed for another reason than the variant's bug:\n%s\n%s", report, rec.Logs())
 	}
-	t.Logf("rapid found zoo/%s failing after %v and shrank it in %v more (%d runs, %d of them failing)",
-		zooVariantUnderTest, first.Round(time.Millisecond), (total - first).Round(time.Millisecond), runs, failures)
-	t.Logf("rapid's report:\n%s", report)
+	t.Logf("Check found and shrank zoo/%s's failure in %v:\n%s", zooVariantUnderTest, time.Since(start).Round(time.Millisecond), report)
 
 	// The shrunk run: a handful of events, and it fails alone, as a
 	// reproducer of the zoo scenario.
 	const most = 5
-	rep := last.Reproducer("zoo/" + zooVariantUnderTest)
-	sig := harness.SignatureOf(lastOut)
-	rep.Expect = &sig
-	b, err := rep.Marshal()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	if len(files) != 1 {
+		t.Fatalf("want one reproducer in %s, found %v", dir, files)
+	}
+	b, err := os.ReadFile(files[0])
 	if err != nil {
 		t.Fatal(err)
-	}
-	t.Logf("shrunk run: %d fault events, %d clock settings, %d nodes, %v\n%s",
-		len(last.Plan.Events), len(last.Plan.Clocks), last.Nodes, last.Duration, b)
-	if n := len(last.Plan.Events); n > most {
-		t.Errorf("rapid shrank the failure to %d fault events; want at most %d", n, most)
 	}
 	back, err := harness.LoadReproducer(bytes.NewReader(b))
 	if err != nil {
 		t.Fatalf("the shrunk run's reproducer does not load: %v", err)
 	}
+	t.Logf("shrunk run:\n%s", b)
+	if n := len(back.Plan.Events); n > most {
+		t.Errorf("Check shrank the failure to %d fault events; want at most %d", n, most)
+	}
 	o, err := back.Run(scenario(t, back.Scenario), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := harness.SignatureOf(o); !got.Equal(sig) || o.Verdict == harness.Pass {
-		t.Errorf("the shrunk run replayed from its reproducer shows %s; rapid saw %s", got, sig)
+	if got := harness.SignatureOf(o); back.Expect == nil || !got.Equal(*back.Expect) || o.Verdict == harness.Pass {
+		t.Errorf("the shrunk run replayed from its reproducer shows %s; it expects %v", got, back.Expect)
 	}
 }

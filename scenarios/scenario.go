@@ -7,7 +7,6 @@ import (
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/harness/elector"
-	"github.com/s3lease/s3lease/sim"
 )
 
 // Swarm is the default campaign: the production elector with its default
@@ -21,35 +20,34 @@ var Swarm = withWatermarkApps(harness.Swarm("swarm", elector.Protocol(elector.De
 // minute, clocks with offsets and drift within the elector's bound, and
 // rolling restarts: some nodes are asked to stop (releasing their lease if
 // they lead) and come back a little later, some under a new identity.
-var Reference = harness.Scenario{
+var Reference = harness.Drawn(harness.Scenario{
 	Name:   "reference",
 	Doc:    "5 nodes, 60 s, clock offsets and drift within bounds, rolling restarts with release",
 	Expect: harness.Survives,
-	Build: func(seed uint64) harness.Setup {
+	Draw: func(seed uint64, src *faults.Source) harness.Setup {
 		p := elector.Protocol(elector.DefaultSettings)
-		return harness.Setup{Config: harness.World(seed), Plan: rollingRestarts(seed, 5), Protocol: p}
+		return harness.Setup{Config: harness.World(seed), Plan: rollingRestarts(src.Sub("reference"), 5), Protocol: p}
 	},
-}
+})
 
 // rollingRestarts is the reference plan: every node a clock within the
 // elector's drift bound; about half the nodes stopped between 5 s and 35 s
-// and restarted one to three seconds later.
-func rollingRestarts(seed uint64, nodes int) *faults.Plan {
-	c := sim.NewRandomChooser(seed ^ 0x726f6c6c696e67)
+// and restarted one to three seconds later; every choice c's.
+func rollingRestarts(c *faults.Source, nodes int) *faults.Plan {
 	p := &faults.Plan{HealAt: faults.Duration(40 * time.Second)}
 	for i := range nodes {
 		p.Clocks = append(p.Clocks, faults.ClockSetting{
 			Node:     i,
-			Offset:   faults.Duration(time.Duration(c.Choose(sim.ChooseSetup, uint64(4*time.Second))) - 2*time.Second),
-			DriftPPM: int64(c.Choose(sim.ChooseSetup, 401)) - 200,
+			Offset:   faults.Duration(time.Duration(c.Choose(uint64(4*time.Second))) - 2*time.Second),
+			DriftPPM: int64(c.Choose(401)) - 200,
 		})
-		if c.Choose(sim.ChooseSetup, 2) == 0 {
+		if c.Choose(2) == 0 {
 			continue
 		}
-		stopAt := 5*time.Second + time.Duration(c.Choose(sim.ChooseSetup, uint64(30*time.Second)))
-		down := time.Second + time.Duration(c.Choose(sim.ChooseSetup, uint64(2*time.Second)))
+		stopAt := 5*time.Second + time.Duration(c.Choose(uint64(30*time.Second)))
+		down := time.Second + time.Duration(c.Choose(uint64(2*time.Second)))
 		identity := ""
-		if c.Choose(sim.ChooseSetup, 2) == 0 {
+		if c.Choose(2) == 0 {
 			identity = fmt.Sprintf("n%d-r", i)
 		}
 		p.Events = append(p.Events,

@@ -40,9 +40,6 @@ const RuleWatermarkAPI = "api-contract"
 // so that an elector that drifts from it is seen to.
 const maxUpdatesLen = 1024
 
-// streamWatermarks is the seed's stream of the watermark application.
-const streamWatermarks = 0x77617465_726d6b21
-
 // swarmWatermarks is the application's draw for a seed: how often it
 // publishes, how far ahead, and the updates it names.
 type swarmWatermarks struct {
@@ -50,14 +47,16 @@ type swarmWatermarks struct {
 	updates      func(node int) string
 }
 
-// drawWatermarks draws the watermark application of a seed: none on seven
-// seeds in eight (it costs: records that carry updates which JSON must
-// escape take the elector's codec off its fast path, and the judge reads
-// every record the nodes wrote with encoding/json).
+// drawWatermarks draws the watermark application of a seed, from a
+// sub-stream of the seed's own (the application is the world's, not the
+// plan's: a reproducer of the seed runs it whatever its plan): none on
+// seven seeds in eight (it costs: records that carry updates which JSON
+// must escape take the elector's codec off its fast path, and the judge
+// reads every record the nodes wrote with encoding/json).
 func drawWatermarks(seed uint64) *swarmWatermarks {
-	c := sim.NewRandomChooser(seed ^ streamWatermarks)
-	pick := func(n int) int { return int(c.Choose(sim.ChooseSetup, uint64(n))) }
-	if pick(8) != 0 {
+	c := faults.NewSource(seed).Sub("watermark-application")
+	pick := c.Pick
+	if !c.OneIn(8) {
 		return nil
 	}
 	every := time.Duration(100+pick(901)) * time.Millisecond

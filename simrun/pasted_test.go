@@ -104,7 +104,7 @@ func TestPrintedCommandsRunWhenPasted(t *testing.T) {
 	// explore: the path command, and the reproducer -o writes.
 	out.Reset()
 	found := filepath.Join(dir, "found.json")
-	run([]string{"explore", "-scenario", "zoo/unconditional-acquire", "-json", "-o", found}, &out, &errOut)
+	run([]string{"explore", "-scenario", "zoo/unconditional-acquire", "-seed", "2", "-json", "-o", found}, &out, &errOut)
 	var ex schema.Explore
 	if err := json.Unmarshal(out.Bytes(), &ex); err != nil || ex.Verdict != "unsafe" {
 		t.Fatalf("explore found no failure of zoo/unconditional-acquire (%v)\n%s", err, out.String())

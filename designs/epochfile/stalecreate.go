@@ -21,28 +21,28 @@ const staleCreateRounds = 3
 // listing and creates epoch 1 again, successfully: If-None-Match cannot
 // tell a key never written from one deleted. Only the listing after the
 // create, which shows epoch 4, keeps it from leading with token 1.
-var StaleCreate = harness.Scenario{
+var StaleCreate = harness.Drawn(harness.Scenario{
 	Name: "epochfile/stale-create",
 	Doc: "Node 0 pauses 1.85-1.95 s on its first listing (empty); meanwhile the others create epochs 1 to 4 through " +
 		"releases and the cleanup deletes epoch 1, which node 0 then creates again, successfully. The safe form's " +
 		"listing after each create shows epoch 4, so node 0 does not lead on the resurrected epoch.",
 	Expect: harness.Survives,
-	Build: func(seed uint64) harness.Setup {
+	Draw: func(seed uint64, src *faults.Source) harness.Setup {
 		cfg := harness.World(seed)
 		cfg.Duration = 30 * time.Second
-		c := sim.NewRandomChooser(seed ^ 0x7374616c)
+		c := src.Sub("stale-create")
 		// Short legs, so that epochs follow each other quickly; one
 		// request leg for every request, so that node 0's first listing is
 		// applied before any create and shows no file.
-		leg := 2*time.Millisecond + time.Duration(c.Choose(sim.ChooseSetup, uint64(8*time.Millisecond)))
+		leg := 2*time.Millisecond + time.Duration(c.Choose(uint64(8*time.Millisecond)))
 		cfg.S3Request = sim.Latency{Min: leg, Max: leg}
 		cfg.S3Response = sim.Latency{Min: 2 * time.Millisecond, Max: 10 * time.Millisecond}
-		pause := 1850*time.Millisecond + time.Duration(c.Choose(sim.ChooseSetup, uint64(100*time.Millisecond)))
+		pause := 1850*time.Millisecond + time.Duration(c.Choose(uint64(100*time.Millisecond)))
 		plan := &faults.Plan{HealAt: faults.Duration(3 * time.Second), Clocks: clocksWithin(c, cfg.Nodes, EagerCleanup.DriftPPM),
 			Events: []faults.Event{{Kind: faults.AnswerPause, Node: 0, Op: "ListObjectsV2", Nth: 1, For: faults.Duration(pause)}}}
 		at := 0 * time.Second
 		for round := 1; round <= staleCreateRounds; round++ {
-			at += 280*time.Millisecond + time.Duration(c.Choose(sim.ChooseSetup, uint64(40*time.Millisecond)))
+			at += 280*time.Millisecond + time.Duration(c.Choose(uint64(40*time.Millisecond)))
 			for i := 1; i < cfg.Nodes; i++ {
 				plan.Events = append(plan.Events,
 					faults.Event{Kind: faults.Stop, At: faults.Duration(at), Node: i},
@@ -51,4 +51,4 @@ var StaleCreate = harness.Scenario{
 		}
 		return harness.Setup{Config: cfg, Plan: plan, Protocol: EagerCleanup.Safe()}
 	},
-}
+})

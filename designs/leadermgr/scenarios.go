@@ -162,19 +162,19 @@ func scenario(p harness.Protocol, e harness.Expectation, doc string) harness.Sce
 }
 
 // sqlScenario is scenario with swarm plans made for the row store
-// (SQLPlan).
+// (SQLPlan), drawn from the same choices.
 func sqlScenario(p harness.Protocol, e harness.Expectation, doc string) harness.Scenario {
 	sc := scenario(p, e, doc)
-	build := sc.Build
-	sc.Build = func(seed uint64) harness.Setup {
-		s := build(seed)
+	draw := sc.Draw
+	sc.Draw = func(seed uint64, src *faults.Source) harness.Setup {
+		s := draw(seed, src)
 		s.Plan = SQLPlan(s.Plan)
 		return s
 	}
-	return sc
+	return harness.Drawn(sc)
 }
 
-// SQLPlan is a fault plan drawn for S3 (faults.Swarm) made to bear on the
+// SQLPlan is a fault plan drawn for S3 (faults.Draw) made to bear on the
 // row store instead, for a protocol that keeps its lock there: faults aimed
 // at a node's Nth PutObject or GetObject are aimed at its Nth statement
 // that writes (sim.RowWrite) or reads (sim.RowRead); writes of the S3 lock

@@ -25,9 +25,8 @@
 // (harness.Protocol.Configure, [SettingsOf]; [Settings.Plan] writes them
 // back, [Settings.Validate] checks them as protocol.NewElector would), so
 // the swarm draws each node's; harness.Configured then judges every node
-// by its own pause bound, request rate, pace and record lease.
-// [DrawSettings] draws settings the elector accepts, and [Vary] is the
-// harness.Vary that lets harness.Check and harness.DrawRun run them.
+// by its own pause bound, request rate, pace and record lease. Every entry
+// point (the CLI's swarm, harness.Check, harness.Fuzz) draws them alike.
 //
 // # Lock records
 //

@@ -3,6 +3,7 @@ package faults_test
 import (
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,9 +13,18 @@ import (
 	"github.com/s3lease/s3lease/sim"
 )
 
-func space() faults.SwarmSpace {
-	return faults.SwarmSpace{Nodes: 5, HealAt: 45 * time.Second, DriftPPM: 1000, MaxPause: 1976 * time.Millisecond, Lease: 6 * time.Second}
+// bounds are the production elector's, as the tests draw with them.
+var bounds = faults.Bounds{Assumptions: protocol.Assumptions{MaxDriftPPM: 1000, MaxPause: 1976 * time.Millisecond, Lease: 6 * time.Second}}
+
+// space is the space the tests draw in: five nodes at most, healing at
+// 45 s, sized by bounds, settings drawn (and taken with the same bounds).
+func space() faults.Space {
+	return faults.Space{Nodes: 5, HealAt: 45 * time.Second, Bounds: bounds,
+		Configure: func([]faults.Settings, int) (faults.Bounds, bool) { return bounds, true }}
 }
+
+// swarm is the plan the generator draws for seed in space.
+func swarm(seed uint64) *faults.Plan { return faults.Draw(faults.NewSource(seed), space()) }
 
 // TestSwarmSettingsCoverWhatTheElectorAccepts: every setting the swarm
 // draws is one protocol.NewElector accepts, and across seeds they reach
@@ -26,7 +36,7 @@ func space() faults.SwarmSpace {
 func TestSwarmSettingsCoverWhatTheElectorAccepts(t *testing.T) {
 	var none, uniform, mixed, atLimit, halfTimeout, defaultTimeout, shortRetry, longRetry, bigDrift, release, keep int
 	for seed := uint64(1); seed <= 4000; seed++ {
-		ss := faults.SwarmSettings(seed, 5)
+		ss := swarm(seed).Settings
 		switch {
 		case ss == nil:
 			none++
@@ -82,7 +92,7 @@ func TestSwarmSettingsCoverWhatTheElectorAccepts(t *testing.T) {
 func TestSwarmDrawsEveryNewFamily(t *testing.T) {
 	seen := map[string]int{}
 	for seed := uint64(1); seed <= 3000; seed++ {
-		p := faults.Swarm(seed, space())
+		p := swarm(seed)
 		if err := p.Validate(5, 90*time.Second); err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
@@ -105,7 +115,7 @@ func TestSwarmDrawsEveryNewFamily(t *testing.T) {
 		for _, a := range p.Apps {
 			seen["app "+string(a.Mode)]++
 			switch {
-			case a.Work.D() > space().MaxPause:
+			case a.Work.D() > bounds.MaxPause:
 				seen["work beyond the bound"]++
 			case a.Work > 0:
 				seen["work within the bound"]++
@@ -147,23 +157,44 @@ func TestSwarmDrawsEveryNewFamily(t *testing.T) {
 	}
 }
 
-// TestSwarmFamiliesDrawApart: the families are drawn from streams of their
-// own: the nodes' settings do not move the rest of the plan, nor does
-// anything move the initial content or the applications.
-func TestSwarmFamiliesDrawApart(t *testing.T) {
-	for seed := uint64(1); seed <= 200; seed++ {
-		sp := space()
-		a := faults.Swarm(seed, sp)
-		sp.Settings = faults.SwarmSettings(seed, 5)
-		b := faults.Swarm(seed, sp)
-		b.Settings = nil
-		if !reflect.DeepEqual(a, b) {
-			t.Fatalf("seed %d: drawing settings changed the rest of the plan", seed)
+// TestFamiliesDrawApart: each family draws from a sub-stream of its own:
+// drawing another family's sub-stream from another seed leaves every
+// other family's events as they were.
+func TestFamiliesDrawApart(t *testing.T) {
+	kinds := func(p *faults.Plan, keep func(faults.Event) bool) (out []faults.Event) {
+		for _, e := range p.Events {
+			if keep(e) {
+				out = append(out, e)
+			}
 		}
-		if !reflect.DeepEqual(a.Initial, faults.SwarmInitial(seed, sp)) {
-			t.Fatalf("seed %d: the initial content is not SwarmInitial's", seed)
+		return out
+	}
+	roles := func(e faults.Event) bool { return e.Role != "" || e.Target != "" }
+	for seed := uint64(1); seed <= 200; seed++ {
+		a := swarm(seed)
+		b := faults.Draw(faults.FromOrigin(&swapped{own: faults.NewSource(seed), other: faults.NewSource(seed + 1000), path: "/roles"}), space())
+		if !reflect.DeepEqual(kinds(a, func(e faults.Event) bool { return !roles(e) }), kinds(b, func(e faults.Event) bool { return !roles(e) })) ||
+			!reflect.DeepEqual(a.Initial, b.Initial) || !reflect.DeepEqual(a.Clocks, b.Clocks) || !reflect.DeepEqual(a.Settings, b.Settings) {
+			t.Fatalf("seed %d: another seed's faults aimed at roles moved the other families", seed)
 		}
 	}
+}
+
+// swapped is the stream own, with the sub-stream path drawn from other.
+type swapped struct {
+	own, other *faults.Source
+	path       string
+}
+
+func (o *swapped) Choose(path string, n uint64) uint64 {
+	src := o.own
+	if path == o.path {
+		src = o.other
+	}
+	for _, name := range strings.Split(strings.TrimPrefix(path, "/"), "/") {
+		src = src.Sub(name)
+	}
+	return src.Choose(n)
 }
 
 // TestOutsideNamesTheNewDepartures: foreign content before the run, a

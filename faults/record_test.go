@@ -83,7 +83,7 @@ func linkKind(o *faults.Object) []string {
 func TestSwarmDrawsLinksLongHoldersAndPadding(t *testing.T) {
 	seen := map[string]int{}
 	for seed := uint64(1); seed <= 6000; seed++ {
-		p := faults.Swarm(seed, space())
+		p := swarm(seed)
 		if err := p.Validate(5, 90*time.Second); err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}

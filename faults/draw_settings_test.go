@@ -19,7 +19,8 @@ import (
 func TestSwarmDrawsSubMillisecondLeases(t *testing.T) {
 	var draws, sub, one, most, between int
 	for seed := uint64(1); seed <= 4000; seed++ {
-		ss := faults.SwarmSettings(seed, 5)
+		p := swarm(seed)
+		ss := p.Settings
 		carries := false
 		for _, s := range ss {
 			draws++
@@ -42,9 +43,6 @@ func TestSwarmDrawsSubMillisecondLeases(t *testing.T) {
 		if !carries {
 			continue
 		}
-		sp := space()
-		sp.Settings = ss
-		p := faults.Swarm(seed, sp)
 		b, err := json.Marshal(p)
 		if err != nil {
 			t.Fatal(err)

@@ -20,7 +20,7 @@ import (
 func TestSwarmDrawsLeasesAtTheLimit(t *testing.T) {
 	seen := map[string]int{}
 	for seed := uint64(1); seed <= 6000; seed++ {
-		p := faults.Swarm(seed, space())
+		p := swarm(seed)
 		o := p.Initial
 		if o == nil || o.Record == nil || o.Record.Lease.D() <= 20*time.Second {
 			continue
