@@ -65,7 +65,7 @@ func Example_ownClient() {
 		fmt.Printf("seed %d: %s, trace %016x, same as the fast path: %v\n", seed, o.Verdict, o.Result.Hash(), o.Result.Hash() == f.Result.Hash())
 	}
 	// Output:
-	// seed 1: pass, trace 2549d4df9b5b3625, same as the fast path: true
-	// seed 2: pass, trace 85444b8a762364c0, same as the fast path: true
-	// seed 3: pass, trace 7b424ad190d9b614, same as the fast path: true
+	// seed 1: pass, trace 21a47333692c2f56, same as the fast path: true
+	// seed 2: pass, trace a885cc9ac287320c, same as the fast path: true
+	// seed 3: pass, trace 1a2918e6d5b34959, same as the fast path: true
 }

@@ -51,15 +51,36 @@ const (
 	labelText = 12 // bold: line labels, term labels, overlap labels
 )
 
-// textWidth is a generous estimate of the width of s in pixels at size:
-// DejaVu Sans, the widest of the usual sans-serif fonts, averages about
-// 0.5 em a character in the timeline's words and numbers, 0.6 in bold.
+// textWidth is a generous estimate of the width of s in pixels at size, in
+// DejaVu Sans, the widest of the usual sans-serif fonts: the sum of its
+// runes' widths, a tenth more in bold.
 func textWidth(s string, size float64, bold bool) float64 {
-	em := 0.56
-	if bold {
-		em = 0.66
+	w := 0.0
+	for _, r := range s {
+		w += runeWidth(r)
 	}
-	return float64(len([]rune(s))) * size * em
+	if bold {
+		w *= 1.12
+	}
+	return w * size
+}
+
+// runeWidth is a rune's advance in ems, by its class, a little wider than
+// DejaVu Sans draws it: narrow punctuation and letters, wide letters,
+// capitals, and everything else (digits and most lower-case letters are
+// about 0.6 em).
+func runeWidth(r rune) float64 {
+	switch {
+	case strings.ContainsRune(" .,:;'!|()[]ijlft", r):
+		return 0.4
+	case strings.ContainsRune("mwMW", r):
+		return 0.95
+	case r >= 'A' && r <= 'Z':
+		return 0.72
+	case r > 0x2e7f:
+		return 1 // wide scripts and symbols
+	}
+	return 0.64
 }
 
 // tokenColors tell tokens apart; none is red, orange or grey, which mean
