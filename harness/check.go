@@ -30,8 +30,9 @@ type TB interface {
 type Option func(*options)
 
 type options struct {
-	vary Vary
-	dir  string
+	vary        Vary
+	dir         string
+	failOutside bool
 }
 
 // WithVary lets the generator draw variants of the protocol (other
@@ -43,6 +44,26 @@ func WithVary(v Vary) Option { return func(o *options) { o.vary = v } }
 // WithDir sets the directory reproducer files are written under, instead
 // of testdata/harness in the package's directory.
 func WithDir(dir string) Option { return func(o *options) { o.dir = dir } }
+
+// FailOutside judges every run with Setup.FailOutside: an overlap of
+// leaders fails the run even where a fault outside the protocol's
+// assumptions accounts for it. For a protocol without fencing tokens
+// (Protocol.NoFencingTokens) such an overlap is two leaders acting at once
+// in production; this is the bar for a user who wants none.
+func FailOutside() Option { return func(o *options) { o.failOutside = true } }
+
+// run runs and judges a drawn run as the options say.
+func (o options) run(d Draw) (*Outcome, error) {
+	if !o.failOutside {
+		return RunDraw(d)
+	}
+	if err := d.Check(); err != nil {
+		return nil, err
+	}
+	s := d.Setup()
+	s.FailOutside = true
+	return RunSetup(s, false)
+}
 
 // Validate reports what is missing from a protocol description for the
 // harness to run and judge it: a name, a candidate, and a lease (which
@@ -73,6 +94,13 @@ func (p Protocol) Validate() error {
 // it as a reproducer file under testdata/harness/<test>/, prints the
 // violation in words and the command that replays it, and fails the test.
 //
+// Beside the failure, Check says what the runs drawn up to it judged (on
+// a pass, it logs the same of every run): how many stayed wholly inside
+// p's assumptions, and per checker the violations judged, excused by
+// faults outside them (by kind of fault) and counted ([Judged]). With
+// [FailOutside], an overlap of leaders outside the assumptions fails the
+// run too.
+//
 // With -harness.replay=FILE on the go test command line, Check replays that
 // reproducer instead, prints its trace, and fails if it does not pass.
 //
@@ -90,17 +118,25 @@ func Check(t TB, p Protocol, opts ...Option) {
 		replayFile(t, p, *replayFlag)
 		return
 	}
-	var last *failedRun
+	var (
+		last *failedRun
+		sum  checkSummary // of the runs up to the first failure: not those of shrinking
+	)
 	t.Cleanup(func() {
 		if last != nil {
-			t.Error(report(o, t.Name(), last))
+			t.Error(report(o, t.Name(), last) + "\n\nup to the first failure (shrinking's runs aside), " + sum.String())
+			return
 		}
+		t.Logf("%s: %s", p.Name, sum.String())
 	})
 	rapid.Check(t, func(rt *rapid.T) {
 		d := DrawRun(RapidSource(rt), rapid.Uint64().Draw(rt, "seed"), p, o.vary)
-		out, err := RunDraw(d)
+		out, err := o.run(d)
 		if err != nil {
 			rt.Fatalf("cannot run: %v", err)
+		}
+		if last == nil {
+			sum.add(out)
 		}
 		if out.Verdict != Pass {
 			last = &failedRun{draw: d, outcome: out}
@@ -132,7 +168,7 @@ func Fuzz(f *testing.F, p Protocol, opts ...Option) {
 	f.Add(uint64(3), []byte("\x05\x01\x00\xff\x10\x20\x30\x40\x50\x60\x70\x80\x90\xa0\xb0\xc0\xd0\xe0\xf0"))
 	f.Fuzz(func(t *testing.T, seed uint64, choices []byte) {
 		d := DrawRun(BytesSource(choices), seed, p, o.vary)
-		out, err := RunDraw(d)
+		out, err := o.run(d)
 		if err != nil {
 			t.Fatalf("cannot run: %v", err)
 		}
@@ -140,6 +176,26 @@ func Fuzz(f *testing.F, p Protocol, opts ...Option) {
 			t.Fatal(report(o, t.Name(), &failedRun{draw: d, outcome: out}))
 		}
 	})
+}
+
+// checkSummary is what the runs of a Check judged (Judged), as its
+// failure message and its log say.
+type checkSummary struct {
+	runs, outside uint64
+	judged        Judged
+}
+
+func (c *checkSummary) add(o *Outcome) {
+	c.runs++
+	if len(o.Outside) > 0 {
+		c.outside++
+	}
+	c.judged.Add(o)
+}
+
+// String says what the runs judged, a line each (Judged.Lines).
+func (c *checkSummary) String() string {
+	return fmt.Sprintf("%d runs drawn: %s", c.runs, strings.Join(c.judged.Lines(c.runs, c.outside, "runs"), "\n"))
 }
 
 // failedRun is a drawn run that did not pass.
@@ -172,7 +228,7 @@ func report(o options, test string, f *failedRun) string {
 		return fmt.Sprintf("%s\n\nthe run used a varied protocol, which a reproducer file cannot name:\n%s", msg, Describe(d, out))
 	}
 	sig := SignatureOf(out)
-	rep.Expect = &sig
+	rep.Expect, rep.FailOutside = &sig, out.FailOutside
 	dir := o.dir
 	if dir == "" {
 		dir = filepath.Join("testdata", "harness", fileName(test))

@@ -66,7 +66,7 @@ func Shrink(sc Scenario, r *Reproducer, budget int) (*Reproducer, int, error) {
 	if plan == nil {
 		plan = &faults.Plan{}
 	}
-	sh.cur = &Reproducer{Version: ReproVersion, Scenario: r.Scenario, Seed: r.Seed, Nodes: r.Nodes, Duration: r.Duration, Plan: plan}
+	sh.cur = &Reproducer{Version: ReproVersion, Scenario: r.Scenario, Seed: r.Seed, Nodes: r.Nodes, Duration: r.Duration, Plan: plan, FailOutside: r.FailOutside}
 	for sh.left() {
 		progress := sh.events()
 		progress = sh.fewerNodes() || progress
