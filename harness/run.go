@@ -190,7 +190,7 @@ func judge(o *Outcome, p Protocol, plan *faults.Plan, clocks []sim.ClockModel, a
 		switch {
 		case len(es) > 0 && ov != nil && o.FailOutside:
 			v.Rule = RuleOutside
-			v.Message += " (outside the assumptions, failed by FailOutside: " + Excused{Excuses: es}.Why() + ")"
+			v.Message += " (outside the assumptions, failed by fail-outside: " + Excused{Excuses: es}.Why() + ")"
 			o.FailedOutside = append(o.FailedOutside, Excused{Violation: v, Excuses: es})
 		case len(es) > 0:
 			o.Excused = append(o.Excused, Excused{Violation: v, Excuses: es})
