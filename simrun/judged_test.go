@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/s3lease/s3lease/harness"
 	nightly "github.com/s3lease/s3lease/internal/campaign"
@@ -19,11 +18,12 @@ import (
 // simrunWith runs simrun with the project's scenarios and more.
 func simrunWith(t *testing.T, more []harness.Scenario, args ...string) (int, string, string) {
 	t.Helper()
-	cli, err := newProgram([]Option{Scenarios(project.Scenarios()...), Scenarios(more...)})
-	if err != nil {
-		t.Fatal(err)
+	cli := testCLI()
+	for _, sc := range more {
+		if err := cli.catalog.Add(sc); err != nil {
+			t.Fatal(err)
+		}
 	}
-	cli.ticker = func(bool) (<-chan time.Time, func()) { return nil, func() {} }
 	var out, errOut bytes.Buffer
 	code := cli.run(args, &out, &errOut)
 	return code, out.String(), errOut.String()
