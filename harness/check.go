@@ -31,12 +31,33 @@ type TB interface {
 type Option func(*options)
 
 type options struct {
-	dir string
+	dir         string
+	failOutside bool
 }
 
 // WithDir sets the directory reproducer files are written under, instead
 // of testdata/harness in the package's directory.
 func WithDir(dir string) Option { return func(o *options) { o.dir = dir } }
+
+// FailOutside judges every run with Setup.FailOutside: an overlap of
+// leaders fails the run even where a fault outside the protocol's
+// assumptions accounts for it. For a protocol without fencing tokens
+// (Protocol.NoFencingTokens) such an overlap is two leaders acting at once
+// in production; this is the bar for a user who wants none.
+func FailOutside() Option { return func(o *options) { o.failOutside = true } }
+
+// run runs and judges a drawn run as the options say.
+func (o options) run(d Draw) (*Outcome, error) {
+	if !o.failOutside {
+		return RunDraw(d)
+	}
+	if err := d.Check(); err != nil {
+		return nil, err
+	}
+	s := d.Setup()
+	s.FailOutside = true
+	return RunSetup(s, false)
+}
 
 // Validate reports what is missing from a protocol description for the
 // harness to run and judge it: a name, a candidate, and a lease (which
@@ -68,6 +89,13 @@ func (p Protocol) Validate() error {
 // testdata/harness/<test>/, prints the violation in words and the command
 // that replays it, and fails the test.
 //
+// Beside the failure, Check says what the runs drawn up to it judged (on
+// a pass, it logs the same of every run): how many stayed wholly inside
+// p's assumptions, and per checker the violations judged, excused by
+// faults outside them (by kind of fault) and counted ([Judged]). With
+// [FailOutside], an overlap of leaders outside the assumptions fails the
+// run too.
+//
 // With -harness.replay=FILE on the go test command line, Check replays that
 // reproducer instead, prints its trace, and fails if it does not pass.
 //
@@ -85,24 +113,30 @@ func Check(t TB, p Protocol, opts ...Option) {
 		replayFile(t, p, *replayFlag)
 		return
 	}
-	var failed *failedRun
+	var (
+		failed *failedRun
+		sum    checkSummary // of the runs up to the first failure: not those of shrinking
+	)
 	rapid.Check(t, func(rt *rapid.T) {
 		if failed != nil {
 			return // one failure is enough: it is shrunk below, on its choices
 		}
 		src := RapidSource(rt)
 		d := DrawRun(src, rapid.Uint64().Draw(rt, "seed"), p)
-		out, err := RunDraw(d)
+		out, err := o.run(d)
 		if err != nil {
 			rt.Fatalf("cannot run: %v", err)
 		}
+		sum.add(out)
 		if out.Verdict != Pass {
 			failed = &failedRun{draw: d, outcome: out, choices: src.Choices()}
 		}
 	})
 	if failed != nil {
-		t.Error(report(o, t.Name(), failed))
+		t.Error(report(o, t.Name(), failed) + "\n\nup to the first failure (shrinking's runs aside), " + sum.String())
+		return
 	}
+	t.Logf("%s: %s", p.Name, sum.String())
 }
 
 // checkShrinkBudget is the most runs Check spends shrinking a failure.
@@ -133,7 +167,7 @@ func Fuzz(f *testing.F, p Protocol, opts ...Option) {
 	}
 	f.Fuzz(func(t *testing.T, seed uint64, choices []byte) {
 		d := DrawRun(faults.FromBytes(seed, choices), seed, p)
-		out, err := RunDraw(d)
+		out, err := o.run(d)
 		if err != nil {
 			t.Fatalf("cannot run: %v", err)
 		}
@@ -141,6 +175,26 @@ func Fuzz(f *testing.F, p Protocol, opts ...Option) {
 			t.Fatal(report(o, t.Name(), &failedRun{draw: d, outcome: out}))
 		}
 	})
+}
+
+// checkSummary is what the runs of a Check judged (Judged), as its
+// failure message and its log say.
+type checkSummary struct {
+	runs, outside uint64
+	judged        Judged
+}
+
+func (c *checkSummary) add(o *Outcome) {
+	c.runs++
+	if len(o.Outside) > 0 {
+		c.outside++
+	}
+	c.judged.Add(o)
+}
+
+// String says what the runs judged, a line each (Judged.Lines).
+func (c *checkSummary) String() string {
+	return fmt.Sprintf("%d runs drawn: %s", c.runs, strings.Join(c.judged.Lines(c.runs, c.outside, "runs"), "\n"))
 }
 
 // failedRun is a drawn run that did not pass, and the choices it was
@@ -173,7 +227,7 @@ func report(o options, test string, f *failedRun) string {
 	msg := fmt.Sprintf("%s fails: %s", d.Protocol.Name, Explain(out))
 	rep := d.Reproducer(d.Protocol.Name)
 	sig := SignatureOf(out)
-	rep.Expect = &sig
+	rep.Expect, rep.FailOutside = &sig, out.FailOutside
 	if f.choices != nil {
 		if small, _, err := shrink(Swarm(d.Protocol.Name, d.Protocol), rep, f.choices, checkShrinkBudget); err == nil {
 			rep, sig = small, *small.Expect

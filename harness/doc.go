@@ -140,7 +140,15 @@
 // content); and overlaps of any nodes for a lease and a term. Nothing excuses a stale write the fence accepted by its own
 // rule, or an overlap once faults and the time they can affect are over.
 // Excused violations are still reported, each with its excuses
-// ([Excused]), and counted apart. The record the lock object held before
+// ([Excused]; each excuse names its kind of fault, Excuse.Kind), and
+// counted apart: a [Judged] tallies, over a set of runs, the runs wholly
+// inside the assumptions and, per checker, the violations judged,
+// excused (by kind of fault) and counted, and every summary says so
+// (Check's failure and log, simrun's commands). A protocol without
+// fencing tokens is judged by overlaps alone, and outside its
+// assumptions each overlap is two leaders acting at once: Setup.FailOutside
+// ([Scenario.FailingOutside], [FailOutside] for Check) counts those
+// overlaps too, under the rule [RuleOutside]. The record the lock object held before
 // the run is judged as a term too ([InitialRecordCheck]), and every run's
 // S3 history for linearizability ([S3CheckTimeout]; porcupine beside the
 // fast checker on one run in [S3PorcupineEvery]). A failure's

@@ -74,9 +74,15 @@ func RunDraw(r Draw) (*Outcome, error) {
 	if err := r.Check(); err != nil {
 		return nil, err
 	}
+	return RunSetup(r.Setup(), false)
+}
+
+// Setup is the drawn run, ready to run: the world of its seed with its
+// nodes and duration, its plan (a copy) and its protocol.
+func (r Draw) Setup() Setup {
 	cfg := World(r.Seed)
 	cfg.Nodes, cfg.Duration = r.Nodes, r.Duration.D()
-	return RunSetup(Setup{Config: cfg, Plan: clonePlan(r.Plan), Protocol: r.Protocol}, false)
+	return Setup{Config: cfg, Plan: clonePlan(r.Plan), Protocol: r.Protocol}
 }
 
 // Describe renders a judged run for a failure message: the run as JSON,

@@ -58,6 +58,13 @@ type Excuse struct {
 	Clock bool
 	// Why says how the fault left the assumptions.
 	Why string
+	// Kind names the kind of fault, as summaries count excuses: the
+	// plan's kind ("clock-drift", "delete-lock", "initial", ...),
+	// "vm-suspend" for a suspended VM (a stalled clock, with or without
+	// other pauses), "pause" for a node that did not run for longer than
+	// the pause bound (its pauses merged); an excuse of a term another
+	// node's early start cut into has the kind of that node's fault.
+	Kind string
 }
 
 // String describes the excuse: the fault, why it is outside the
@@ -98,6 +105,27 @@ func (x Excused) Why() string {
 	return b.String()
 }
 
+// RuleOutside is the rule of an overlap of leaders that a fault outside
+// the assumptions accounts for, counted because the run was judged with
+// Setup.FailOutside.
+const RuleOutside = "outside-assumptions"
+
+// FaultKinds names the kinds of fault of x's excuses (Excuse.Kind, or
+// the fault's own kind where an excuse names none): one, or several
+// sorted and joined by "+".
+func (x Excused) FaultKinds() string {
+	var kinds []string
+	for _, e := range x.Excuses {
+		kinds = append(kinds, cmp.Or(e.Kind, e.Fault.Kind))
+	}
+	slices.Sort(kinds)
+	return strings.Join(slices.Compact(kinds), "+")
+}
+
+// pausedKind is the kind of a node's pauses merged into one
+// (mergedPauses).
+const pausedKind = "paused"
+
 // pauseKinds are the faults during which a node's process does not run.
 var pauseKinds = map[string]bool{
 	string(faults.Pause): true, string(faults.AnswerPause): true,
@@ -117,8 +145,9 @@ func excuses(p Protocol, plan *faults.Plan, h *sim.History) ([]Excuse, *lineage)
 	var foreign []foreignWrite
 	var spans []sim.FaultSpan
 	add := func(f sim.FaultSpan, node int, from, to time.Duration, tokens bool, why string) {
-		out = append(out, Excuse{Fault: f, Node: node, From: from, To: to, Tokens: tokens, Why: why})
+		out = append(out, Excuse{Fault: f, Node: node, From: from, To: to, Tokens: tokens, Why: why, Kind: f.Kind})
 	}
+	kind := func(k string) { out[len(out)-1].Kind = k }
 	clock := func() { out[len(out)-1].Clock = true }
 	// A foreign write: its token excuse (To set once the lineage is
 	// traced), and overlaps for a lease and a term.
@@ -165,14 +194,16 @@ func excuses(p Protocol, plan *faults.Plan, h *sim.History) ([]Excuse, *lineage)
 	}
 	for _, m := range mergedPauses(h.Faults) {
 		causes := m.Kind // "pause + answer-pause"
-		m.Kind = "paused"
+		m.Kind = pausedKind
 		switch {
 		case strings.Contains(causes, string(faults.ClockStall)) && !a.Stalls:
 			add(m, m.Node, m.From, m.To+term, false, fmt.Sprintf("n%d's VM is suspended (its monotonic clock stalls) from %v to %v", m.Node, m.From, m.To))
 			clock()
+			kind("vm-suspend")
 		case m.To-m.From > p.PauseBound(m.Node):
 			add(m, m.Node, m.From, m.To+term, false, fmt.Sprintf("n%d does not run from %v to %v (%v, %s), beyond the assumed pause of %v",
 				m.Node, m.From, m.To, m.To-m.From, causes, p.PauseBound(m.Node)))
+			kind("pause")
 		}
 	}
 	out = append(out, preempted(out, h, term)...)
@@ -246,7 +277,7 @@ func preempted(xs []Excuse, h *sim.History, term time.Duration) []Excuse {
 					continue
 				}
 				to := min(cut.End, early.Start+term)
-				out = append(out, Excuse{Fault: e.Fault, Node: cut.Node, From: early.Start, To: to,
+				out = append(out, Excuse{Fault: e.Fault, Node: cut.Node, From: early.Start, To: to, Kind: e.Kind,
 					Why: fmt.Sprintf("n%d, its clock outside the assumptions, took the lock at %v while n%d's term (token %d) ran",
 						e.Node, early.Start, cut.Node, cut.Token)})
 			}

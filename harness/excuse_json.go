@@ -18,11 +18,12 @@ type excuseJSON struct {
 	Tokens bool            `json:"tokens,omitempty"`
 	Clock  bool            `json:"clock,omitempty"`
 	Why    string          `json:"why"`
+	Kind   string          `json:"kind,omitempty"`
 }
 
 // MarshalJSON writes the excuse with camelCase names and times as text.
 func (e Excuse) MarshalJSON() ([]byte, error) {
-	return json.Marshal(excuseJSON{e.Fault, e.Node, faults.Duration(e.From), faults.Duration(e.To), e.Tokens, e.Clock, e.Why})
+	return json.Marshal(excuseJSON{e.Fault, e.Node, faults.Duration(e.From), faults.Duration(e.To), e.Tokens, e.Clock, e.Why, e.Kind})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -31,7 +32,7 @@ func (e *Excuse) UnmarshalJSON(b []byte) error {
 	if err := sim.StrictUnmarshal(b, &j); err != nil {
 		return err
 	}
-	*e = Excuse{Fault: j.Fault, Node: j.Node, From: time.Duration(j.From), To: time.Duration(j.To), Tokens: j.Tokens, Clock: j.Clock, Why: j.Why}
+	*e = Excuse{Fault: j.Fault, Node: j.Node, From: time.Duration(j.From), To: time.Duration(j.To), Tokens: j.Tokens, Clock: j.Clock, Why: j.Why, Kind: j.Kind}
 	return nil
 }
 

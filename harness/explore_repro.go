@@ -27,7 +27,7 @@ func (c *ExploreChoice) Bounds() sim.ExploreBounds {
 func ExploreReproducer(o *Outcome, nodes int, d faults.Duration, b sim.ExploreBounds, p Path) *Reproducer {
 	sig := SignatureOf(o)
 	r := &Reproducer{Version: ReproVersion, Scenario: o.Scenario, Seed: o.Seed, Nodes: nodes, Duration: d,
-		Plan: clonePlan(o.Plan), Expect: &sig,
+		Plan: clonePlan(o.Plan), Expect: &sig, FailOutside: o.FailOutside,
 		Explore: &ExploreChoice{Faults: b.MaxFaults, Delays: b.MaxDelays, Depth: b.MaxDepth, Path: p.String()}}
 	if r.Plan == nil {
 		r.Plan = &faults.Plan{}

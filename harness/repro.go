@@ -62,6 +62,9 @@ type Reproducer struct {
 	// exploration cuts it (Small), its schedule the path's choices within
 	// the bounds. Nodes and Duration are then required.
 	Explore *ExploreChoice `json:"explore,omitempty"`
+	// FailOutside judges the run with Setup.FailOutside, as the run it
+	// reproduces was.
+	FailOutside bool `json:"failOutside,omitempty"`
 }
 
 // Signature identifies a failure so that many seeds hitting one bug read as
@@ -191,9 +194,12 @@ func (r *Reproducer) Setup(sc Scenario) (Setup, error) {
 		return Setup{}, badRepro("a run of scenario %q, not of %q", r.Scenario, sc.Name)
 	}
 	if r.Explore != nil {
-		return r.exploreSetup(sc)
+		s, err := r.exploreSetup(sc)
+		s.FailOutside = s.FailOutside || r.FailOutside
+		return s, err
 	}
 	s := sc.Build(r.Seed)
+	s.FailOutside = s.FailOutside || r.FailOutside
 	if r.Plan != nil {
 		s.Plan = clonePlan(r.Plan)
 	} else {
@@ -276,7 +282,7 @@ func (r *Reproducer) Run(sc Scenario, keepTrace bool) (*Outcome, error) {
 // reproducer gets the scenario's.)
 func ReproducerFor(sc Scenario, o *Outcome) *Reproducer {
 	sig := SignatureOf(o)
-	r := &Reproducer{Version: ReproVersion, Scenario: o.Scenario, Seed: o.Seed, Plan: clonePlan(o.Plan), Expect: &sig}
+	r := &Reproducer{Version: ReproVersion, Scenario: o.Scenario, Seed: o.Seed, Plan: clonePlan(o.Plan), Expect: &sig, FailOutside: o.FailOutside}
 	if r.Plan == nil {
 		r.Plan = &faults.Plan{}
 	}

@@ -26,6 +26,15 @@ type Outcome struct {
 	Outside []string
 	Excuses []Excuse
 	Excused []Excused
+	// FailOutside: the run was judged with Setup.FailOutside, and
+	// FailedOutside are the overlaps of leaders it counted for it (each
+	// also among Violations, with the excuses that would have excused
+	// it).
+	FailOutside   bool
+	FailedOutside []Excused
+	// NoFencingTokens: the protocol declares no fencing tokens
+	// (Protocol.NoFencingTokens), so it was judged by overlaps alone.
+	NoFencingTokens bool
 	// lineage is the lineage of the lock object's content from the run's
 	// foreign writes (nil if it had none), by which token violations are
 	// excused.
@@ -97,7 +106,8 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 		begun := p.Since()
 		defer func() { p.Checkers += p.Since() - begun }()
 	}
-	o := &Outcome{Seed: cfg.Seed, Plan: plan, Result: res, Coverage: sets, Reached: sim.NewCoverage(own + len(runShapes.Points))}
+	o := &Outcome{Seed: cfg.Seed, Plan: plan, Result: res, Coverage: sets, Reached: sim.NewCoverage(own + len(runShapes.Points)),
+		FailOutside: s.FailOutside, NoFencingTokens: p.NoFencingTokens}
 	o.Reached.Add(res.Coverage)
 	if ex, ok := cfg.Chooser.(*sim.Explorer); ok && ex.StoppedEarly() {
 		return o, nil // cut short by an exploration as equivalent to a run explored: nothing to judge
@@ -176,7 +186,13 @@ func judge(o *Outcome, p Protocol, plan *faults.Plan, clocks []sim.ClockModel, a
 	o.Overlaps = linearizability.Overlaps(h)
 	heal := healedAt(plan, h)
 	classify := func(v linearizability.Violation, ov *linearizability.Overlap) {
-		if es := excusesFor(v, ov, staleGrant(v, h), o.Excuses, o.lineage, h); len(es) > 0 {
+		es := excusesFor(v, ov, staleGrant(v, h), o.Excuses, o.lineage, h)
+		switch {
+		case len(es) > 0 && ov != nil && o.FailOutside:
+			v.Rule = RuleOutside
+			v.Message += " (outside the assumptions, failed by fail-outside: " + Excused{Excuses: es}.Why() + ")"
+			o.FailedOutside = append(o.FailedOutside, Excused{Violation: v, Excuses: es})
+		case len(es) > 0:
 			o.Excused = append(o.Excused, Excused{Violation: v, Excuses: es})
 			return
 		}

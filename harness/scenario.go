@@ -86,6 +86,26 @@ type Setup struct {
 	// (linearizability.CheckWatermarks), its excuses scoped by the lineage
 	// of the records that handed each watermark on.
 	Watermarks func(*sim.Result) linearizability.WatermarkHistory
+	// FailOutside holds the protocol to a higher bar than its assumptions:
+	// an overlap of leaders that a fault outside them accounts for fails
+	// the run (Unsafe; the violation's rule is RuleOutside) instead of
+	// being excused. Meant for a protocol without fencing tokens
+	// (Protocol.NoFencingTokens), whose overlaps there are two leaders
+	// acting at once in production; for one with tokens it asks that
+	// leaders never overlap even where the fence would refuse the stale
+	// writes.
+	FailOutside bool
+}
+
+// FailingOutside returns sc with every run judged with Setup.FailOutside.
+func (sc Scenario) FailingOutside() Scenario {
+	build := sc.Build
+	sc.Build = func(seed uint64) Setup {
+		s := build(seed)
+		s.FailOutside = true
+		return s
+	}
+	return sc
 }
 
 // World is the world every run starts from unless a scenario says

@@ -131,7 +131,8 @@ func (sh *shrinker) start(r *Reproducer, s0 Setup, c *faults.Choices) {
 	sh.draw = func(src *faults.Source) *Reproducer {
 		s := base(src)
 		run := faults.Within(src.Sub(withinStream), s.Plan, s.Config.Nodes)
-		return &Reproducer{Version: ReproVersion, Scenario: r.Scenario, Seed: seed, Nodes: run.Nodes, Duration: faults.Duration(s.Config.Duration), Plan: run.Plan}
+		return &Reproducer{Version: ReproVersion, Scenario: r.Scenario, Seed: seed, Nodes: run.Nodes, Duration: faults.Duration(s.Config.Duration), Plan: run.Plan,
+			FailOutside: r.FailOutside}
 	}
 	src := faults.WithLargest(origin(), withinStream)
 	sh.cur = sh.draw(src)

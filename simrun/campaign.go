@@ -75,7 +75,7 @@ func (cli *program) summarize(o *harness.Outcome, path3 s3Path) seedResult {
 			Verdict:    o.Verdict.String(),
 			Hash:       hashString(o.Result.Hash()),
 			Violations: o.Violations,
-			Replay:     cli.repro(harness.Repro{Scenario: o.Scenario, Seed: o.Seed, Flags: path3.flags()}),
+			Replay:     cli.repro(harness.Repro{Scenario: o.Scenario, Seed: o.Seed, Flags: append(path3.flags(), outsideFlags(o)...)}),
 		},
 		verdict: o.Verdict,
 		counts:  schema.CountsOf(o),

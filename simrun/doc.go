@@ -34,6 +34,27 @@
 // seconds when stderr is no terminal (a CI log), a live line on a
 // terminal; -quiet silences it.
 //
+// # What a pass says
+//
+// Every summary of runs (run, campaign, merge and its JUnit file, zoo)
+// says what was judged, not only the verdicts: how many seeds stayed
+// wholly inside the protocol's assumptions, and, per checker that judged
+// a violation, how many it judged, how many faults outside the
+// assumptions excused (by kind of fault: vm-suspend, pause, delete-lock,
+// ...) and how many were counted (harness.Judged; the -json documents
+// carry it as "judged"). When most seeds left the assumptions, a plain
+// line says that a pass there means the fence held, not that leaders
+// never overlapped.
+//
+// A protocol without fencing tokens (harness.Protocol.NoFencingTokens) is
+// judged by overlaps alone, and outside its assumptions each overlap is
+// two leaders acting at once in production: its summary names how many
+// were excused. run, campaign and replay -fail-outside hold it to the
+// higher bar: such an overlap fails the seed (unsafe, checker
+// overlap/outside-assumptions), and the replay commands and reproducer
+// files of its failures keep the bar. A campaign records it; one resumes,
+// and reports merge, only with the same.
+//
 // # Building a program
 //
 // [Main] runs the subcommand named by the process's arguments and exits

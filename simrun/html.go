@@ -38,7 +38,7 @@ func (cli *program) cmdHTML(args []string, stdout, stderr io.Writer) (int, error
 		return 0, err
 	}
 	path3 := *s3
-	o, _, path, err := cli.runNamed(fs, "html", files, *scenario, *seed, path3)
+	o, _, path, err := cli.runNamed(fs, "html", files, *scenario, *seed, path3, false)
 	if err != nil {
 		return 0, err
 	}

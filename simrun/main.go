@@ -33,15 +33,15 @@ const (
 const usage = `simrun: deterministic simulation of leader election on S3
 
 usage:
-  simrun run    [-scenario NAME] [-seeds N | -seed S] [-start S] [-workers N] [-until-failure] [-expect VERDICT] [-coverage] [-guided [-out DIR]] [-json]
-  simrun replay [-scenario NAME] -seed S [-o FILE] [-html FILE] [-json] [-expect VERDICT]
-  simrun replay FILE [-html FILE] [-json] [-expect recorded|VERDICT]
+  simrun run    [-scenario NAME] [-seeds N | -seed S] [-start S] [-workers N] [-until-failure] [-expect VERDICT] [-fail-outside] [-coverage] [-guided [-out DIR]] [-json]
+  simrun replay [-scenario NAME] -seed S [-o FILE] [-html FILE] [-json] [-expect VERDICT] [-fail-outside]
+  simrun replay FILE [-html FILE] [-json] [-expect recorded|VERDICT] [-fail-outside]
   simrun html   [-scenario NAME] -seed S -o PAGE | FILE -o PAGE
   simrun shrink FILE [-o OUT] [-budget N]
   simrun explore [-scenario NAME] [-nodes N] [-duration D] [-faults F] [-delays K] [-depth N] [-por=false] [-executions N] [-path P] [-o FILE] [-html FILE] [-json]
   simrun zoo    [-seeds N] [-workers N] [-shrink N] [-masked | -swarm | -guided [-out DIR]] [-json]
   simrun bench  [-scenario NAME] [-seeds N] [-workers N] [-scale] [-json] [-cpuprofile FILE]
-  simrun campaign -out DIR [-scenario NAME] [-seeds N] [-duration D] [-start S] [-workers N] [-shard I/N] [-keep K] [-check-determinism] [-junit FILE] [-json] [-coverage]
+  simrun campaign -out DIR [-scenario NAME] [-seeds N] [-duration D] [-start S] [-workers N] [-shard I/N] [-keep K] [-check-determinism] [-fail-outside] [-junit FILE] [-json] [-coverage]
   simrun merge  -out FILE [-junit FILE] [-json] [-coverage] REPORT...
   simrun coverage [-scenario NAME] [-seeds N] [-start S] [-workers N] [-guided] [-json] [-doc FILE]
   simrun list

@@ -16,7 +16,7 @@ import (
 )
 
 const campaignUsage = `usage:
-  simrun campaign -out DIR [-scenario NAME] [-seeds N] [-duration D] [-start S] [-workers N] [-shard I/N] [-keep K] [-check-determinism] [-junit FILE] [-json] [-coverage]
+  simrun campaign -out DIR [-scenario NAME] [-seeds N] [-duration D] [-start S] [-workers N] [-shard I/N] [-keep K] [-check-determinism] [-fail-outside] [-junit FILE] [-json] [-coverage]
 
 Runs a scenario's seeds as the nightly job does: the -seeds seeds from
 -start; with -duration alone, every seed from -start until the duration is
@@ -88,6 +88,7 @@ func (cli *program) cmdCampaign(args []string, stdout, stderr io.Writer) (int, e
 	junit := fs.String("junit", "", "also write the report as JUnit XML to `FILE` (- for standard output)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	showCoverage := fs.Bool("coverage", false, "list the coverage points no seed reached, by name (the summary counts them)")
+	failOutside := failOutsideFlag(fs)
 	quiet := quietFlag(fs)
 	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
@@ -117,7 +118,7 @@ func (cli *program) cmdCampaign(args []string, stdout, stderr io.Writer) (int, e
 	}
 	c, err := nightly.Open(nightly.Config{
 		Dir: *out, Scenario: sc, Start: *start, Seeds: *seeds, Duration: *duration, Shard: shard,
-		Workers: *workers, Keep: *keep, CheckDeterminism: *check, Program: cli.invoke,
+		Workers: *workers, Keep: *keep, CheckDeterminism: *check, FailOutside: *failOutside, Program: cli.invoke,
 		WriteTrace: func(w io.Writer, o *harness.Outcome) error { return cli.printReplay(w, w, o, nil, "", false) },
 	})
 	if err != nil {
@@ -330,7 +331,7 @@ func (cli *program) printReport(w io.Writer, r *nightly.Report, dir string, show
 		state = "complete"
 	}
 	fmt.Fprintf(w, "campaign %s shard %s, %s: %d seeds run (%s)", r.Scenario, strings.Join(shards, ","), rng, r.SeedsRun, state)
-	printCounts(w, &r.Counts, r.SeedsRun, r.CheckDeterminism)
+	printCounts(w, &r.Counts, r.CheckDeterminism, "seeds")
 	printCoverage(w, r.Coverage, r.SeedsRun, showCoverage)
 	if len(r.Groups) > 0 {
 		fmt.Fprintf(w, "%d failure signatures:\n", len(r.Groups))

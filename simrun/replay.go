@@ -16,8 +16,8 @@ import (
 )
 
 const replayUsage = `usage:
-  simrun replay [-scenario NAME] -seed S [-o FILE] [-html FILE] [-json] [-expect VERDICT]
-  simrun replay FILE [-html FILE] [-json] [-expect recorded|VERDICT]
+  simrun replay [-scenario NAME] -seed S [-o FILE] [-html FILE] [-json] [-expect VERDICT] [-fail-outside]
+  simrun replay FILE [-html FILE] [-json] [-expect recorded|VERDICT] [-fail-outside]
 
 Replays one run and prints its trace, plan, verdict and hash: a seed of a
 scenario, or a reproducer file (as -o, 'simrun shrink' or a person wrote
@@ -58,6 +58,7 @@ func (cli *program) cmdReplay(args []string, stdout, stderr io.Writer) (int, err
 	s3 := s3Flag(fs)
 	page := fs.String("html", "", "also write the run as a self-contained HTML page to `FILE` (atomically; - for standard output)")
 	expectFlag := fs.String("expect", "", "exit 0 if the run shows `WHAT`, 8 if it no longer fails, 9 if it fails otherwise: recorded (the signature the reproducer FILE records) or a verdict (pass, unsafe, liveness, ...)")
+	failOutside := failOutsideFlag(fs)
 	files, err := cmdline.ParseFiles(fs, args)
 	if err != nil {
 		return 0, err
@@ -81,7 +82,7 @@ func (cli *program) cmdReplay(args []string, stdout, stderr io.Writer) (int, err
 		return 0, err
 	}
 	path3 := *s3
-	o, rep, path, err := cli.runNamed(fs, "replay", files, *scenario, *seed, path3, "o")
+	o, rep, path, err := cli.runNamed(fs, "replay", files, *scenario, *seed, path3, *failOutside, "o")
 	if err != nil {
 		return 0, err
 	}
@@ -229,7 +230,7 @@ func (cli *program) page(title string, o *harness.Outcome, replay string) ([]byt
 		opt.Scenario = &sc
 	}
 	if opt.Replay == "" {
-		opt.Replay = cli.repro(harness.Repro{Scenario: o.Scenario, Seed: o.Seed})
+		opt.Replay = cli.repro(harness.Repro{Scenario: o.Scenario, Seed: o.Seed, Flags: outsideFlags(o)})
 	}
 	if title == "" {
 		title = fmt.Sprintf("%s seed %d: %s", o.Scenario, o.Seed, o.Verdict)
@@ -260,7 +261,7 @@ func loadReproducerFile(path string) (*harness.Reproducer, error) {
 // reproducer FILE among files, or -seed of -scenario. The flags in
 // fileless may not be given with a FILE. It returns the outcome, and the
 // reproducer and its path if the run came from a file.
-func (cli *program) runNamed(fs *flag.FlagSet, cmd string, files []string, scenario string, seed uint64, path3 s3Path, fileless ...string) (*harness.Outcome, *harness.Reproducer, string, error) {
+func (cli *program) runNamed(fs *flag.FlagSet, cmd string, files []string, scenario string, seed uint64, path3 s3Path, failOutside bool, fileless ...string) (*harness.Outcome, *harness.Reproducer, string, error) {
 	switch {
 	case len(files) > 1:
 		return nil, nil, "", fmt.Errorf("%w: %s takes one reproducer FILE, got %d arguments", errUsage, cmd, len(files))
@@ -288,6 +289,7 @@ func (cli *program) runNamed(fs *flag.FlagSet, cmd string, files []string, scena
 		if err != nil {
 			return nil, nil, "", badInput("%s: %w", path, err)
 		}
+		s.FailOutside = s.FailOutside || failOutside
 		o, err := harness.RunSetup(path3.setup(s), true)
 		if o != nil {
 			o.Scenario, o.Seed = rep.Scenario, rep.Seed
@@ -299,6 +301,9 @@ func (cli *program) runNamed(fs *flag.FlagSet, cmd string, files []string, scena
 	sc, err := cli.lookup(scenario)
 	if err != nil {
 		return nil, nil, "", err
+	}
+	if failOutside {
+		sc = sc.FailingOutside()
 	}
 	o, err := harness.RunSeed(path3.scenario(sc), seed, true)
 	return o, nil, "", err

@@ -44,6 +44,7 @@ func (cli *program) cmdRun(args []string, stdout, stderr io.Writer) (int, error)
 	showCoverage := fs.Bool("coverage", false, "list the coverage points no run reached, by name (the summary counts them)")
 	guided := fs.Bool("guided", false, "guided: run -seeds runs, a quarter of them fresh seeds from -start (which also seeds the choices), the others derived from the plans that reached a coverage point first, by mutating their faults and knobs; a failure's reproducer is written to -out")
 	outDir := fs.String("out", "", "with -guided: the `DIR` for the reproducers of failures (default: a new directory in the system's temporary directory, made at the first failure)")
+	failOutside := failOutsideFlag(fs)
 	quiet := quietFlag(fs)
 	if err := cmdline.Parse(fs, args); err != nil {
 		return 0, err
@@ -85,6 +86,9 @@ func (cli *program) cmdRun(args []string, stdout, stderr io.Writer) (int, error)
 		return 0, err
 	}
 	sc = path3.scenario(sc)
+	if *failOutside {
+		sc = sc.FailingOutside()
+	}
 	prog := newProgress(sc.Name, "seeds", uint64(*seeds))
 	if *guided {
 		prog.unit = "runs"
@@ -131,6 +135,20 @@ func (cli *program) cmdRun(args []string, stdout, stderr io.Writer) (int, error)
 	return sum.Worst().ExitCode(), nil
 }
 
+// failOutsideFlag registers the -fail-outside flag.
+func failOutsideFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("fail-outside", false, "fail a seed on an overlap of leaders even where a fault outside the protocol's assumptions accounts for it (excused otherwise): for a protocol without fencing tokens, such an overlap is two leaders acting at once in production")
+}
+
+// outsideFlags are what a printed command adds to judge a run as o was
+// judged: -fail-outside if it was (harness.Outcome.FailOutside).
+func outsideFlags(o *harness.Outcome) []string {
+	if o.FailOutside {
+		return []string{"-fail-outside"}
+	}
+	return nil
+}
+
 // expected judges a run of a scenario meant to fail: success if some seed
 // was judged expect and every other seed passed; else the status of the
 // worst other verdict, or 1 if no seed failed at all.
@@ -168,12 +186,12 @@ func (cli *program) printSummary(w io.Writer, s *schema.Run, showCoverage bool) 
 	case s.Interrupted:
 		seeds = fmt.Sprintf("%d seeds from %d (interrupted)", s.Seeds, s.FirstSeed)
 	}
-	fmt.Fprintf(w, "scenario %s: %s", s.Scenario, seeds)
-	printCounts(w, &s.Counts, s.Seeds, false)
 	unit := "seeds"
 	if s.Guided != nil {
 		unit = "runs"
 	}
+	fmt.Fprintf(w, "scenario %s: %s", s.Scenario, seeds)
+	printCounts(w, &s.Counts, false, unit)
 	fmt.Fprintf(w, "wall %.2fs with %d workers: %.0f %s/s\n", s.Wall.D().Seconds(), s.Workers, s.SeedsPerSecond, unit)
 	if s.Guided != nil {
 		fmt.Fprintln(w, guidedLine(s.Guided))
@@ -218,9 +236,12 @@ func (cli *program) printSummary(w io.Writer, s *schema.Run, showCoverage bool) 
 }
 
 // printCounts ends a summary's first line with the verdicts counted (with
-// nondet, the nondeterministic seeds too), and prints the line of what the
-// runs did outside the protocol's assumptions.
-func printCounts(w io.Writer, c *schema.Counts, runs uint64, nondet bool) {
+// nondet, the nondeterministic seeds too), and prints what was judged:
+// the runs inside and outside the protocol's assumptions, the overlaps of
+// leaders and the stale writes the fence refused, then the violations
+// judged, excused and counted (schema.Counts.JudgedLines). unit counts
+// runs: "seeds", or "runs" of a guided campaign.
+func printCounts(w io.Writer, c *schema.Counts, nondet bool, unit string) {
 	fmt.Fprintf(w, ": %d pass, %d unsafe, %d liveness, %d crashed", c.Pass, c.Unsafe, c.Liveness, c.Crashed)
 	if c.Inconclusive > 0 {
 		fmt.Fprintf(w, ", %d inconclusive", c.Inconclusive)
@@ -231,8 +252,12 @@ func printCounts(w io.Writer, c *schema.Counts, runs uint64, nondet bool) {
 	if nondet {
 		fmt.Fprintf(w, ", %d nondeterministic", c.Nondeterministic)
 	}
-	fmt.Fprintf(w, "\n%d runs (%.1f%%) outside the protocol's assumptions; %d overlaps of leaders; %d violations excused by the faults that left them; %d stale writes refused by the fence\n",
-		c.Outside, 100*float64(c.Outside)/float64(max(runs, 1)), c.Overlaps, c.Excused, c.Refused)
+	fmt.Fprintln(w)
+	lines := c.JudgedLines(unit)
+	lines[0] += fmt.Sprintf("; %d overlaps of leaders; %d stale writes refused by the fence", c.Overlaps, c.Refused)
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
+	}
 }
 
 // randomStart is a fresh seed to start from: drawn from the operating

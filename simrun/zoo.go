@@ -169,14 +169,14 @@ func (cli *program) zooRows(scs []harness.Scenario, first uint64, budget, worker
 // zooRun runs sc from seed first until a seed fails or budget seeds
 // passed.
 func (cli *program) zooRun(sc harness.Scenario, first uint64, budget, shrink int, shrunk *guidedOut, prog *runProgress) (schema.ZooRow, error) {
-	row := schema.ZooRow{Scenario: sc.Name, Control: sc.Expect != harness.Caught}
+	row := schema.ZooRow{Scenario: sc.Name, Control: sc.Expect != harness.Caught, Judged: &harness.Judged{}}
 	start := time.Now()
 	for seed := first; seed < first+uint64(budget); seed++ {
 		o, err := harness.RunSeed(sc, seed, false)
 		if err != nil {
 			return row, fmt.Errorf("%s seed %d: %w", sc.Name, seed, err)
 		}
-		row.Seeds++
+		judged(&row, o)
 		prog.add(o.Verdict != harness.Pass)
 		if o.Verdict == harness.Pass {
 			continue
@@ -195,12 +195,12 @@ func (cli *program) zooRun(sc harness.Scenario, first uint64, budget, shrink int
 // also seeds its choices, on one goroutine) until a run fails or budget
 // runs passed, and writes the failing run's reproducer to out.
 func (cli *program) zooGuided(sc harness.Scenario, first uint64, budget, shrink int, out *guidedOut, prog *runProgress) (schema.ZooRow, error) {
-	row := schema.ZooRow{Scenario: sc.Name, Control: sc.Expect != harness.Caught}
+	row := schema.ZooRow{Scenario: sc.Name, Control: sc.Expect != harness.Caught, Judged: &harness.Judged{}}
 	start := time.Now()
 	var failed *harness.GuidedRun
 	_, err := harness.Guided(context.Background(), harness.GuidedConfig{Scenario: sc, Seed: first, Start: first, Runs: uint64(budget), Workers: 1,
 		Done: func(r *harness.GuidedRun) bool {
-			row.Seeds++
+			judged(&row, r.Outcome)
 			prog.add(r.Outcome.Verdict != harness.Pass)
 			if r.Outcome.Verdict == harness.Pass {
 				r.Outcome.Result.Release()
@@ -223,6 +223,16 @@ func (cli *program) zooGuided(sc harness.Scenario, first uint64, budget, shrink 
 	row.Reproducer = path
 	row.Replay = cli.repro(harness.Repro{File: path})
 	return row, cli.shrinkCatch(sc, &row, failed.Reproducer(), shrink, out)
+}
+
+// judged counts a run of the row's scenario: a seed run, whether it left
+// the assumptions, and what its checkers judged.
+func judged(row *schema.ZooRow, o *harness.Outcome) {
+	row.Seeds++
+	if len(o.Outside) > 0 {
+		row.Outside++
+	}
+	row.Judged.Add(o)
 }
 
 // describeCatch fills in what the failing run o of a variant showed: its
@@ -267,7 +277,7 @@ func (cli *program) printZoo(w io.Writer, s *schema.Zoo, shrunk bool) error {
 		fmt.Fprintf(w, "(a guided campaign of each, fresh seeds from %d, no reproducer of any variant; SEEDS are its runs, WALL the time to the first failing one)\n\n", s.Start)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	head := "VARIANT\tCAUGHT\tVERDICT\tCHECKER\tSEEDS\tWALL\tPLAN EVENTS"
+	head := "VARIANT\tCAUGHT\tVERDICT\tCHECKER\tSEEDS\tINSIDE\tEXCUSED\tWALL\tPLAN EVENTS"
 	if shrunk {
 		head += "\tSHRUNK"
 	}
@@ -292,7 +302,11 @@ func (cli *program) printZoo(w io.Writer, s *schema.Zoo, shrunk bool) error {
 		if r.Masked {
 			name += " (masked)"
 		}
-		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%d\t%.2fs\t%s", name, caught, verdict, checker, r.Seeds, r.Wall.D().Seconds(), events)
+		inside, excused := "-", "-"
+		if r.Judged != nil {
+			inside, excused = fmt.Sprint(r.Judged.Inside), fmt.Sprint(r.Judged.Excused())
+		}
+		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%d\t%s\t%s\t%.2fs\t%s", name, caught, verdict, checker, r.Seeds, inside, excused, r.Wall.D().Seconds(), events)
 		if shrunk {
 			line += "\t" + shrink
 		}
@@ -310,6 +324,15 @@ func (cli *program) printZoo(w io.Writer, s *schema.Zoo, shrunk bool) error {
 		control = "the careful control FAILED (see its row): a variant's failure is not attributable to its mistake"
 	}
 	fmt.Fprintf(w, "\n%d of %d variants caught; %s; wall %.2fs\n", s.Caught, s.Variants, control, s.Wall.D().Seconds())
+	fmt.Fprintf(w, "INSIDE: the seeds judged wholly inside the lock's assumptions; EXCUSED: the violations faults outside them excused\n")
+	for _, r := range s.Rows {
+		if r.Control && r.Judged != nil {
+			fmt.Fprintf(w, "what the careful control's %d %s judged:\n", r.Seeds, unit)
+			for _, l := range r.Judged.Lines(uint64(r.Seeds), uint64(r.Outside), unit) {
+				fmt.Fprintf(w, "  %s\n", l)
+			}
+		}
+	}
 	if (s.Swarm || s.Guided) && s.Caught == s.Variants {
 		fmt.Fprintf(w, "time to catch a variant: median %.2fs, longest %.2fs (GOMAXPROCS=%d, %d workers)\n",
 			s.MedianCatch.D().Seconds(), s.MaxCatch.D().Seconds(), s.GOMAXPROCS, s.Workers)

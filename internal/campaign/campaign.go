@@ -77,6 +77,20 @@ type Config struct {
 	// Program is how the replay commands the campaign writes invoke
 	// simrun (harness.Repro.Program; empty: harness.DefaultCommand).
 	Program string
+	// FailOutside judges every seed with harness.Setup.FailOutside: an
+	// overlap of leaders that a fault outside the protocol's assumptions
+	// accounts for fails the seed. The state and the report record it:
+	// a campaign resumes, and reports merge, only with the same.
+	FailOutside bool
+}
+
+// replayFlags are the flags a replay command of the campaign's seeds
+// adds to scenario and seed.
+func replayFlags(failOutside bool) []string {
+	if failOutside {
+		return []string{"-fail-outside"}
+	}
+	return nil
 }
 
 func (cfg *Config) check() error {
@@ -147,12 +161,15 @@ type group struct {
 
 // Open opens the campaign directory cfg.Dir, creating it if need be: a new
 // campaign, or the one its state.json holds, which must be cfg's (same
-// scenario, shard, range and determinism check: ErrIncompatible
+// scenario, shard, range, determinism check and FailOutside: ErrIncompatible
 // otherwise). It scans the failures on disk and writes the state, which
 // also proves the directory writable (ErrDir otherwise).
 func Open(cfg Config) (*Campaign, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
+	}
+	if cfg.FailOutside {
+		cfg.Scenario = cfg.Scenario.FailingOutside()
 	}
 	c := &Campaign{cfg: cfg, total: shardSeeds(cfg.Shard, cfg.Start, cfg.Seeds),
 		groups: map[string]*group{}, files: map[string]map[uint64]bool{}}
@@ -527,7 +544,7 @@ func (c *Campaign) elapsedLocked() time.Duration {
 
 func (c *Campaign) stateLocked() *State {
 	st := &State{Version: StateVersion, Scenario: c.cfg.Scenario.Name, Shard: c.cfg.Shard, Start: c.cfg.Start,
-		Seeds: c.cfg.Seeds, CheckDeterminism: c.cfg.CheckDeterminism, Duration: faults.Duration(c.cfg.Duration),
+		Seeds: c.cfg.Seeds, CheckDeterminism: c.cfg.CheckDeterminism, FailOutside: c.cfg.FailOutside, Duration: faults.Duration(c.cfg.Duration),
 		Elapsed: faults.Duration(c.elapsedLocked()), Counts: c.counts, Groups: c.groupsLocked(), Coverage: c.coverageLocked(),
 		Done: DoneSeeds{Count: c.done.count(), Next: c.cfg.Shard.Seed(c.cfg.Start, c.done.next)}}
 	for _, k := range c.done.above {
@@ -571,7 +588,7 @@ func (c *Campaign) Report() *Report {
 
 func (c *Campaign) reportLocked() *Report {
 	r := &Report{Header: schema.NewHeader(schema.CommandCampaign), Scenario: c.cfg.Scenario.Name, Shards: []Shard{c.cfg.Shard}, Start: c.cfg.Start,
-		Seeds: c.cfg.Seeds, CheckDeterminism: c.cfg.CheckDeterminism, Complete: c.cfg.Seeds > 0 && c.done.count() == c.total,
+		Seeds: c.cfg.Seeds, CheckDeterminism: c.cfg.CheckDeterminism, FailOutside: c.cfg.FailOutside, Complete: c.cfg.Seeds > 0 && c.done.count() == c.total,
 		SeedsRun: c.counts.Seeds(), Counts: c.counts, Groups: c.groupsLocked(), Coverage: c.coverageLocked()}
 	if wall := c.elapsedLocked(); wall > 0 {
 		r.Wall = faults.Duration(wall)
@@ -587,7 +604,7 @@ func (c *Campaign) reportLocked() *Report {
 		for _, s := range slices.Sorted(maps.Keys(c.files[slug])) {
 			g.Reproducers = append(g.Reproducers, ReproducerPath(slug, s))
 		}
-		g.Replay = harness.Repro{Program: c.cfg.Program, Scenario: c.cfg.Scenario.Name, Seed: g.FirstSeeds[0]}.Command()
+		g.Replay = harness.Repro{Program: c.cfg.Program, Scenario: c.cfg.Scenario.Name, Seed: g.FirstSeeds[0], Flags: replayFlags(c.cfg.FailOutside)}.Command()
 	}
 	return r
 }

@@ -137,8 +137,9 @@ func runCampaign(t *testing.T, cfg Config) *Report {
 // groups, with their first seeds.
 func sameResults(t *testing.T, got, want *Report) {
 	t.Helper()
-	if got.SeedsRun != want.SeedsRun || got.Counts != want.Counts || got.Complete != want.Complete {
-		t.Fatalf("counts differ:\n got %d %+v complete %v\nwant %d %+v complete %v", got.SeedsRun, got.Counts, got.Complete, want.SeedsRun, want.Counts, want.Complete)
+	if got.SeedsRun != want.SeedsRun || !reflect.DeepEqual(got.Counts, want.Counts) || got.Complete != want.Complete {
+		t.Fatalf("counts differ:\n got %d %+v %+v complete %v\nwant %d %+v %+v complete %v", got.SeedsRun, got.Counts, got.Counts.Judged, got.Complete,
+			want.SeedsRun, want.Counts, want.Counts.Judged, want.Complete)
 	}
 	if got.Coverage == nil || len(got.Coverage.Sets) == 0 || got.Coverage.Sets[0].Runs != got.SeedsRun {
 		t.Fatalf("coverage %+v of %d seeds: every seed counts in every set", got.Coverage, got.SeedsRun)
@@ -197,7 +198,7 @@ func TestStateRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	if st.Scenario != "naive-skew" || st.Shard != (Shard{1, 2}) || st.Start != 10 || st.Seeds != 60 ||
-		st.Done.Count != 30 || st.Done.Next != 71 || len(st.Done.Above) != 0 || st.Counts != r.Counts || len(st.Groups) != len(r.Groups) {
+		st.Done.Count != 30 || st.Done.Next != 71 || len(st.Done.Above) != 0 || !reflect.DeepEqual(st.Counts, r.Counts) || len(st.Groups) != len(r.Groups) {
 		t.Fatalf("state %+v\nreport %+v", st, r)
 	}
 	if r.SeedsRun != 30 || !r.Complete || r.Unsafe == 0 {

@@ -51,7 +51,9 @@ type junitText struct {
 // the first seeds and the reproducer files, relative to the report's
 // directory), a failing testcase "incomplete" when shards of the range are
 // missing (a merge of some of a campaign's shards; the property "missing"
-// names them too), and a passing testcase "pass" that sums up the passes.
+// names them too), and a passing testcase "pass" that sums up the passes
+// and says what was judged (schema.Counts.JudgedLines: the seeds inside
+// the assumptions, the violations judged and excused by checker).
 // The replay commands invoke program (harness.Repro.Program).
 func WriteJUnit(w io.Writer, r *Report, program string) error {
 	shards := make([]string, len(r.Shards))
@@ -98,7 +100,8 @@ func WriteJUnit(w io.Writer, r *Report, program string) error {
 		s.Failures++
 	}
 	s.Cases = append(s.Cases, junitCase{Name: "pass", Classname: class, Time: s.Time,
-		SystemOut: &junitText{fmt.Sprintf("%d of %d seeds pass (%s, shards %s)", r.Pass, r.SeedsRun, rangeString(r.Start, r.Seeds), strings.Join(shards, ","))}})
+		SystemOut: &junitText{fmt.Sprintf("%d of %d seeds pass (%s, shards %s)\n%s\n", r.Pass, r.SeedsRun, rangeString(r.Start, r.Seeds), strings.Join(shards, ","),
+			strings.Join(r.Counts.JudgedLines("seeds"), "\n"))}})
 	s.Tests = len(s.Cases)
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err

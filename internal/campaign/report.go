@@ -70,6 +70,9 @@ type Report struct {
 	Start            uint64 `json:"start"`
 	Seeds            uint64 `json:"seeds,omitempty"`
 	CheckDeterminism bool   `json:"checkDeterminism,omitempty"`
+	// FailOutside: the seeds were judged with harness.Setup.FailOutside
+	// (simrun campaign -fail-outside).
+	FailOutside bool `json:"failOutside,omitempty"`
 	// Complete: every seed of the report's part of the range has run (a
 	// campaign's: its shard's part; a merged report's: the whole range, so
 	// that a merge missing a shard is never complete).
@@ -185,8 +188,10 @@ func ReadReportFile(path string) (*Report, error) {
 }
 
 // Merge merges the reports of shards of one campaign: the same scenario,
-// range and determinism check, and shards no two of which share a seed.
-// Counts and groups are summed, first seeds merged. Reproducer paths are
+// range, determinism check and FailOutside, and shards no two of which
+// share a seed. Counts (what was judged included: unknown if a report of
+// an older schema does not record it) and groups are summed, first seeds
+// merged. Reproducer paths are
 // kept as they are: make them relative to one place first (the caller
 // knows where each report lives). Anything else is an error wrapping
 // ErrIncompatible. The groups' replay commands invoke program
@@ -197,7 +202,7 @@ func Merge(program string, reports ...*Report) (*Report, error) {
 	}
 	a := reports[0]
 	m := &Report{Header: schema.NewHeader(schema.CommandMerge), Scenario: a.Scenario, Start: a.Start, Seeds: a.Seeds,
-		CheckDeterminism: a.CheckDeterminism, Complete: true}
+		CheckDeterminism: a.CheckDeterminism, FailOutside: a.FailOutside, Complete: true}
 	groups := map[string]*Group{}
 	for i, r := range reports {
 		switch {
@@ -207,6 +212,8 @@ func Merge(program string, reports ...*Report) (*Report, error) {
 			return nil, fmt.Errorf("%w: report %d covers %s, report 1 %s", ErrIncompatible, i+1, rangeString(r.Start, r.Seeds), rangeString(a.Start, a.Seeds))
 		case r.CheckDeterminism != a.CheckDeterminism:
 			return nil, fmt.Errorf("%w: report %d checked determinism %v, report 1 %v", ErrIncompatible, i+1, r.CheckDeterminism, a.CheckDeterminism)
+		case r.FailOutside != a.FailOutside:
+			return nil, fmt.Errorf("%w: report %d failed overlaps outside the assumptions %v, report 1 %v", ErrIncompatible, i+1, r.FailOutside, a.FailOutside)
 		}
 		for _, s := range r.Shards {
 			if err := s.Validate(); err != nil {
@@ -251,7 +258,7 @@ func Merge(program string, reports ...*Report) (*Report, error) {
 			return cmp.Or(cmp.Compare(reproSeed(x), reproSeed(y)), strings.Compare(x, y))
 		})
 		if len(g.FirstSeeds) > 0 {
-			g.Replay = harness.Repro{Program: program, Scenario: m.Scenario, Seed: g.FirstSeeds[0]}.Command()
+			g.Replay = harness.Repro{Program: program, Scenario: m.Scenario, Seed: g.FirstSeeds[0], Flags: replayFlags(m.FailOutside)}.Command()
 		}
 		m.Groups = append(m.Groups, *g)
 	}

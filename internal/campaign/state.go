@@ -36,6 +36,7 @@ type State struct {
 	Start            uint64 `json:"start"`
 	Seeds            uint64 `json:"seeds,omitempty"` // 0: unbounded, the duration limits the campaign
 	CheckDeterminism bool   `json:"checkDeterminism,omitempty"`
+	FailOutside      bool   `json:"failOutside,omitempty"`
 	// Duration is the wall-clock budget the last session was given (over
 	// all sessions); Elapsed the wall time of all sessions so far.
 	Duration faults.Duration `json:"duration,omitempty"`
@@ -173,18 +174,21 @@ func signatureText(verdict string, checkers []string) string {
 // sameCampaign reports how st differs from the campaign of cfg, or "".
 func (st *State) sameCampaign(cfg *Config) string {
 	if st.Scenario != cfg.Scenario.Name || st.Shard != cfg.Shard || st.Start != cfg.Start ||
-		st.Seeds != cfg.Seeds || st.CheckDeterminism != cfg.CheckDeterminism {
+		st.Seeds != cfg.Seeds || st.CheckDeterminism != cfg.CheckDeterminism || st.FailOutside != cfg.FailOutside {
 		return fmt.Sprintf("it holds the campaign %s, not %s",
-			describe(st.Scenario, st.Shard, st.Start, st.Seeds, st.CheckDeterminism),
-			describe(cfg.Scenario.Name, cfg.Shard, cfg.Start, cfg.Seeds, cfg.CheckDeterminism))
+			describe(st.Scenario, st.Shard, st.Start, st.Seeds, st.CheckDeterminism, st.FailOutside),
+			describe(cfg.Scenario.Name, cfg.Shard, cfg.Start, cfg.Seeds, cfg.CheckDeterminism, cfg.FailOutside))
 	}
 	return ""
 }
 
-func describe(scenario string, sh Shard, start, seeds uint64, check bool) string {
+func describe(scenario string, sh Shard, start, seeds uint64, check, failOutside bool) string {
 	s := fmt.Sprintf("of scenario %s, shard %s, %s", scenario, sh, rangeString(start, seeds))
 	if check {
 		s += ", checking determinism"
+	}
+	if failOutside {
+		s += ", failing overlaps outside the assumptions"
 	}
 	return s
 }

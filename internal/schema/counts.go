@@ -1,6 +1,10 @@
 package schema
 
-import "github.com/s3lease/s3lease/harness"
+import (
+	"fmt"
+
+	"github.com/s3lease/s3lease/harness"
+)
 
 // Counts are the tallies of a set of runs (run, campaign, merge). Every
 // seed is counted once in exactly one of Pass, Unsafe, Liveness, Crashed,
@@ -21,7 +25,41 @@ type Counts struct {
 	Overlaps         uint64 `json:"overlaps"`
 	Refused          uint64 `json:"refusedWrites"`
 	Excused          uint64 `json:"excusedViolations"`
+	// Judged is what the checkers judged: the seeds wholly inside the
+	// protocol's assumptions, and per checker the violations judged,
+	// excused (by kind of fault) and counted. Documents before version 4
+	// do not record it: it is nil when seeds were counted without it
+	// (Add keeps it so: a sum with such counts is not known either).
+	Judged *harness.Judged `json:"judged,omitempty"`
+	// Counts are not comparable with ==, which would compare Judged's
+	// pointer: reflect.DeepEqual compares them.
+	_ [0]func()
 }
+
+// JudgedKnown reports whether c records what was judged of every seed it
+// counts (Judged).
+func (c Counts) JudgedKnown() bool { return c.Judged != nil || c.Seeds() == 0 }
+
+// JudgedLines says what was judged, as summaries print it
+// (harness.Judged.Lines) of c's runs, counted in unit ("seeds", "runs");
+// if c does not record it, the runs outside the assumptions and the
+// violations excused, and that the rest is not recorded.
+func (c Counts) JudgedLines(unit string) []string {
+	runs := c.Seeds()
+	if !c.JudgedKnown() {
+		return []string{fmt.Sprintf("%d %s (%.1f%%) outside the protocol's assumptions; %d violations excused by the faults that left them",
+			c.Outside, unit, 100*float64(c.Outside)/float64(max(runs, 1)), c.Excused),
+			fmt.Sprintf("what was judged inside the assumptions, by checker, is not recorded (documents before schema %d)", judgedSince)}
+	}
+	j := c.Judged
+	if j == nil {
+		j = &harness.Judged{}
+	}
+	return j.Lines(runs, c.Outside, unit)
+}
+
+// judgedSince is the first schema version that records Counts.Judged.
+const judgedSince = 4
 
 // Seeds is the number of seeds counted.
 func (c Counts) Seeds() uint64 {
@@ -49,11 +87,12 @@ func (c *Counts) Of(v harness.Verdict) *uint64 {
 }
 
 // CountsOf counts one run: its verdict, whether it left the protocol's
-// assumptions, its overlaps of leaders, its excused violations and the
-// stale writes the fence refused.
+// assumptions, its overlaps of leaders, its excused violations, the
+// stale writes the fence refused, and what its checkers judged.
 func CountsOf(o *harness.Outcome) Counts {
-	c := Counts{Overlaps: uint64(len(o.Overlaps)), Excused: uint64(len(o.Excused))}
+	c := Counts{Overlaps: uint64(len(o.Overlaps)), Excused: uint64(len(o.Excused)), Judged: &harness.Judged{}}
 	*c.Of(o.Verdict) = 1
+	c.Judged.Add(o)
 	if len(o.Outside) > 0 {
 		c.Outside = 1
 	}
@@ -67,8 +106,22 @@ func CountsOf(o *harness.Outcome) Counts {
 	return c
 }
 
-// Add adds o's tallies to c's.
+// Add adds o's tallies to c's. What was judged is summed while both
+// record it (JudgedKnown), and is unknown from then on otherwise; the sum
+// is a new Judged, so that copies of c (a report of a campaign that goes
+// on) keep theirs.
 func (c *Counts) Add(o Counts) {
+	switch {
+	case !c.JudgedKnown() || !o.JudgedKnown():
+		c.Judged = nil
+	case o.Judged != nil:
+		sum := &harness.Judged{}
+		if c.Judged != nil {
+			sum.Merge(c.Judged)
+		}
+		sum.Merge(o.Judged)
+		c.Judged = sum
+	}
 	c.Pass += o.Pass
 	c.Unsafe += o.Unsafe
 	c.Liveness += o.Liveness

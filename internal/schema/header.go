@@ -7,9 +7,12 @@ import (
 )
 
 // Version is the version of the documents this package describes.
-// Version 3 writes fencing tokens as decimal strings; version 2, which
-// wrote them as numbers, is read still (OldestVersion).
-const Version = 3
+// Version 4 records what was judged (Counts.Judged: the seeds inside the
+// assumptions, the violations judged and excused by checker); versions
+// 2 and 3, which did not, are read still (OldestVersion), and what they
+// did not record is reported unknown. Version 3 began writing fencing
+// tokens as decimal strings, which version 2 wrote as numbers.
+const Version = 4
 
 // OldestVersion is the oldest version a reader of this build accepts: the
 // documents of every version from it to Version decode with these types.

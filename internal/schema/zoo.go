@@ -2,6 +2,7 @@ package schema
 
 import (
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/linearizability"
 )
 
@@ -47,6 +48,11 @@ type ZooRow struct {
 	// one, or the whole budget; Wall the time they took.
 	Seeds int             `json:"seeds"`
 	Wall  faults.Duration `json:"wall"`
+	// Outside counts the seeds that left the protocol's assumptions;
+	// Judged is what the seeds' checkers judged (nil in documents before
+	// version 4).
+	Outside int             `json:"outsideAssumptions"`
+	Judged  *harness.Judged `json:"judged,omitempty"`
 	// Of the first failing seed: its number and verdict, its first
 	// violation (or, for a crash, Failure), the number of events in its
 	// fault plan, with -shrink the events left after shrinking and the
