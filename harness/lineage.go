@@ -32,7 +32,10 @@ import (
 // version is judged against every write of its ETag sent before the answer
 // came (a restore writes an elector's bytes again, with their ETag), an
 // observation of absence against the last delete before it. A conditional
-// write that succeeded is taken to have replaced its content as it was
+// write that succeeded replaced its content as it was when S3 applied it,
+// which a simulated run's history records (sim.S3Op.Applied); where the
+// instant is not known (a history recorded outside the simulator) it is
+// taken to have replaced its content as it was
 // when the write was sent, if that was still current; if a write that
 // replaced that content had been answered before, S3 can only have applied
 // it once the content was written again: it is judged against the writes

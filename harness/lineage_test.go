@@ -301,6 +301,55 @@ func TestLineageRestoreOfTheVersionInFlight(t *testing.T) {
 	}
 }
 
+// TestLineageTwoRestoresOfOneRecord: someone writes the same record "f"
+// twice, at 5 s and at 10 s (one ETag). n1 and n4 both read the first
+// and send a takeover If-Match "f" before the second restore; S3 applied
+// n1's at 9.9 s, on the first restore, and n4's at 10.05 s, on the second,
+// which had hidden n1's record. Both succeed, n1 with token 7, n4 with 8,
+// and n1 learns it leads after n4 began: tokens out of order, which only
+// the second restore could cause. The history knows when S3 applied each
+// write (sim.S3Op.Applied): n4's replaced the second restore, n1's did
+// not, and the violation is excused by the second restore. Without the
+// instants (a history recorded outside the simulator), both would be taken
+// to have replaced the version current when they were sent.
+func TestLineageTwoRestoresOfOneRecord(t *testing.T) {
+	h := &sim.History{Nodes: 8, End: time.Minute}
+	putAnswered(h, 0, "", `"a"`, secs(0.9), secs(1), 200)
+	h.Terms = append(h.Terms, sim.Term{Node: 0, Incarnation: 1, Token: 6, Start: secs(1), End: secs(4)})
+	foreignPut(h, faults.Restore, `"f"`, secs(5))
+	getAnswered(h, 1, `"f"`, secs(9.7), secs(9.75))
+	getAnswered(h, 4, `"f"`, secs(9.7), secs(9.75))
+	putAnswered(h, 1, `"f"`, `"b"`, secs(9.8), secs(10.2), 200)
+	putAnswered(h, 4, `"f"`, `"c"`, secs(9.85), secs(10.1), 200)
+	foreignPut(h, faults.Restore, `"f"`, secs(10))
+	h.Terms = append(h.Terms,
+		sim.Term{Node: 4, Incarnation: 1, Token: 8, Start: secs(10.1), End: secs(12)},
+		sim.Term{Node: 1, Incarnation: 1, Token: 7, Start: secs(10.2), End: secs(11)})
+	slices.SortStableFunc(h.S3, func(a, b sim.S3Op) int { return cmp.Compare(a.Call, b.Call) })
+	for i := range h.S3 {
+		switch op := &h.S3[i]; {
+		case op.Node < 0:
+			op.Applied = op.Call
+		case op.Node == 1 && op.Op == "PutObject":
+			op.Applied = secs(9.9)
+		case op.Node == 4 && op.Op == "PutObject":
+			op.Applied = secs(10.05)
+		default:
+			op.Applied = -1
+		}
+	}
+	o := judgeHistory(t, h, plan())
+	if o.Verdict != Pass {
+		t.Fatalf("verdict %v %v; want pass: token 7 after 8 is the second restore's doing", o.Verdict, o.Violations)
+	}
+	if got := o.lineage.read[1].members(); !slices.Contains(got, 1) {
+		t.Errorf("n4's acquisition read the content of foreign writes %v; want the second restore's (1) among them", got)
+	}
+	if got := o.lineage.read[2].members(); slices.Contains(got, 1) {
+		t.Errorf("n1's acquisition read the content of foreign writes %v; want not the second restore's", got)
+	}
+}
+
 // TestLineageUnansweredWriteShownBeforeARestore: n1 read n0's "a", and
 // n3 replaced it; n1's If-Match on "a", sent after that, got no answer,
 // yet n1 read what it wrote ("b") at 3.6 s and led. It can only have

@@ -54,6 +54,11 @@ type S3Op struct {
 	// arrived, or -1 if none did (the caller gave up, or the answer was
 	// lost): then the request may or may not have taken effect.
 	Call, Return time.Duration
+	// Applied is when S3 applied the request, between Call and Return: a
+	// simulated run knows it exactly. -1 where it is not known (a history
+	// recorded outside the simulator) or the request never took effect
+	// (it never reached S3, or S3 refused it before applying it).
+	Applied time.Duration
 	// Status, Code and ETag are the answer: HTTP status (0 if none came),
 	// S3 error code, and the ETag the answer carried.
 	Status int

@@ -172,6 +172,7 @@ type s3OpJSON struct {
 	BodyETag     string        `json:"bodyETag,omitempty"`
 	Call         textDuration  `json:"call"`
 	Return       *textDuration `json:"return,omitempty"`
+	Applied      *textDuration `json:"applied,omitempty"`
 	Status       int           `json:"status,omitempty"`
 	Code         string        `json:"code,omitempty"`
 	ETag         string        `json:"etag,omitempty"`
@@ -182,7 +183,7 @@ type s3OpJSON struct {
 
 // MarshalJSON writes the request with camelCase names and times as text.
 func (o S3Op) MarshalJSON() ([]byte, error) {
-	j := s3OpJSON{o.Node, o.Identity, 0, o.Op, o.Key, o.IfMatch, o.IfNoneMatch, o.BodyETag, textDuration(o.Call), nil, o.Status, o.Code, o.ETag, o.Body, nil, o.TornBodyETag}
+	j := s3OpJSON{o.Node, o.Identity, 0, o.Op, o.Key, o.IfMatch, o.IfNoneMatch, o.BodyETag, textDuration(o.Call), nil, nil, o.Status, o.Code, o.ETag, o.Body, nil, o.TornBodyETag}
 	if o.Incarnation > 1 {
 		j.Incarnation = o.Incarnation
 	}
@@ -192,6 +193,10 @@ func (o S3Op) MarshalJSON() ([]byte, error) {
 	if o.Return >= 0 {
 		r := textDuration(o.Return)
 		j.Return = &r
+	}
+	if o.Applied >= 0 {
+		a := textDuration(o.Applied)
+		j.Applied = &a
 	}
 	return json.Marshal(j)
 }
@@ -203,7 +208,7 @@ func (o *S3Op) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*o = S3Op{Node: j.Node, Identity: j.Identity, Incarnation: j.Incarnation, Op: j.Op, Key: j.Key, IfMatch: j.IfMatch, IfNoneMatch: j.IfNoneMatch, BodyETag: j.BodyETag,
-		Call: time.Duration(j.Call), Return: -1, Status: j.Status, Code: j.Code, ETag: j.ETag, Body: j.Body, TornBodyETag: j.TornBodyETag}
+		Call: time.Duration(j.Call), Return: -1, Applied: -1, Status: j.Status, Code: j.Code, ETag: j.ETag, Body: j.Body, TornBodyETag: j.TornBodyETag}
 	if o.Incarnation == 0 && o.Node >= 0 {
 		o.Incarnation = 1 // the first is not written
 	}
@@ -215,6 +220,9 @@ func (o *S3Op) UnmarshalJSON(b []byte) error {
 	}
 	if j.Return != nil {
 		o.Return = time.Duration(*j.Return)
+	}
+	if j.Applied != nil {
+		o.Applied = time.Duration(*j.Applied)
 	}
 	return nil
 }

@@ -125,7 +125,7 @@ func (c *nodeS3) call(ctx context.Context, rq request, pc *s3Landing) error {
 	}
 	hi := len(w.history.S3)
 	w.history.S3 = append(w.history.S3, S3Op{Node: c.n.Index, Identity: c.n.identity, Incarnation: c.n.incarnation, Op: op, Key: key, IfMatch: str(rq.ifMatch),
-		IfNoneMatch: str(rq.ifNoneMatch), BodyETag: rq.bodyETag, Call: w.now, Return: -1})
+		IfNoneMatch: str(rq.ifNoneMatch), BodyETag: rq.bodyETag, Call: w.now, Return: -1, Applied: -1})
 	// The answer, decided when the request reaches S3.
 	pc.id, pc.op, pc.bucket, pc.key, pc.tracked, pc.fate, pc.hist = id, op, rq.bucket, key, tracked, f, hi
 	applyAt := w.now + w.s3.request.Sample(w.chooser) + f.ExtraRequest
@@ -340,6 +340,7 @@ func (pc *s3Landing) land() {
 	default:
 		etag, err := pc.apply(now)
 		a.ETag, pc.etag, pc.result = etag, etag, err
+		w.history.S3[pc.hist].Applied = w.now
 		if err == nil && pc.kind == landPut {
 			w.history.S3[pc.hist].Body, _ = w.store.bodyOf(pc.bucket, pc.key)
 		}

@@ -336,7 +336,7 @@ func (w *World) S3Now() time.Time { return w.s3Now() }
 func (w *World) OutsideWrite(body []byte) error {
 	w.live.check()
 	b, k := w.cfg.Bucket, w.cfg.Key
-	op := S3Op{Node: -1, Op: "DeleteObject", Key: k, Call: w.now, Return: w.now}
+	op := S3Op{Node: -1, Op: "DeleteObject", Key: k, Call: w.now, Return: w.now, Applied: w.now}
 	var err error
 	var etag string
 	if body == nil {

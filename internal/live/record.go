@@ -105,7 +105,7 @@ func (r *recorder) s3Call(node int, in *opInfo) int {
 		return -1
 	}
 	r.h.S3 = append(r.h.S3, sim.S3Op{Node: node, Op: in.op, Key: in.key, IfMatch: in.ifMatch,
-		IfNoneMatch: in.ifNoneMatch, BodyETag: in.bodyETag, Call: r.now(), Return: -1})
+		IfNoneMatch: in.ifNoneMatch, BodyETag: in.bodyETag, Call: r.now(), Return: -1, Applied: -1})
 	r.bodies = append(r.bodies, in.bodyMD5)
 	r.got = append(r.got, "")
 	r.unsent = append(r.unsent, false)

@@ -77,7 +77,7 @@ func TestEveryAttemptIsRecorded(t *testing.T) {
 			}
 			for _, op := range h.S3 {
 				want := sim.S3Op{Node: 0, Op: sim.OpPutObject, Key: cfg.Key, IfNoneMatch: "*", BodyETag: etag,
-					Call: op.Call, Return: op.Return, Status: c.status, Code: c.code}
+					Call: op.Call, Return: op.Return, Applied: -1, Status: c.status, Code: c.code}
 				if c.status == http.StatusOK {
 					want.ETag = etag
 				}

@@ -15,7 +15,7 @@ var durationKeys = map[string]bool{
 	"wall": true, "duration": true, "healAt": true, "offset": true, "driftUntil": true,
 	"perSeed": true, "s3Check": true, "simulated": true, "slowMax": true,
 	"medianCatch": true, "maxCatch": true, "lease": true, "renewDeadline": true, "retryPeriod": true,
-	"requestTimeout": true, "work": true, "checkedAt": true,
+	"requestTimeout": true, "work": true, "checkedAt": true, "applied": true,
 }
 
 // Conventions walks a decoded document (encoding/json into an any) and
