@@ -29,6 +29,9 @@ func (p *Plan) Outside(a protocol.Assumptions) []string {
 	if p.Initial.Foreign() && !a.ForeignWrites {
 		why = append(why, "someone else wrote the lock object before the run (initial)")
 	}
+	if p.S3.TornPPM > 0 && !a.TornReads {
+		why = append(why, fmt.Sprintf("S3 answers %d ppm of the reads a write races torn (the body of one version, the ETag of another)", p.S3.TornPPM))
+	}
 	for _, ap := range p.Apps {
 		if ap.Work.D() > a.MaxPause {
 			why = append(why, fmt.Sprintf("n%d's application works for %v between its check and its write, beyond the assumed pause %v", ap.Node, ap.Work, a.MaxPause))

@@ -15,7 +15,8 @@
 // and write, or arrives late), per-node clock offsets and drifts, and
 // probability knobs that give every S3 request of the run a chance of a
 // 409, a 500 or 503 before or after applying, a lost answer or a long-tail
-// delay. Chances are integers in parts per million, so that a plan means
+// delay, and a read that a write races a torn answer (the body of one
+// version, the ETag of another). Chances are integers in parts per million, so that a plan means
 // the same on every machine. Plans are JSON: they can be written by hand,
 // printed with a run and replayed.
 //
@@ -54,8 +55,8 @@
 // A protocol states what it needs of the world in protocol.Assumptions: a
 // bound on clock drift and on pauses, optionally on wall-clock offsets and
 // steps (for a protocol that compares wall clocks), and whether it
-// tolerates stalled monotonic clocks, foreign writes to the lock object
-// and applications that go on after their term. Plan.Outside says, before the
+// tolerates stalled monotonic clocks, foreign writes to the lock object,
+// applications that go on after their term and torn reads. Plan.Outside says, before the
 // run, how a plan leaves them. Inside them two leaders must never overlap in
 // true time; outside them an overlap may happen, and fencing must still
 // refuse every stale write. Package harness judges a run by the faults as
@@ -167,6 +168,11 @@
 //     application still works;
 //   - error pages: on one draw in 6 a proxy's plain pages (the SDK derives the code from the status), on one in 10 of
 //     the others HTML the SDK cannot read (no code at all);
+//   - torn reads: on one draw in 4 of a protocol that tolerates them
+//     (protocol.Assumptions.TornReads), on one in 20 of another (beyond
+//     its assumptions), S3 answers every GetObject that a write races, or
+//     10% to all of them, with the body of one version and the ETag of
+//     the other;
 //   - identities (for a protocol that states its longest): on one draw
 //     in 5, names a codec must carry exactly (quotes,
 //     backslashes, non-ASCII, HTML and control characters, names of

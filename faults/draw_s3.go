@@ -125,3 +125,22 @@ func drawBeyond(d *drawing, s stream) {
 		d.add(Event{Kind: Linger, At: s.at(0), Node: d.outside, By: Duration(s.Between(time.Second, lease))})
 	}
 }
+
+// drawTornReads draws a store that tears reads (Knobs.TornPPM): of the
+// GetObjects a write races, every one on half the draws that have it,
+// else 10% to all of them. A protocol that tolerates torn reads
+// (Assumptions.TornReads) gets it on one draw in 4, as a fault inside its
+// assumptions; any other on one in 20, beyond them.
+func drawTornReads(d *drawing, s stream) {
+	n := uint64(20)
+	if d.b.TornReads {
+		n = 4
+	}
+	if !s.OneIn(n) {
+		return
+	}
+	d.plan.S3.TornPPM = 1_000_000
+	if s.OneIn(2) {
+		d.plan.S3.TornPPM = s.Int(100_000, 1_000_000)
+	}
+}

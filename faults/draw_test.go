@@ -257,3 +257,47 @@ func TestValidateRefusesBadAims(t *testing.T) {
 		}
 	}
 }
+
+// TestSwarmDrawsTornReads: the generator draws a store that tears raced
+// reads on about one draw in 4 for a protocol that tolerates torn reads,
+// one in 20 for another, at every raced read or 10% to all of them; such
+// a plan leaves the assumptions of a protocol that does not tolerate them
+// only, and a plan with a chance outside [0, 1e6] is refused.
+func TestSwarmDrawsTornReads(t *testing.T) {
+	const seeds = 4000
+	for _, tolerates := range []bool{true, false} {
+		sp := space()
+		sp.Bounds.TornReads = tolerates
+		b := sp.Bounds
+		sp.Configure = func([]faults.Settings, int) (faults.Bounds, bool) { return b, true }
+		drawn, all := 0, 0
+		for seed := uint64(1); seed <= seeds; seed++ {
+			p := faults.Draw(faults.NewSource(seed), sp)
+			switch ppm := p.S3.TornPPM; {
+			case ppm == 0:
+				continue
+			case ppm == 1_000_000:
+				all++
+			case ppm < 100_000 || ppm > 1_000_000:
+				t.Fatalf("seed %d: torn reads at %d ppm", seed, ppm)
+			}
+			drawn++
+			a := sp.Bounds.Assumptions
+			if why := (&faults.Plan{S3: faults.Knobs{TornPPM: p.S3.TornPPM}}).Outside(a); len(why) > 0 == tolerates {
+				t.Fatalf("seed %d: a protocol that tolerates torn reads: %v; outside: %q", seed, tolerates, why)
+			}
+		}
+		want := seeds / 20
+		if tolerates {
+			want = seeds / 4
+		}
+		t.Logf("tolerated %v: %d of %d draws tear reads, %d of them every raced read", tolerates, drawn, seeds, all)
+		if drawn < want*8/10 || drawn > want*12/10 || all < drawn/3 || all > drawn*2/3 {
+			t.Errorf("tolerated %v: %d of %d draws tear reads (%d every raced one); want about %d, half of them every one", tolerates, drawn, seeds, all, want)
+		}
+	}
+	p := &faults.Plan{HealAt: faults.Duration(30 * time.Second), S3: faults.Knobs{TornPPM: 1_000_001}}
+	if err := p.Validate(5, time.Minute); err == nil {
+		t.Error("a chance of torn reads above 1e6 ppm is accepted")
+	}
+}

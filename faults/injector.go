@@ -138,6 +138,9 @@ func (in *injector) requestFault(w *sim.World, r sim.Request) sim.RequestFault {
 		return f
 	}
 	k := in.knobs
+	if r.Op == sim.OpGetObject {
+		f.TornPPM = k.TornPPM
+	}
 	switch {
 	case r.Conditional && r.Write && r.InFlight > 0 && in.chance(w, k.ConflictOnOverlapPPM):
 		f.Fate, f.Err = sim.RefusedBefore, sim.ConditionalRequestConflict

@@ -88,6 +88,11 @@ type Knobs struct {
 	// SlowMax more: the long tail of S3 latency.
 	SlowPPM int64    `json:"slowPPM,omitempty"`
 	SlowMax Duration `json:"slowMax,omitempty"`
+	// TornPPM: a GetObject that a write of its key races (one applied
+	// between its send and its answer) is answered torn, with the body of
+	// one version and the ETag of another, as versitygw v1.8.0 answered a
+	// few in ten thousand (sim.RequestFault.TornPPM).
+	TornPPM int64 `json:"tornPPM,omitempty"`
 }
 
 // Kind names a fault event.
@@ -218,7 +223,7 @@ func (p *Plan) Validate(nodes int, duration time.Duration) error {
 	if p.S3.SlowMax < 0 {
 		return bad("S3 slowMax is negative")
 	}
-	for _, v := range []int64{p.S3.ConflictOnOverlapPPM, p.S3.ConflictPPM, p.S3.InternalBeforePPM, p.S3.SlowDownPPM, p.S3.InternalAfterPPM, p.S3.LostPPM, p.S3.SlowPPM} {
+	for _, v := range []int64{p.S3.ConflictOnOverlapPPM, p.S3.ConflictPPM, p.S3.InternalBeforePPM, p.S3.SlowDownPPM, p.S3.InternalAfterPPM, p.S3.LostPPM, p.S3.SlowPPM, p.S3.TornPPM} {
 		if v < 0 || v > 1_000_000 {
 			return bad("S3 knob %d ppm outside [0, 1e6]", v)
 		}

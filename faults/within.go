@@ -40,7 +40,8 @@ func Within(src *Source, p *Plan, nodes int) Run {
 	leave := []func(){func() { q.Names = nil }, func() { q.Initial = nil },
 		func() { k.ConflictOnOverlapPPM = 0 }, func() { k.ConflictPPM = 0 }, func() { k.InternalBeforePPM = 0 },
 		func() { k.SlowDownPPM = 0 }, func() { k.InternalAfterPPM = 0 }, func() { k.LostPPM = 0 },
-		func() { k.SlowPPM, k.SlowMax = 0, 0 }, func() { q.SDKAttempts = 0 }, func() { q.ErrorPages = "" }}
+		func() { k.SlowPPM, k.SlowMax = 0, 0 }, func() { q.SDKAttempts = 0 }, func() { q.ErrorPages = "" },
+		func() { k.TornPPM = 0 }}
 	if o := q.Initial; o != nil && o.Record != nil {
 		c, r := *o, *o.Record
 		q.Initial, c.Record = &c, &r

@@ -137,7 +137,12 @@
 // until electors re-established the chain; an entry below a predecessor's
 // watermark when the watermark reached one of the two terms through records
 // derived from it and not the other (the lineage of the lock object's
-// content); and overlaps of any nodes for a lease and a term. Nothing excuses a stale write the fence accepted by its own
+// content); and overlaps of any nodes for a lease and a term; a read S3
+// answered torn (the body of one version, the ETag of another), for a
+// protocol that does not tolerate torn reads, excuses overlaps of its
+// reader for a lease and a term after the answer, and token violations by
+// the lineage of what the reader was shown, as a foreign write does.
+// Nothing excuses a stale write the fence accepted by its own
 // rule, or an overlap once faults and the time they can affect are over.
 // Excused violations are still reported, each with its excuses
 // ([Excused]; each excuse names its kind of fault, Excuse.Kind), and

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/sim"
 	"pgregory.net/rapid"
 )
 
@@ -43,14 +44,22 @@ func (o rapidOrigin) Choose(path string, n uint64) uint64 {
 	return rapid.Uint64Range(0, n-1).Draw(o.t, path)
 }
 
-// Check confirms that the run is valid: its plan passes Validate, and its
-// liveness phase is long enough for liveness to be judged.
+// Check confirms that the run is valid: its plan passes Validate, gives
+// the nodes only settings and identities the protocol takes (ErrBadPlan),
+// and its liveness phase is long enough for liveness to be judged.
 func (r Draw) Check() error {
 	if r.Nodes < 1 || r.Nodes > MaxReproNodes {
 		return fmt.Errorf("generator drew %d nodes", r.Nodes)
 	}
 	if err := r.Plan.Validate(r.Nodes, r.Duration.D()); err != nil {
 		return fmt.Errorf("generator drew an invalid plan: %w", err)
+	}
+	p, err := Configured(r.Protocol, r.Plan, r.Nodes)
+	if err == nil {
+		err = checkIdentities(p, r.Plan, &sim.Config{Nodes: r.Nodes})
+	}
+	if err != nil {
+		return fmt.Errorf("generator drew a plan the protocol refuses: %w", err)
 	}
 	if b := r.Protocol.LivenessBound; r.Duration.D() <= r.Plan.HealAt.D()+b {
 		return fmt.Errorf("generator drew a run of %v healing at %v: liveness (bound %v) would not be judged",

@@ -29,7 +29,12 @@ import (
 // acquisition did not, until electors re-established the chain; and an
 // entry below a predecessor's watermark when the watermark came to one of
 // the two terms through records derived from it and not to the other
-// (lineage: the terms each write can reach). A fault that defeats a node's monotonic clock (a stall, a drift beyond the
+// (lineage: the terms each write can reach). A torn read (S3 answered a
+// read with the body of one version and the ETag of another) by a
+// protocol that does not tolerate them excuses overlaps involving its
+// reader, from the read's send until a lease and a term after its answer,
+// and token violations as a foreign write does, by the lineage of what
+// the reader was shown. A fault that defeats a node's monotonic clock (a stall, a drift beyond the
 // bound) also excuses a term the node began late on a stale grant, after
 // one with a higher token: the tokens in the lock object still increase,
 // the order in which applications were told them does not; and, when the
@@ -142,7 +147,7 @@ func excuses(p Protocol, plan *faults.Plan, h *sim.History) ([]Excuse, *lineage)
 	a := p.Assumptions
 	term := p.reach()
 	var out []Excuse
-	var foreign []foreignWrite
+	var foreign, torn []foreignWrite
 	var spans []sim.FaultSpan
 	add := func(f sim.FaultSpan, node int, from, to time.Duration, tokens bool, why string) {
 		out = append(out, Excuse{Fault: f, Node: node, From: from, To: to, Tokens: tokens, Why: why, Kind: f.Kind})
@@ -190,6 +195,17 @@ func excuses(p Protocol, plan *faults.Plan, h *sim.History) ([]Excuse, *lineage)
 			if !a.ForeignWrites {
 				foreignWrote(f, fmt.Sprintf("someone else writes the lock object at %v (%s)", f.From, f.Kind))
 			}
+		case tornKind:
+			if !a.TornReads {
+				// What the reader acts on is content no version had: its
+				// token excuse goes with the lineage, as a foreign
+				// write's, and its overlaps for a lease and a term from
+				// the answer, as it acts at once.
+				why := fmt.Sprintf("S3 answered n%d's read sent at %v torn (the body of one version, the ETag of another)", f.Node, f.From)
+				torn = append(torn, foreignWrite{excuse: len(out), op: tornOp(h, f), at: f.To, torn: true})
+				add(f, f.Node, f.From, h.End, true, why)
+				add(f, f.Node, f.From, f.To+a.Lease+term, false, why)
+			}
 		}
 	}
 	for _, m := range mergedPauses(h.Faults) {
@@ -210,6 +226,7 @@ func excuses(p Protocol, plan *faults.Plan, h *sim.History) ([]Excuse, *lineage)
 	for k, op := range foreignOps(h, spans) {
 		foreign[k].op = op
 	}
+	foreign = append(foreign, torn...)
 	var initial uint64
 	if o := plan.Initial; o != nil && o.Record != nil && !o.Foreign() && p.EncodeRecord != nil {
 		initial = o.Record.Token
@@ -223,6 +240,20 @@ func excuses(p Protocol, plan *faults.Plan, h *sim.History) ([]Excuse, *lineage)
 		}
 	}
 	return out, l
+}
+
+// tornKind is the kind of a torn read's fault span.
+var tornKind = sim.FaultTornRead.String()
+
+// tornOp returns the index in h.S3 of the torn read f records: its node's
+// GetObject sent at f.From and answered torn; -1 if none.
+func tornOp(h *sim.History, f sim.FaultSpan) int {
+	for i := range h.S3 {
+		if op := &h.S3[i]; op.Node == f.Node && op.Call == f.From && op.TornBodyETag != "" {
+			return i
+		}
+	}
+	return -1
 }
 
 // reach is how long after a fault ends the node it struck may still lead:

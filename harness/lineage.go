@@ -19,6 +19,16 @@ import (
 // token near the top of the token space); it cannot make two acquisitions
 // that both know what the electors wrote since share a token.
 //
+// A torn read (S3 answered a read with the body of one version and the
+// ETag of another) is a source of the same kind for a protocol that does
+// not tolerate them: its reader was shown content that no version had,
+// and what it writes next comes of the body while its If-Match names the
+// other version. Its answer shows its reader content derived from the
+// torn read (besides the version its ETag names), and the reader's next
+// write derives from it, and hands over what it did, whatever its
+// If-Match; from there its lineage runs as a foreign write's, until
+// electors re-establish the chain after its answer.
+//
 // Derived content. Every request the history records is read as what it
 // shows its node: a GetObject or HeadObject answered 200 shows the version
 // with the ETag it returned, one answered 404 the absence of the object,
@@ -110,7 +120,8 @@ import (
 // stale write accepted, a current one refused) are judged on the whole
 // history and never excused.
 type lineage struct {
-	// foreign are the run's foreign writes, in the order they happened.
+	// foreign are the run's foreign writes, in the order they happened,
+	// then its torn reads.
 	foreign []foreignWrite
 	// of holds, for each term of the history, the foreign writes whose
 	// lineage it belongs to; class names its class ("" for the terms of
@@ -138,14 +149,18 @@ type lineage struct {
 	whole  bool
 }
 
-// foreignWrite is one write of the lock object by someone else.
+// foreignWrite is one write of the lock object by someone else, or a
+// torn read (torn).
 type foreignWrite struct {
 	// excuse is the index of its token excuse among the run's excuses.
 	excuse int
-	// op is the index of the write in History.S3, or -1 if the history
-	// holds none; at is when it applied.
+	// op is the index of the write (the torn read) in History.S3, or -1 if
+	// the history holds none; at is when it applied (when the torn answer
+	// came).
 	op int
 	at time.Duration
+	// torn: a torn read, whose content only its reader was shown.
+	torn bool
 	// reestablished is when electors re-established the chain after it,
 	// or -1 if they never did.
 	reestablished time.Duration

@@ -114,6 +114,18 @@ type lineages struct {
 	token                  uint64
 }
 
+// with returns l with the members of t added to each lineage (l's sets
+// are not changed).
+func (l lineages) with(t writeSet) lineages {
+	if t.empty() {
+		return l
+	}
+	l.read = slices.Clone(l.read).union(t)
+	l.handOver = slices.Clone(l.handOver).union(t)
+	l.direct = slices.Clone(l.direct).union(t)
+	return l
+}
+
 // contentLineage returns the lineages of c in vs (c's writes) as an
 // answer at at shows it.
 func contentLineage(vs []*version, c objectContent, at time.Duration) lineages {
@@ -190,9 +202,13 @@ func lineageEvents(h *sim.History) []lineageEvent {
 // traceLineage follows the content of the lock object through h from the
 // foreign writes fw (see lineage).
 func traceLineage(h *sim.History, fw []foreignWrite) traced {
-	foreignOf := map[int]int{}
+	foreignOf, tornOf := map[int]int{}, map[int]int{}
 	for f, w := range fw {
-		if w.op >= 0 {
+		switch {
+		case w.op < 0:
+		case w.torn:
+			tornOf[w.op] = f
+		default:
 			foreignOf[w.op] = f
 		}
 	}
@@ -248,6 +264,10 @@ func traceLineage(h *sim.History, fw []foreignWrite) traced {
 	// what its last write took over.
 	last := map[incarnation]lineages{}
 	took := map[incarnation]lineages{}
+	// torn holds the torn read an incarnation's last answer was, if it was
+	// one: what it writes next comes of the body that read showed, not of
+	// the version its ETag names, whatever its If-Match.
+	torn := map[incarnation]writeSet{}
 	sent := map[incarnation]time.Duration{}
 	// cur is an incarnation's last term begun (its index + 1); pending,
 	// its last write, which was written under that term unless it is the
@@ -289,7 +309,7 @@ func traceLineage(h *sim.History, fw []foreignWrite) traced {
 					}
 				}
 				replacedAt[e.i] = until
-				from = contentLineage(versions[r], r, until)
+				from = contentLineage(versions[r], r, until).with(torn[k])
 			}
 			took[k] = from
 			if !ok {
@@ -312,7 +332,12 @@ func traceLineage(h *sim.History, fw []foreignWrite) traced {
 				if !cond {
 					at = op.Return
 				}
-				shown := contentLineage(versions[c], c, at)
+				var t writeSet
+				if f, ok := tornOf[e.i]; ok {
+					t.add(f)
+				}
+				torn[k] = t
+				shown := contentLineage(versions[c], c, at).with(t)
 				seen[k] = seen[k].union(shown.read)
 				last[k] = shown
 			}

@@ -115,7 +115,7 @@ func (l *lineage) watermarkExcused(h *sim.History, v linearizability.Violation) 
 	}
 	by := slices.Clone(l.direct[j])
 	for f, fw := range l.foreign {
-		if fw.at >= h.Terms[j].Start && fw.at <= v.At {
+		if !fw.torn && fw.at >= h.Terms[j].Start && fw.at <= v.At {
 			by.add(f)
 		}
 	}

@@ -66,6 +66,8 @@ type Protocol struct {
 	// seeds, identities that a codec must carry exactly (quotes,
 	// backslashes, non-ASCII, HTML and control characters, and names of
 	// exactly this length; faults.Draw). Zero: nodes are n0, n1, ....
+	// A plan that gives a node a longer identity, or one that is not
+	// UTF-8, is a bad plan (ErrBadPlan), which RunSetup refuses.
 	MaxIdentityLen int
 	// AuditWrites, if set, judges what the nodes wrote to the lock object
 	// in the protocol's own format: it reads the history's bodies (every

@@ -70,7 +70,10 @@ var ErrInvalidSetup = errors.New("harness: invalid setup")
 
 // RunSetup runs one prepared run and judges it. The nodes run
 // s.Protocol.Candidate; a Setup whose Config names a candidate of its own is
-// refused, so that the protocol judged is always the protocol run.
+// refused, so that the protocol judged is always the protocol run. A plan
+// that gives the nodes settings or identities the protocol's own
+// configuration refuses is refused too (ErrBadPlan), rather than run with
+// nodes that cannot start and judged as the protocol's failure.
 func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 	if s.Config.Candidate != nil {
 		return nil, fmt.Errorf("%w: Config.Candidate is set; the candidate is the protocol's (Setup.Protocol.Candidate) and is set by RunSetup", ErrInvalidSetup)
@@ -86,6 +89,9 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 	}
 	p, err := Configured(s.Protocol, plan, cfg.Nodes)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkIdentities(p, plan, &cfg); err != nil {
 		return nil, err
 	}
 	cfg.Candidate = p.Candidate

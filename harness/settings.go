@@ -35,7 +35,8 @@ type Configure func(faults.Settings) (Protocol, error)
 //     node's bound beyond its own lease: a follower may have to wait out
 //     the longest lease a leader wrote, then read and write at its own
 //     pace.
-//   - Offsets, steps, stalls, foreign writes and lingering: the strictest.
+//   - Offsets, steps, stalls, foreign writes, lingering and torn reads:
+//     the strictest.
 //   - Each node's pace is judged, and what it writes audited, by its own
 //     protocol (Nodes, Node).
 func (p Protocol) withSettings(settings []faults.Settings, nodes int) (Protocol, error) {
@@ -43,19 +44,19 @@ func (p Protocol) withSettings(settings []faults.Settings, nodes int) (Protocol,
 		return p, nil
 	}
 	if p.Configure == nil {
-		return p, fmt.Errorf("%w: the plan gives nodes settings, but protocol %q takes none (Protocol.Configure)", ErrInvalidSetup, p.Name)
+		return p, fmt.Errorf("%w: the plan gives nodes settings, but protocol %q takes none (Protocol.Configure)", ErrBadPlan, p.Name)
 	}
 	per := make([]Protocol, nodes)
 	for i := range per {
 		per[i] = p.Node(i)
 	}
-	for _, s := range settings {
+	for k, s := range settings {
 		if s.Node < 0 || s.Node >= nodes {
-			return p, fmt.Errorf("%w: settings for node %d of %d", ErrInvalidSetup, s.Node, nodes)
+			return p, fmt.Errorf("%w: settings[%d] are for node %d of %d", ErrBadPlan, k, s.Node, nodes)
 		}
 		q, err := p.Configure(s)
 		if err != nil {
-			return p, fmt.Errorf("%w: node %d's settings: %w", ErrInvalidSetup, s.Node, err)
+			return p, fmt.Errorf("%w: settings[%d] (node %d): protocol %q refuses them: %w", ErrBadPlan, k, s.Node, p.Name, err)
 		}
 		per[s.Node] = q
 	}
@@ -83,6 +84,7 @@ func (p Protocol) withSettings(settings []faults.Settings, nodes int) (Protocol,
 		a.Stalls = a.Stalls && qa.Stalls
 		a.ForeignWrites = a.ForeignWrites && qa.ForeignWrites
 		a.Linger = a.Linger && qa.Linger
+		a.TornReads = a.TornReads && qa.TornReads
 		maxLease = max(maxLease, qa.Lease)
 		if q.LivenessBound > 0 {
 			beyond = max(beyond, q.LivenessBound-qa.Lease)
@@ -144,7 +146,8 @@ func (p Protocol) StatedLease() time.Duration {
 }
 
 // Configured returns the protocol a plan runs: p with the plan's settings
-// (withSettings), or p if the plan gives none.
+// (withSettings), or p if the plan gives none. Settings that p's Configure
+// refuses make a bad plan (ErrBadPlan).
 func Configured(p Protocol, plan *faults.Plan, nodes int) (Protocol, error) {
 	if plan == nil {
 		return p, nil

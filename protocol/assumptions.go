@@ -69,6 +69,13 @@ type Assumptions struct {
 	// monotonic clock stalls (suspended VMs), writes to the lock object by
 	// anyone else, and applications that go on working after their term.
 	Stalls, ForeignWrites, Linger bool
+	// TornReads says whether the lock tolerates a store that answers a
+	// read racing a write with the body of one version and the ETag of
+	// another (a torn read: S3 updates a key atomically, versitygw v1.8.0
+	// did not), as long as the store's ETags are the MD5 of the bodies
+	// (S3's, for an object written in one part without SSE-KMS or SSE-C):
+	// it reads such a body again rather than act on it.
+	TornReads bool
 }
 
 // DriftMargin is how much shorter than a lease a leader's term must be so

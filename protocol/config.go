@@ -262,7 +262,8 @@ func (c Config) RenewInterval() time.Duration {
 // Beyond them the guarantee needs what the package documentation lists:
 // monotonic clocks that do not stop, a strongly consistent S3, no writes of
 // the lock object except by electors, and applications that stop when their
-// context ends. The values are meaningful only for a Config that NewElector
+// context ends. It tolerates torn reads (TornReads) from a store whose ETags
+// are MD5s. The values are meaningful only for a Config that NewElector
 // accepts; for another they mean nothing, though computing them does not
 // panic. Only the duration and drift fields of c are read.
 func (c Config) Assumptions() Assumptions {
@@ -272,6 +273,7 @@ func (c Config) Assumptions() Assumptions {
 		Term:        c.termLength(),
 		MaxDriftPPM: ppm,
 		MaxPause:    PauseBound(c.LeaseDuration, c.RenewDeadline, ppm),
+		TornReads:   true,
 	}
 }
 

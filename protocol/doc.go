@@ -266,14 +266,53 @@
 // the ETag): a race of one round trip, which can make two leaders overlap
 // until the older one's next renewal fails, and which the fence resolves.
 //
+// # Torn reads
+//
+// S3 updates a key atomically: a read returns one version, its body with
+// its ETag. A store that breaks this (versitygw v1.8.0 as a single
+// gateway answered a few in ten thousand reads racing a write with the
+// body of one version and the ETag of another) defeats If-Match: an
+// elector that believes the body and conditions its next write on the
+// ETag acts on a version that never existed. It takes a released record
+// at once, If-Match the ETag of the term that just took it over, with
+// that term's token; or a record of its own from a term long over, If-Match
+// its successor's ETag, with the token its successor has. Either way a
+// token is handed out twice or goes backwards, and two leaders overlap.
+//
+// The defence is S3's ETag itself: for an object written in one part
+// without SSE-KMS or SSE-C it is the MD5 of the body. A read whose ETag
+// looks like one (32 hex digits, quoted) and whose body (at most 64 KiB,
+// the largest record) has another MD5 is read again at once, not acted on
+// ([ETagMismatch]); after three such reads in a row, each another, the
+// elector gives up for now, as after a timeout. A torn read is a race and
+// does not repeat; the same bytes under the same ETag twice are an object
+// whose ETag is not its MD5 (SSE-KMS, SSE-C, a tool that wrote it in
+// parts): the elector takes that read as it is and stops reading twice
+// until a body matches its ETag again, which costs a store whose ETags are
+// not MD5s one read more per elector.
+//
+// What this cannot detect: on a store whose ETags are not MD5s (or do not
+// look like them: a multipart ETag), no torn read at all. The nonce does
+// not replace the check: it tells a reader which write a body is, not
+// which ETag belongs to it. A reader that remembers the ETag its own write
+// was answered with could tell its body under another ETag, or another
+// body under its ETag, but a tear of two versions it did not write (two
+// renewals of one leader, a takeover and the record it replaced) carries
+// a body and an ETag it has no other knowledge of, and is what followers
+// act on. Nor can the check tell a tear from a torn object that a store
+// keeps (a write that failed half way, its old ETag left on its new
+// bytes): that one reads the same every time, and every elector sees it
+// alike, which If-Match then judges consistently.
+//
 // # Assumptions
 //
 // Mutual exclusion in true time holds if every node's monotonic clock runs
 // within ClockDriftPPM of true time and does not stop while the node runs
 // (a suspended VM whose monotonic clock stops breaks this:
 // docs/failure-modes.md#8-monotonic-clock-stops), if S3 is strongly
-// consistent with atomic conditional writes, and if only electors write the
-// object. Token monotonicity holds across releases, expiries,
+// consistent with atomic conditional writes (a store that tears reads is
+// tolerated where its ETags are MD5s; see Torn reads), and if only
+// electors write the object. Token monotonicity holds across releases, expiries,
 // crashes and restarts as long as the object is not deleted or overwritten
 // by others, and across a deletion or an overwrite within the limits that
 // Fencing tokens states. Liveness: once S3 answers within RequestTimeout

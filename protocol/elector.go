@@ -61,6 +61,7 @@ type Elector struct {
 	writes       []sentWrite     // this Run's most recent writes, oldest first
 	seen         observation     // the foreign record whose lease is being timed
 	announced    string          // last identity passed to OnNewLeader
+	etagsNotMD5  bool            // the last read whose ETag looked like an MD5 showed the same body of another MD5 twice
 	prevCallback context.Context // done once the last term's OnStartedLeading returned
 }
 

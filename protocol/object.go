@@ -3,6 +3,8 @@ package protocol
 import (
 	"bytes"
 	"context"
+	"crypto/md5"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -111,8 +113,75 @@ type observation struct {
 // read gets the lock object. A missing object is a snapshot with exists
 // false, not an error. A record holding the largest token, which no record
 // can follow, is refused like a body that does not decode (snapshot.bad),
-// though the snapshot keeps it.
-func (e *Elector) read(ctx context.Context, purpose Purpose) (s snapshot, err error) {
+// though the snapshot keeps it. A body that its ETag says is not the
+// object's (ETagMismatch: a torn read) is read again, not acted on, up to
+// maxReads reads in all; see the package documentation, "Torn reads".
+func (e *Elector) read(ctx context.Context, purpose Purpose) (snapshot, error) {
+	var last snapshot
+	var lastSum [md5.Size]byte
+	for i := range maxReads {
+		s, body, err := e.readOnce(ctx, purpose)
+		if err != nil || !s.exists {
+			return s, err
+		}
+		want, ok := md5ETag(s.etag)
+		if !ok || len(body) > maxRecordSize {
+			return s, nil // nothing to check it against
+		}
+		sum := md5.Sum(body)
+		switch {
+		case sum == want:
+			e.etagsNotMD5 = false
+			return s, nil
+		case e.etagsNotMD5:
+			return s, nil
+		case i > 0 && s.etag == last.etag && sum == lastSum:
+			// The same bytes under the same ETag twice: not a race, but
+			// a store (or an object) whose ETags are not MD5s.
+			e.log.Info("the lock object's ETag is not the MD5 of its body; taking it as it is", "etag", s.etag)
+			e.etagsNotMD5 = true
+			return s, nil
+		}
+		e.log.Warn("the lock object's body does not match its ETag (a torn read?); reading it again", "etag", s.etag, "read", i+1)
+		last, lastSum = s, sum
+	}
+	return snapshot{}, errTornRead
+}
+
+// maxReads is how many reads read makes of an object whose body does not
+// match its ETag before it gives up with errTornRead.
+const maxReads = 3
+
+// errTornRead is read's error when every read showed a body that did not
+// match its ETag, each another: not an S3 error, so it classifies as an
+// unknown outcome, and the caller reads again later.
+var errTornRead = errors.New("s3lease: the lock object's body did not match its ETag on any read (torn reads)")
+
+// ETagMismatch reports whether a GetObject answered with etag and body is
+// torn as far as S3's ETags tell: etag looks like an MD5 (32 hex digits,
+// quoted: S3's ETag of an object written in one part without SSE-KMS or
+// SSE-C), body is at most 64 KiB, and its MD5 is not etag. A read that S3
+// answered so is the body of one version with the ETag of another (a
+// store that broke the atomicity of an update), or an object whose ETag
+// is not its MD5 though it looks like one (SSE-KMS, SSE-C): only a read
+// again tells them apart, as the first is a race and the second is not.
+func ETagMismatch(etag string, body []byte) bool {
+	want, ok := md5ETag(etag)
+	return ok && len(body) <= maxRecordSize && md5.Sum(body) != want
+}
+
+// md5ETag returns the MD5 that etag names, if it looks like one: 32 hex
+// digits, quoted.
+func md5ETag(etag string) (sum [md5.Size]byte, ok bool) {
+	if len(etag) != 2+2*md5.Size || etag[0] != '"' || etag[len(etag)-1] != '"' {
+		return sum, false
+	}
+	_, err := hex.Decode(sum[:], []byte(etag[1:len(etag)-1]))
+	return sum, err == nil
+}
+
+// readOnce gets the lock object once; see read. It returns the body too.
+func (e *Elector) readOnce(ctx context.Context, purpose Purpose) (s snapshot, body []byte, err error) {
 	cctx, cancel := e.clock.WithTimeout(ctx, e.reqTimeout)
 	defer cancel()
 	start := e.clock.Monotonic()
@@ -129,21 +198,20 @@ func (e *Elector) read(ctx context.Context, purpose Purpose) (s snapshot, err er
 	})
 	if err != nil {
 		if ObjectMissing(err) {
-			return snapshot{at: e.clock.Monotonic()}, nil
+			return snapshot{at: e.clock.Monotonic()}, nil, nil
 		}
-		return snapshot{}, err
+		return snapshot{}, nil, err
 	}
-	var body []byte
 	if out.Body != nil {
 		defer out.Body.Close()
 		body, err = readRecordBody(out.Body, out.ContentLength)
 		if err != nil {
-			return snapshot{}, fmt.Errorf("s3lease: read lock object body: %w", err)
+			return snapshot{}, nil, fmt.Errorf("s3lease: read lock object body: %w", err)
 		}
 	}
 	s = snapshot{exists: true, at: e.clock.Monotonic(), size: int64(len(body))}
 	if out.ETag == nil || *out.ETag == "" {
-		return snapshot{}, errNoETag
+		return snapshot{}, nil, errNoETag
 	}
 	s.etag = *out.ETag
 	if out.LastModified != nil {
@@ -156,7 +224,7 @@ func (e *Elector) read(ctx context.Context, purpose Purpose) (s snapshot, err er
 	if s.bad == nil && s.rec.Token == math.MaxUint64 {
 		s.bad = fmt.Errorf("s3lease: %w: token %d has no successor", ErrMalformedRecord, s.rec.Token)
 	}
-	return s, nil
+	return s, body, nil
 }
 
 // write puts rec, with a fresh nonce, conditioned on If-Match: ifMatch, or on

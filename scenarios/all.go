@@ -5,7 +5,8 @@ import "github.com/s3lease/s3lease/harness"
 // All is every scenario of the package, for a program's simrun.Main and
 // for tests that walk them: the production elector's default campaign
 // (swarm) and the benchmark's (reference), then the stories of the
-// failure-mode catalogue in its order, then seed 003's watermark hand-off.
+// failure-mode catalogue in its order, then seed 003's watermark hand-off,
+// then a store that tears reads.
 func All() []harness.Scenario {
 	return []harness.Scenario{
 		Swarm, Reference,
@@ -13,6 +14,6 @@ func All() []harness.Scenario {
 		ClockSkew, DriftBeyondBound, NaiveSkew, ElectorSkew, VMSuspend, MixedLeases,
 		AmbiguousWrite, WriteConflict, CreateRace, UnconditionalWrite, ReleaseInFlight,
 		RenewConflict, LeaderCrash, ManyCandidates, RestoredRecord, DeleteLock, OverwriteLock,
-		WatermarkHandoff, WatermarkIgnored,
+		WatermarkHandoff, WatermarkIgnored, TornRead, TornReadTrusted,
 	}
 }

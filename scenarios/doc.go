@@ -43,6 +43,12 @@
 // watermark applications are judged by the watermark API's contract too
 // ([RuleWatermarkAPI]).
 //
+// A store that tears reads racing a write (the body of one version, the
+// ETag of another, as versitygw v1.8.0 answered) at four hand-overs is
+// [TornRead]: the elector reads a body that does not match its ETag
+// again, and survives; the zoo's lock that believes such a body is
+// caught, [TornReadTrusted], handing out a token twice.
+//
 // # Campaigns and tests
 //
 // Two scenarios are campaigns rather than stories: [Swarm], the production

@@ -48,6 +48,8 @@ var goldenStories = []struct {
 	{OverwriteLock, 1},
 	{WatermarkHandoff, 1},
 	{WatermarkIgnored, 1},
+	{TornRead, 1},
+	{TornReadTrusted, 2}, // a token handed out twice
 }
 
 // TestGolden: each story's transcript (writeTranscript of its seed) is the one under testdata/golden; go test -run TestGolden -rewrite

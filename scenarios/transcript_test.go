@@ -15,7 +15,8 @@ import (
 // by: how it left the assumptions; then, one a line in true time, restarts,
 // crashes and stops, terms beginning and ending, every fault by its kind
 // (sim.FaultKind), each S3 request or statement a fault befell with what
-// became of it (but those of a partitioned node) and each write its sender
+// became of it (but those of a partitioned node), each read answered torn
+// (the ETag it carried, the version whose body came), each write its sender
 // gave up waiting for, each fenced write a fault delayed and each the resource
 // refused, and panics (what befell several nodes at one instant on one
 // line); then how many fenced writes were accepted and refused, and the
@@ -174,6 +175,10 @@ func transcriptLine(e sim.Event, calls map[callKey]*callEvents, last sim.Event, 
 		if e.Fault != sim.NoFault {
 			return e.Node, fmt.Sprintf("%s #%d %s: %s", e.Op, e.Call, faultText(e), callFate(calls[callKey{e.Kind, e.Call}]))
 		}
+	case sim.EvS3Return:
+		if e.Fault == sim.FaultTornRead {
+			return e.Node, fmt.Sprintf("%s #%d %s: the ETag %s, %s", e.Op, e.Call, faultText(e), e.ETag, strings.TrimPrefix(e.Detail, "torn: "))
+		}
 	case sim.EvS3Abandon, sim.EvSQLAbandon:
 		c := calls[callKey{sendOf(e.Kind), e.Call}]
 		write := e.Kind == sim.EvSQLAbandon || e.Op == "PutObject" || e.Op == "DeleteObject"
@@ -270,7 +275,7 @@ func clockText(d time.Duration) string {
 // pause told once with the fault that caused it, a crash beside a restart
 // at the same instant, a request a fault befell with what became of it,
 // the requests of a partitioned node left out, a refused fenced write
-// under its sender.
+// under its sender, a read answered torn.
 func TestTranscriptLines(t *testing.T) {
 	s := time.Second
 	evs := []sim.Event{
@@ -289,6 +294,9 @@ func TestTranscriptLines(t *testing.T) {
 		{At: 6 * s, Node: 2, Kind: sim.EvS3Send, Call: 10, Op: "GetObject", Fault: sim.FaultUnreachable},
 		{At: 6 * s, Node: 0, Kind: sim.EvFenceSend, Call: 3, Token: 7},
 		{At: 6*s + 1, Node: -1, Kind: sim.EvFenceApply, Call: 3, Token: 7, Status: 409, Code: "stale"},
+		{At: 7 * s, Node: 1, Kind: sim.EvS3Send, Call: 11, Op: "GetObject"},
+		{At: 7*s + 1, Node: -1, Kind: sim.EvS3Apply, Call: 11, Op: "GetObject", Status: 200, ETag: `"a"`},
+		{At: 7*s + 2, Node: 1, Kind: sim.EvS3Return, Call: 11, Op: "GetObject", Status: 200, ETag: `"b"`, Fault: sim.FaultTornRead, Detail: `torn: the body of "a"`},
 		{At: 9 * s, Node: 0, Kind: sim.EvStop},
 	}
 	o := &harness.Outcome{Scenario: "story", Seed: 1, Verdict: harness.Pass, Result: &sim.Result{
@@ -307,6 +315,7 @@ func TestTranscriptLines(t *testing.T) {
    4.000000000s n1 PutObject #9 failed-after: applied 200 at 4.000000001s, answered 500 InternalError at 4.000000002s
    5.000000000s n2 partition 2s
    6.000000001s n0 fenced write #3 token 7 sent at 6s refused: 409 stale
+   7.000000002s n1 GetObject #11 torn-read: the ETag "b", the body of "a"
 fenced writes: 1 accepted, 1 refused
 verdict: pass
 `

@@ -28,6 +28,14 @@ type Config struct {
 	Bucket, Key string
 	// Dialect selects the S3 semantics (AWS by default).
 	Dialect Dialect
+	// TornReadPPM makes the store break the atomicity of its updates as
+	// versitygw v1.8.0 does as a single gateway: of the GetObjects that a
+	// write of their key races (one applied between their send and their
+	// answer), it answers this many in a million with the body of one
+	// version and the ETag of another (a torn read; see
+	// RequestFault.TornPPM for a fault plan's). 0, as S3 and both
+	// dialects: never; versitygw was measured at a few hundred.
+	TornReadPPM int64
 	// ErrorPages says how the nodes receive S3's error answers: S3's own
 	// error documents (the default), or the pages of a proxy in between,
 	// which keep the status but not S3's error code.
@@ -132,6 +140,8 @@ func (c *Config) Validate() error {
 		return bad("Coverage is %d; it must not be negative", c.Coverage)
 	case c.ErrorPages >= numErrorPages:
 		return bad("ErrorPages is %v", c.ErrorPages)
+	case c.TornReadPPM < 0 || c.TornReadPPM > 1_000_000:
+		return bad("TornReadPPM is %d; it must lie in [0, 1e6]", c.TornReadPPM)
 	case c.S3ClientTimeout < 0:
 		return bad("S3ClientTimeout is %v; it must not be negative", c.S3ClientTimeout)
 	}

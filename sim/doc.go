@@ -108,7 +108,11 @@
 // same unknown outcome. The
 // Store answers with AWS's semantics (or a named Dialect; docs/s3-semantics.md
 // describes both) and returns errors shaped exactly as aws-sdk-go-v2 shapes
-// them, so the protocol's real error handling is what runs.
+// them, so the protocol's real error handling is what runs. A store that
+// breaks the atomicity of its updates, as versitygw does under races, is
+// modelled too (Config.TornReadPPM, RequestFault.TornPPM): a GetObject that
+// a write raced may be answered torn, the body of one version with the ETag
+// of another (FaultTornRead; S3Op.TornBodyETag).
 //
 // [S3Client] is the calls a node may make (GetObject, PutObject,
 // HeadObject, DeleteObject, ListObjectsV2, with the SDK's signatures;

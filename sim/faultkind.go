@@ -35,7 +35,8 @@ const (
 	FaultSlowS3    // every S3 request is slower for For
 
 	// What befalls one request (EvS3Send and EvS3Apply, or their row-store
-	// counterparts): its fate, or an aimed delay of For.
+	// counterparts): its fate, or an aimed delay of For; and a torn answer
+	// (EvS3Return).
 	FaultRefusedBefore  // answered an error without being applied (a 409, a 5xx, a 429 or 503)
 	FaultFailedAfter    // applied, and answered an error
 	FaultLost           // applied, and the answer never arrives
@@ -43,6 +44,7 @@ const (
 	FaultDropped        // never reaches S3, and no answer ever comes
 	FaultRequestDelayed // reaches S3 For late
 	FaultAnswerDelayed  // its answer arrives For late
+	FaultTornRead       // a GetObject answered with the body of one version and the ETag of another (EvS3Return)
 
 	// Someone other than the electors writes the lock object.
 	FaultInitial     // the object's content before the run
@@ -67,7 +69,7 @@ var faultKindNames = [numFaultKinds]string{
 	"", "pause", "answer-pause", "pause-before-write", "clock-stall",
 	"clock-offset", "clock-drift", "clock-jump",
 	"partition", "slow-s3",
-	"refused-before", "failed-after", "lost", "unreachable", "dropped", "request-delayed", "answer-delayed",
+	"refused-before", "failed-after", "lost", "unreachable", "dropped", "request-delayed", "answer-delayed", "torn-read",
 	"initial", "delete-lock", "overwrite", "restore-copy", "restore", "restore-own",
 	"linger", "write-delayed",
 	"aimed",

@@ -127,7 +127,7 @@ func (c *nodeS3) call(ctx context.Context, rq request, pc *s3Landing) error {
 	w.history.S3 = append(w.history.S3, S3Op{Node: c.n.Index, Identity: c.n.identity, Incarnation: c.n.incarnation, Op: op, Key: key, IfMatch: str(rq.ifMatch),
 		IfNoneMatch: str(rq.ifNoneMatch), BodyETag: rq.bodyETag, Call: w.now, Return: -1, Applied: -1})
 	// The answer, decided when the request reaches S3.
-	pc.id, pc.op, pc.bucket, pc.key, pc.tracked, pc.fate, pc.hist = id, op, rq.bucket, key, tracked, f, hi
+	pc.id, pc.op, pc.bucket, pc.key, pc.tracked, pc.fate, pc.hist, pc.sent = id, op, rq.bucket, key, tracked, f, hi, w.now
 	applyAt := w.now + w.s3.request.Sample(w.chooser) + f.ExtraRequest
 	respond := w.s3.response.Sample(w.chooser) + f.ExtraResponse
 	w.atLand(applyAt, pc)
@@ -165,6 +165,11 @@ func (c *nodeS3) call(ctx context.Context, rq request, pc *s3Landing) error {
 	}
 	r := c.n.event(EvS3Return)
 	r.Call, r.Op, r.Status, r.Code = id, op, pc.status, pc.code
+	if pc.got != nil {
+		if body := w.tear(c.n, pc, hi); body != "" {
+			r.Fault, r.ETag, r.Detail = FaultTornRead, pc.etag, "torn: the body of "+body
+		}
+	}
 	w.trace.add(r)
 	h := &w.history.S3[hi]
 	h.Return, h.Status, h.Code = w.now, r.Status, r.Code
@@ -224,7 +229,9 @@ type landingState struct {
 	tracked  bool
 	fate     RequestFault
 	bodyETag string
-	hist     int // the request's index in the history's S3
+	hist     int           // the request's index in the history's S3
+	sent     time.Duration // true time of the send
+	got      *storedObject // for a GetObject that may be answered torn, the version it read
 
 	putOut  *s3.PutObjectOutput
 	getOut  *s3.GetObjectOutput
@@ -341,8 +348,12 @@ func (pc *s3Landing) land() {
 		etag, err := pc.apply(now)
 		a.ETag, pc.etag, pc.result = etag, etag, err
 		w.history.S3[pc.hist].Applied = w.now
-		if err == nil && pc.kind == landPut {
+		switch {
+		case err != nil:
+		case pc.kind == landPut:
 			w.history.S3[pc.hist].Body, _ = w.store.bodyOf(pc.bucket, pc.key)
+		case pc.kind == landGet && f.Fate == Delivered && w.tornPPM(f) > 0:
+			pc.got = w.store.current(pc.bucket, pc.key)
 		}
 		switch f.Fate {
 		case FailedAfter:

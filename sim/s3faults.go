@@ -60,6 +60,9 @@ type RequestFault struct {
 	// when its fate does not say it: FaultRequestDelayed or
 	// FaultAnswerDelayed for a delay aimed at this one request.
 	Kind FaultKind
+	// TornPPM is, for a GetObject, the chance in parts per million that
+	// its answer is torn if a write of its key races it (see Config.TornReadPPM).
+	TornPPM int64
 	// Landing, if set, is called at the instant the request reaches S3,
 	// just before S3 applies it (or refuses it, or it is lost on the way):
 	// faults aimed at that instant act there.

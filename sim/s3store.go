@@ -49,14 +49,20 @@ type storeBucket struct {
 	keys []string
 }
 
-// storedObject is one stored object. It is never modified once stored: a write
-// replaces it.
+// storedObject is one stored object. Its content is never modified once
+// stored: a write replaces it.
 type storedObject struct {
 	body         string
 	etag         string // quoted hex MD5 of body
 	lastModified time.Time
 	contentType  string
 	metadata     map[string]string // lower-case keys; nil if none
+	// applied is the instant the write applied, on S3's clock (not
+	// truncated); prev is the version it replaced (nil if none), kept
+	// until a write replaces this one: a read that a write raced may be
+	// answered torn between the two (tearPartner).
+	applied time.Time
+	prev    *storedObject
 }
 
 // NewStore returns an empty store with the semantics of dialect d.
@@ -172,6 +178,11 @@ func (s *Store) putObject(now time.Time, in *s3.PutObjectInput, body []byte, eta
 		lastModified: lastModifiedAt(now),
 		contentType:  "application/octet-stream",
 		metadata:     copyMetadata(in.Metadata),
+		applied:      now,
+		prev:         old,
+	}
+	if old != nil {
+		old.prev = nil // one version back is all a torn read needs
 	}
 	if in.ContentType != nil {
 		obj.contentType = *in.ContentType

@@ -179,7 +179,7 @@ func (cli *program) run(args []string, stdout, stderr io.Writer) int {
 	case errors.Is(err, errUsage):
 		fmt.Fprintf(stderr, "run '%s' for the flags of %s\n", cli.repro(harness.Repro{Verb: name, Flags: []string{"-h"}}), name)
 		return exitUsage
-	case errors.Is(err, ErrBadInput):
+	case errors.Is(err, ErrBadInput), errors.Is(err, harness.ErrBadPlan):
 		return exitUsage
 	}
 	return exitCrashed

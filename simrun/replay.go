@@ -3,6 +3,7 @@ package simrun
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -291,6 +292,9 @@ func (cli *program) runNamed(fs *flag.FlagSet, cmd string, files []string, scena
 		}
 		s.FailOutside = s.FailOutside || failOutside
 		o, err := harness.RunSetup(path3.setup(s), true)
+		if errors.Is(err, harness.ErrBadPlan) {
+			return nil, nil, "", badInput("%s: %w", path, err)
+		}
 		if o != nil {
 			o.Scenario, o.Seed = rep.Scenario, rep.Seed
 		}

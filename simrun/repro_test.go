@@ -183,6 +183,52 @@ func TestReplayBadFiles(t *testing.T) {
 	}
 }
 
+// TestReplayRefusesBadPlans: a reproducer whose plan gives a node an
+// identity or settings the protocol's own configuration refuses is a bad
+// file, not a run: replay exits 2 with a message naming the part of the
+// plan and the protocol's rule, and prints no verdict; shrink refuses it
+// alike. An identity of exactly the longest length runs.
+func TestReplayRefusesBadPlans(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, plan string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(`{"version":1,"scenario":"swarm","seed":1,"plan":`+plan+`}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	long := strings.Repeat("é", 513) // 1026 bytes
+	for _, c := range []struct {
+		path string
+		says []string
+	}{
+		{file("name.json", `{"healAt":"30s","names":["`+long+`","n1","n2","n3","n4"]}`),
+			[]string{"names[0] gives node 0 an identity of 1026 bytes", `protocol "elector" takes identities of at most 1024 bytes`}},
+		{file("restart.json", `{"healAt":"30s","events":[{"kind":"restart","at":"5s","node":2,"identity":"`+long+`"}]}`),
+			[]string{"events[0].identity gives node 2 an identity of 1026 bytes"}},
+		{file("suffix.json", `{"healAt":"30s","names":["`+strings.Repeat("x", 1024)+`","n1","n2","n3","n4"],"events":[{"kind":"crash","at":"5s","node":0,"for":"1s","identity":"-r"}]}`),
+			[]string{"events[0].identity gives node 0 an identity of 1026 bytes"}},
+		{file("settings.json", `{"healAt":"30s","settings":[{"node":1,"lease":"1s","renewDeadline":"2s","retryPeriod":"300ms"}]}`),
+			[]string{"settings[0] (node 1)", "RenewDeadline (2s) must be less than LeaseDuration (1s)"}},
+	} {
+		for _, args := range [][]string{{"replay", c.path}, {"shrink", c.path}} {
+			code, out, errOut := simrun(args...)
+			if code != exitUsage || strings.Contains(out, "verdict:") || !strings.Contains(errOut, c.path) {
+				t.Errorf("simrun %q: exit %d, stdout %.200q, stderr %q; want 2 naming the file, no verdict", args, code, out, errOut)
+			}
+			for _, want := range c.says {
+				if !strings.Contains(errOut, want) {
+					t.Errorf("simrun %q: stderr %q does not say %q", args, errOut, want)
+				}
+			}
+		}
+	}
+	longest := file("longest.json", `{"healAt":"30s","names":["`+strings.Repeat("x", 1024)+`","n1","n2","n3","n4"]}`)
+	if code, out, errOut := simrun("replay", longest); code != exitOK || !strings.Contains(out, "verdict: pass") {
+		t.Errorf("simrun replay of a name of 1024 bytes: exit %d, stderr %q, stdout ends %q", code, errOut, out[max(0, len(out)-200):])
+	}
+}
+
 // TestBadFlagReportedOnce: a bad flag value or a stray argument is
 // reported once, in one line, without the flags' usage.
 func TestBadFlagReportedOnce(t *testing.T) {

@@ -71,7 +71,7 @@ func (cli *program) cmdShrink(args []string, stdout, stderr io.Writer) (int, err
 	stopProgress := cli.showProgress(stderr, *quiet, prog.report)
 	small, runs, err := harness.Shrink(counted, r, *budget)
 	stopProgress()
-	if errors.Is(err, harness.ErrNothingToShrink) {
+	if errors.Is(err, harness.ErrNothingToShrink) || errors.Is(err, harness.ErrBadPlan) {
 		return 0, badInput("%s: %w", path, err)
 	}
 	if err != nil {

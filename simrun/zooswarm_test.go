@@ -8,7 +8,7 @@ import (
 	"github.com/s3lease/s3lease/internal/schema"
 )
 
-// TestZooSwarmCatchesEveryVariant: zoo -swarm runs the twelve variants and
+// TestZooSwarmCatchesEveryVariant: zoo -swarm runs the thirteen variants and
 // the masked ones under plain swarm seeds, catches each within 1000 seeds
 // while the careful control passes them all, reports the median and
 // longest time to a catch, and exits 0; with a budget too small to catch
@@ -23,7 +23,7 @@ func TestZooSwarmCatchesEveryVariant(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &z); err != nil {
 		t.Fatalf("%v\n%s%s", err, out.String(), errOut.String())
 	}
-	if code != exitOK || !z.Swarm || z.Variants != 17 || z.Caught != 17 || !z.ControlPassed {
+	if code != exitOK || !z.Swarm || z.Variants != 18 || z.Caught != 18 || !z.ControlPassed {
 		t.Fatalf("exit %d, %d of %d variants caught, control passed %v\n%s", code, z.Caught, z.Variants, z.ControlPassed, out.String())
 	}
 	masked := 0

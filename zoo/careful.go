@@ -61,6 +61,9 @@ type mistakes struct {
 	// identityOwnsRecord: a live record naming this candidate's identity
 	// is its own term: it renews it, same token, instead of timing it.
 	identityOwnsRecord bool
+	// trustsTornReads: a read whose body does not match its ETag (a torn
+	// read) is acted on as it came, not read again.
+	trustsTornReads bool
 }
 
 // careful is the lock of the zoo: one JSON record, conditional writes
@@ -82,7 +85,8 @@ func (c careful) candidate() sim.Candidate {
 		}
 		n := &node{s: c.s, m: c.m, env: env, Node: lockkit.Node{Clock: env.Clock, Entropy: env.Entropy,
 			Store: env.Store, Bucket: env.Bucket, RequestTimeout: c.s.requestTimeout(), Retry: c.s.RetryPeriod,
-			Term: term, Renew: c.s.Config(env).RenewInterval(), NoWatchdog: c.m.noWatchdog, WallClockTimer: c.m.wallClockTimer}}
+			Term: term, Renew: c.s.Config(env).RenewInterval(), NoWatchdog: c.m.noWatchdog, WallClockTimer: c.m.wallClockTimer,
+			TrustTornReads: c.m.trustsTornReads}}
 		if env.ReportLease != nil {
 			env.ReportLease(n.lease)
 		}

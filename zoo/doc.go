@@ -20,7 +20,8 @@
 //   - Its terms, releases, reads and writes are package lockkit's, which
 //     the seed designs' safe forms share: a fresh nonce in every write, a
 //     term that ends at a deadline from the send of its last successful
-//     write, enforced by a watchdog, and a release, same token, before it.
+//     write, enforced by a watchdog, a release, same token, before it, and
+//     a read whose body does not match its ETag (a torn read) read again.
 //   - A body that is no record, or a record holding the largest token
 //     (which no token can follow), is timed like a record, for the lease it
 //     states if any and at least its own, then overwritten; tokens stop at

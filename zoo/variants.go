@@ -111,6 +111,9 @@ var zoo = []entry{
 	{"identity-owns-record",
 		"Takes a live record naming its own identity as its own term and renews it with the same token, so a process restarted under the same name inherits its dead predecessor's epoch (client-go decides IsLeader by HolderIdentity alone; the Go leader manager's update condition leader_id = $2, docs/sources.md#a-go-leader-manager).",
 		mistakes{identityOwnsRecord: true}},
+	{"trusts-torn-reads",
+		"Believes a read's body whatever its ETag says, so a read that a store tore (the body of one version with the ETag of another, as versitygw v1.8.0 answered reads racing a write, docs/conformance.md) makes it take a released record, or its own record of a term long over, at once, If-Match the ETag of the term that replaced it and with that term's token (protocol's package documentation, Torn reads).",
+		mistakes{trustsTornReads: true}},
 }
 
 var masked = []entry{

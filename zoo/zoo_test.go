@@ -76,7 +76,7 @@ func TestSettings(t *testing.T) {
 		t.Errorf("drift margin %v; want 11.988012ms", got)
 	}
 	a := c.Assumptions
-	if a.Term != 4*time.Second || a.MaxDriftPPM != 1000 || a.MaxPause != 1976*time.Millisecond || a.Stalls || a.ForeignWrites || a.Linger {
+	if a.Term != 4*time.Second || a.MaxDriftPPM != 1000 || a.MaxPause != 1976*time.Millisecond || a.Stalls || a.ForeignWrites || a.Linger || !a.TornReads {
 		t.Errorf("assumptions %+v", a)
 	}
 	if c.LivenessBound != 13500*time.Millisecond {

@@ -123,11 +123,14 @@ func auditRecords(h *sim.History, lease func(node int) time.Duration) []lineariz
 }
 
 // answered are the requests of the nodes that S3 answered with a success,
-// in the order of the history: what the nodes learned from.
+// in the order of the history: what the nodes learned from. A torn read
+// (sim.S3Op.TornBodyETag) is not among them: the elector reads its body
+// again rather than act on it (protocol.ETagMismatch), and it carries no
+// one version to judge.
 func answered(h *sim.History) iter.Seq[*sim.S3Op] {
 	return func(yield func(*sim.S3Op) bool) {
 		for i := range h.S3 {
-			if op := &h.S3[i]; op.Node >= 0 && op.Return >= 0 && op.Status == 200 && !yield(op) {
+			if op := &h.S3[i]; op.Node >= 0 && op.Return >= 0 && op.Status == 200 && op.TornBodyETag == "" && !yield(op) {
 				return
 			}
 		}

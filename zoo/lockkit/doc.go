@@ -24,7 +24,9 @@
 // releases the lease, only before the deadline.
 //
 // Node.Read classifies the lock object as present, missing
-// (protocol.ObjectMissing) or an error; Node.Put writes under a Condition;
+// (protocol.ObjectMissing) or an error, and reads a body that does not
+// match its ETag again rather than return it (a torn read; see protocol's
+// package documentation, "Torn reads"); Node.Put writes under a Condition;
 // every write carries a fresh nonce (Node.Nonce), and Writes recognises an
 // incarnation's own write on a later read whatever answer it got. Run
 // drives a candidate: campaign steps until one begins a term, then the term.

@@ -35,6 +35,9 @@ type Node struct {
 	// WallClockTimer, set only to model a broken lock, measures every
 	// duration on the wall clock instead of the monotonic clock.
 	WallClockTimer bool
+	// TrustTornReads, set only to model a broken lock, makes Read return
+	// a body that does not match its ETag (a torn read) as it came.
+	TrustTornReads bool
 
 	lastApp context.Context // done once the last term's application returned
 }

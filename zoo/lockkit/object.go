@@ -3,6 +3,7 @@ package lockkit
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"time"
 
@@ -27,8 +28,34 @@ type Object struct {
 }
 
 // Read gets the object at key; a missing object (protocol.ObjectMissing)
-// is an Object, not an error.
+// is an Object, not an error. A body that does not match its ETag
+// (protocol.ETagMismatch: a torn read, the body of one version under the
+// ETag of another) is read again, up to maxReads reads, and never
+// returned, unless TrustTornReads; the same bytes under the same ETag
+// twice are an ETag that is not an MD5 (SSE-KMS), returned as they are.
+// After maxReads reads each torn another way, Read returns errTornRead.
 func (n *Node) Read(ctx context.Context, key string) (Object, error) {
+	var last Object
+	for i := range maxReads {
+		o, err := n.readOnce(ctx, key)
+		if err != nil || !o.Exists || n.TrustTornReads || !protocol.ETagMismatch(o.ETag, o.Body) ||
+			i > 0 && o.ETag == last.ETag && bytes.Equal(o.Body, last.Body) {
+			return o, err
+		}
+		last = o
+	}
+	return Object{}, errTornRead
+}
+
+// maxReads is how many reads Read makes of an object whose body does not
+// match its ETag before it gives up.
+const maxReads = 3
+
+// errTornRead is Read's error when every read was torn.
+var errTornRead = errors.New("lockkit: the lock object's body did not match its ETag on any read (torn reads)")
+
+// readOnce gets the object at key once; see Read.
+func (n *Node) readOnce(ctx context.Context, key string) (Object, error) {
 	ctx, cancel := n.withTimeout(ctx)
 	defer cancel()
 	out, err := n.Store.GetObject(ctx, &s3.GetObjectInput{Bucket: &n.Bucket, Key: &key})
