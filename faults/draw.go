@@ -113,6 +113,7 @@ var families = []family{
 	{"ends", drawEnds},
 	{"pages", drawPages},
 	{"restore-own", drawRestoreOwn},
+	{"callers", drawCallers},
 	{"names", drawNames}, // last: it fits the names to the identities restarts give
 }
 

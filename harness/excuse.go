@@ -368,7 +368,7 @@ func excusesFor(v linearizability.Violation, ov *linearizability.Overlap, staleG
 			return es
 		}
 		return lineage(byPair)
-	case v.Checker == InitialRecordCheck:
+	case v.Checker == InitialRecordCheck, v.Checker == AnswerCheck:
 		return window()
 	case v.Checker == linearizability.WatermarkChecker:
 		return byForeign(l.watermarkExcused(h, v))
