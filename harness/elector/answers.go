@@ -134,7 +134,7 @@ type answerJudge struct {
 	h     *sim.History
 	node  int
 	mono  sim.MonoClock
-	terms map[termKey]*answeredTerm
+	terms map[termKey][]*answeredTerm
 	lock  *lockContents
 }
 

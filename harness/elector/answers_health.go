@@ -25,8 +25,8 @@ func (j *answerJudge) healthy(a *sim.Answer) string {
 		if t.Node != j.node || t.Incarnation != a.Incarnation || t.Start > a.At {
 			continue
 		}
-		at, ok := j.terms[termKey{a.Incarnation, t.Token}]
-		if !ok {
+		at := j.termOf(t)
+		if at == nil {
 			continue
 		}
 		d, ok := at.deadlineAt(a.At)

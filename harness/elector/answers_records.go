@@ -9,25 +9,16 @@ import (
 
 // leader judges a's named holder (Leader(), observed, a holder named): a
 // live record of that holder with that token was the lock object's
-// content at some instant from the observation to the answer. The
-// observation is at the instant the node's clock read a.Age before the
-// answer; the read that made it was served by S3 before its answer
-// arrived, so the interval opens at the send of the node's request
-// answered then. It returns why the answer is wrong, or "".
+// content at some instant from the observation, the instant the node's
+// clock read a.Age before the answer (the send of the request that made
+// it: protocol.LeaderInfo.Age), to the answer. It returns why the answer
+// is wrong, or "".
 func (j *answerJudge) leader(a *sim.Answer) string {
-	now := j.local(a.At)
-	seen := j.mono.When(now - a.Age)
-	from := seen
-	for i := range j.h.S3 {
-		op := &j.h.S3[i]
-		if op.Node == j.node && op.Incarnation == a.Incarnation && op.Return >= seen-time.Microsecond && op.Return <= a.At {
-			from = min(from, op.Call)
-		}
-	}
+	from := j.mono.When(j.local(a.At) - a.Age)
 	if j.lock.currentWithin(a.Holder, a.Token, from, a.At) {
 		return ""
 	}
-	return fmt.Sprintf("no live record of %q with token %d was the lock object's content between %v (the observation it states, %v before the answer on its clock, less the request that made it) and the answer",
+	return fmt.Sprintf("no live record of %q with token %d was the lock object's content between %v (the observation it states, %v before the answer on its clock) and the answer",
 		a.Holder, a.Token, from, a.Age)
 }
 

@@ -126,8 +126,7 @@ type answeredTerm struct {
 	// clock), each from the true instant the node learned of the write
 	// that set it.
 	deadlines []termDeadline
-	// sends are the true sends of those writes.
-	over bool // a success came after the deadline: the term is over
+	over      bool // a success came after the deadline: the term is over
 }
 
 type termDeadline struct {
@@ -150,7 +149,7 @@ func (t *answeredTerm) deadlineAt(at time.Duration) (d termDeadline, ok bool) {
 // termsOf is the node's terms, from the successes it learned of: each
 // PutObject it sent answered 200, and each read that showed a record it
 // wrote (an answer lost, a 412 after an SDK retry).
-func (j *answerJudge) termsOf() map[termKey]*answeredTerm {
+func (j *answerJudge) termsOf() map[termKey][]*answeredTerm {
 	type learned struct {
 		at time.Duration
 		w  *lockWrite
@@ -175,25 +174,49 @@ func (j *answerJudge) termsOf() map[termKey]*answeredTerm {
 		}
 	}
 	slices.SortStableFunc(ls, func(a, b learned) int { return cmp.Compare(a.at, b.at) })
-	terms := map[termKey]*answeredTerm{}
+	terms := map[termKey][]*answeredTerm{}
 	term := j.s.termLength()
 	for _, l := range ls {
 		k := termKey{l.w.op.Incarnation, l.w.token}
-		now, end := j.local(l.at), j.local(l.w.send)+term
-		t := terms[k]
+		now, send := j.local(l.at), j.local(l.w.send)
+		end := send + term
+		ts := terms[k]
+		var t *answeredTerm
+		if len(ts) > 0 {
+			t = ts[len(ts)-1]
+		}
 		switch {
-		case t == nil && now < end:
-			terms[k] = &answeredTerm{began: l.at, deadlines: []termDeadline{{l.at, end, l.w.send}}}
-		case t == nil:
-			terms[k] = &answeredTerm{over: true} // a grant that came too late: never begun
+		case t == nil || send >= t.last().local:
+			// A grant: the first of the token, or one sent after the
+			// term before it with the same token was over (a record no
+			// token can follow, taken again).
+			if now < end {
+				terms[k] = append(ts, &answeredTerm{began: l.at, deadlines: []termDeadline{{l.at, end, l.w.send}}})
+			}
 		case t.over:
-		case now >= t.deadlines[len(t.deadlines)-1].local:
-			t.over = true
-		case end > t.deadlines[len(t.deadlines)-1].local:
+		case now >= t.last().local:
+			t.over = true // the renewal succeeded after the deadline
+		case end > t.last().local:
 			t.deadlines = append(t.deadlines, termDeadline{l.at, end, l.w.send})
 		}
 	}
 	return terms
+}
+
+// last is the term's latest deadline.
+func (t *answeredTerm) last() termDeadline { return t.deadlines[len(t.deadlines)-1] }
+
+// termOf is the node's term that the history's term t is: the latest of
+// its incarnation and token that began (the node learned of its grant) by
+// t's start.
+func (j *answerJudge) termOf(t sim.Term) *answeredTerm {
+	var out *answeredTerm
+	for _, at := range j.terms[termKey{t.Incarnation, t.Token}] {
+		if at.began <= t.Start {
+			out = at
+		}
+	}
+	return out
 }
 
 // leads judges a's yes (IsLeader, Lease, Leader().Self): a term of the
@@ -208,8 +231,8 @@ func (j *answerJudge) leads(a *sim.Answer, withToken bool) string {
 		if t.Node != j.node || t.Incarnation != a.Incarnation || withToken && t.Token != a.Token {
 			continue
 		}
-		at, ok := j.terms[termKey{a.Incarnation, t.Token}]
-		if !ok || len(at.deadlines) == 0 {
+		at := j.termOf(t)
+		if at == nil {
 			continue
 		}
 		d, ok := at.deadlineAt(a.At)
