@@ -97,9 +97,8 @@
 // released, a decision on a stale leader that claims to be fresh); a
 // wrong health report is Liveness (a stuck process kept alive, or a
 // working one restarted, costs availability, not safety). The Unsafe ones
-// are excused, as the harness's other node-scoped checks are, only by a
-// fault outside the assumptions on that node whose window covers the
-// answer's instant; the judge measures on the node's own clock, so a
+// are excused only by a fault outside the assumptions on that node whose
+// window covers the answer's instant (harness.Excuse); the judge measures on the node's own clock, so a
 // drift or a stall beyond the bounds does not by itself make an answer
 // wrong.
 //
