@@ -33,7 +33,8 @@ import (
 // came (a restore writes an elector's bytes again, with their ETag), an
 // observation of absence against the last delete before it. A conditional
 // write that succeeded is taken to have replaced its content as it was
-// when the write was sent, if that was still current; if a write that
+// when the write was sent, if that was still current and the write was
+// answered (one never answered may land late: it is judged as next); if a write that
 // replaced that content had been answered before, S3 can only have applied
 // it once the content was written again: it is judged against the writes
 // sent by its answer (or, with no answer, by the first answer that showed

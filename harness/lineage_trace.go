@@ -270,16 +270,17 @@ func traceLineage(h *sim.History, fw []foreignWrite) traced {
 			sent[k] = op.Call
 			// A conditional write replaced the content it names as S3
 			// held it when it applied: as sent, if it was still current
-			// then; if a write that replaced it had been answered, as
-			// written again by the time the answer came, or, with no
-			// answer, by the time an answer first showed what it wrote
-			// (a restore writes an elector's bytes again). An
+			// then and the write was answered; if a write that replaced
+			// it had been answered, as written again by the time the
+			// answer came; with no answer (a request that may land late),
+			// as written again by the time an answer first showed what it
+			// wrote (a restore writes an elector's bytes again). An
 			// unconditional one carries what its node last read.
 			c, ok := written(op)
 			from := last[k]
 			if r, cond := replaced(op); cond {
 				until := op.Call
-				if superseded(r, op.Call) {
+				if op.Return < 0 || superseded(r, op.Call) {
 					if until = op.Return; until < 0 {
 						until = firstShown(observed[c], op.Call, h.End)
 					}
