@@ -128,6 +128,9 @@ func install(p *Plan, w *sim.World, enc RecordEncoder, reqMax time.Duration) {
 	}
 	for _, a := range p.Apps {
 		w.Node(a.Node).SetApp(a.Mode, a.Work.D())
+		for _, c := range a.Callers {
+			w.Node(a.Node).AddCaller(c.sim())
+		}
 	}
 	events := append([]Event(nil), p.Events...)
 	sort.SliceStable(events, func(i, j int) bool { return events[i].At < events[j].At })

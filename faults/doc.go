@@ -166,6 +166,11 @@
 //     stopped (one in 10): a leader paused past its deadline and stopped
 //     meanwhile, a foreign write just before a renewal lands while the
 //     application still works;
+//   - callers (two draws in three): applications and operators that ask
+//     a node's protocol who leads (IsLeader, Lease, Leader, Healthy) at
+//     intervals of 50 ms to 2 s, on half of the nodes, and on half of
+//     those IsLeader or Lease aimed at the instant a term that no renewal
+//     extends ends (the node's term length after each successful write);
 //   - error pages: on one draw in 6 a proxy's plain pages (the SDK derives the code from the status), on one in 10 of
 //     the others HTML the SDK cannot read (no code at all);
 //   - torn reads: on one draw in 4 of a protocol that tolerates them

@@ -114,6 +114,7 @@ var families = []family{
 	{"pages", drawPages},
 	{"restore-own", drawRestoreOwn},
 	{"torn-reads", drawTornReads},
+	{"callers", drawCallers},
 	{"names", drawNames}, // last: it fits the names to the identities restarts give
 }
 

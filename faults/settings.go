@@ -2,6 +2,7 @@ package faults
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/s3lease/s3lease/sim"
 )
@@ -33,6 +34,43 @@ type App struct {
 	Node int         `json:"node"`
 	Mode sim.AppMode `json:"mode,omitempty"`
 	Work Duration    `json:"work,omitempty"`
+	// Callers ask the node's protocol who leads (sim.Node.AddCaller).
+	Callers []Caller `json:"callers,omitempty"`
+}
+
+// Caller is an application or an operator that asks a node's protocol
+// one question (sim.Caller): every Every from From on, and Aim after the
+// send of each of the node's successful PutObject requests on its clock.
+type Caller struct {
+	Ask       sim.Ask  `json:"ask"`
+	From      Duration `json:"from,omitempty"`
+	Every     Duration `json:"every,omitempty"`
+	Aim       Duration `json:"aim,omitempty"`
+	Tolerance Duration `json:"tolerance,omitempty"`
+}
+
+// minCallerEvery is the shortest interval between a caller's questions a
+// plan may give: shorter ones would flood the run with questions.
+const minCallerEvery = 10 * time.Millisecond
+
+// validate checks c, a caller of node's.
+func (c Caller) validate(node int) error {
+	switch {
+	case !c.Ask.Valid():
+		return fmt.Errorf("node %d's caller asks %q (is-leader, lease, leader or healthy)", node, c.Ask)
+	case c.From < 0 || c.Every < 0 || c.Aim < 0 || c.Tolerance < 0:
+		return fmt.Errorf("node %d's %s caller has a negative duration", node, c.Ask)
+	case c.Every == 0 && c.Aim == 0:
+		return fmt.Errorf("node %d's %s caller asks at no instant (neither every nor aim)", node, c.Ask)
+	case c.Every > 0 && c.Every.D() < minCallerEvery:
+		return fmt.Errorf("node %d's %s caller asks every %v, more often than every %v", node, c.Ask, c.Every, minCallerEvery)
+	}
+	return nil
+}
+
+// sim is the caller as the simulator takes it.
+func (c Caller) sim() sim.Caller {
+	return sim.Caller{Ask: c.Ask, From: c.From.D(), Every: c.Every.D(), Aim: c.Aim.D(), Tolerance: c.Tolerance.D()}
 }
 
 // validateWorld checks the plan's settings, initial object and
@@ -75,6 +113,11 @@ func (p *Plan) validateWorld(nodes int) error {
 			return bad("node %d's application mode %q (context, checks or polls)", a.Node, a.Mode)
 		case a.Work < 0:
 			return bad("node %d's application work is negative", a.Node)
+		}
+		for _, c := range a.Callers {
+			if err := c.validate(a.Node); err != nil {
+				return bad("%v", err)
+			}
 		}
 		seen[a.Node] = true
 	}

@@ -48,7 +48,8 @@ func CoverageOf(p Protocol) []CoverageSet {
 // leadership passed between nodes and how soon, how tokens followed each
 // other, the fenced writes refused or accepted late, the kinds of S3 answer
 // the nodes got, the violations that faults outside the assumptions
-// excused, and whether the run ended with a leader. A protocol that
+// excused, whether the run ended with a leader, and what the protocols
+// answered the callers who asked them who leads. A protocol that
 // declares no coverage of its own (the zoo's locks) is still guided by
 // these (guided mode).
 func RunShapes() CoverageSet { return runShapes }
@@ -88,6 +89,44 @@ var (
 	s3Classes = []string{"2xx", "404", "409", "412", "other 4xx", "5xx", "no answer"}
 )
 
+// answerShapes are the kinds of answer (sim.History.Answers) RunShapes
+// tells apart, in the order answerShape numbers them.
+var answerShapes = []string{
+	"asked whether it leads: yes", "asked whether it leads: no",
+	"asked at a term's deadline: yes", "asked at a term's deadline: no",
+	"asked who leads: itself", "asked who leads: another holder", "asked who leads: no holder",
+	"told of a new leader", "asked whether healthy: yes", "asked whether healthy: no",
+}
+
+// answerShape is the index in answerShapes of a's kind.
+func answerShape(a sim.Answer) int {
+	switch a.Ask {
+	case sim.AskIsLeader, sim.AskLease:
+		k := 0
+		if a.Aimed {
+			k = 2
+		}
+		if !a.Yes {
+			k++
+		}
+		return k
+	case sim.AskLeader:
+		switch {
+		case a.Yes:
+			return 4
+		case a.Holder != "":
+			return 5
+		}
+		return 6
+	case sim.AskNewLeader:
+		return 7
+	}
+	if a.Yes {
+		return 8
+	}
+	return 9
+}
+
 var runShapes = func() CoverageSet {
 	s := CoverageSet{Name: "run shapes", Points: []string{
 		"no term", "1 term", "2-3 terms", "4-7 terms", "8 terms or more",
@@ -105,6 +144,7 @@ var runShapes = func() CoverageSet {
 			s.Points = append(s.Points, "S3 "+op+" answered "+c)
 		}
 	}
+	s.Points = append(s.Points, answerShapes...)
 	return s
 }()
 
@@ -228,6 +268,10 @@ func markShapes(c *sim.Coverage, base int, o *Outcome, lease time.Duration) {
 				hit(s3 + k*len(s3Classes) + s3Class(status))
 			}
 		}
+	}
+	answers := s3 + len(s3Ops)*len(s3Classes)
+	for _, a := range h.Answers {
+		hit(answers + answerShape(a))
 	}
 }
 

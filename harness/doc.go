@@ -51,7 +51,12 @@
 //     Pace, which judges how soon each node acted on what S3 answered it,
 //     by the protocol's own waits: places where a mistake only slows or
 //     busies a node under faults, which the liveness bound after the heal
-//     cannot see (judged Liveness).
+//     cannot see (judged Liveness); and Answers, which judges what each
+//     node's protocol told its application and operators when the plan's
+//     callers asked (Env.ReportObserver, sim.History.Answers): a wrong
+//     answer Unsafe (AnswerCheck; a fault outside the assumptions on that
+//     node excuses it only where its window covers the answer's instant),
+//     a wrong health report Liveness.
 //
 // A plan may give nodes settings of their own (faults.Plan.Settings, which
 // the swarm draws for a protocol with Configure): Configured then makes

@@ -41,6 +41,8 @@ import (
 // node begins a term while another node's term still runs (it took the
 // lock early), overlaps involving that other node until its term ends or
 // could have ended.
+// A wrong answer of a protocol to its application (AnswerCheck) is
+// excused only by a fault on its node whose window covers the answer.
 // Nothing excuses a stale write the fence accepted (its rule), nor an
 // overlap once faults and the time they can affect are over.
 type Excuse struct {
@@ -401,6 +403,14 @@ func excusesFor(v linearizability.Violation, ov *linearizability.Overlap, staleG
 		return lineage(byPair)
 	case v.Checker == InitialRecordCheck:
 		return window()
+	case v.Checker == AnswerCheck:
+		// A protocol's answer, judged on its node's own clock against the
+		// history's records: only a fault on that node can reach it.
+		for _, e := range xs {
+			if !e.Tokens && e.Node >= 0 && slices.Contains(v.Nodes, e.Node) && e.From <= v.At && v.At <= e.To {
+				return []Excuse{e}
+			}
+		}
 	case v.Checker == linearizability.WatermarkChecker:
 		return byForeign(l.watermarkExcused(h, v))
 	case v.Checker == "unique-holder" || v.Checker == "monotonic-tokens" ||

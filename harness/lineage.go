@@ -45,8 +45,9 @@ import (
 // write that succeeded replaced its content as it was when S3 applied it,
 // which a simulated run's history records (sim.S3Op.Applied); where the
 // instant is not known (a history recorded outside the simulator) it is
-// taken to have replaced its content as it was
-// when the write was sent, if that was still current; if a write that
+// taken to have replaced its content as it was when the write was sent, if
+// that was still current and the write was answered (one never answered
+// may land late: it is judged as next); if a write that
 // replaced that content had been answered before, S3 can only have applied
 // it once the content was written again: it is judged against the writes
 // sent by its answer (or, with no answer, by the first answer that showed

@@ -291,9 +291,10 @@ func traceLineage(h *sim.History, fw []foreignWrite) traced {
 			// A conditional write replaced the content it names as S3
 			// held it when it applied: at that instant, where the history
 			// knows it (a simulated run); else as sent, if it was still
-			// current then; if a write that replaced it had been
-			// answered, as written again by the time the answer came,
-			// or, with no answer, by the time an answer first showed
+			// current then and the write was answered; if a write that
+			// replaced it had been answered, as written again by the time
+			// the answer came; with no answer (a request that may land
+			// late), as written again by the time an answer first showed
 			// what it wrote (a restore writes an elector's bytes again).
 			// An unconditional one carries what its node last read.
 			c, ok := written(op)
@@ -303,7 +304,7 @@ func traceLineage(h *sim.History, fw []foreignWrite) traced {
 				switch {
 				case op.Applied >= op.Call:
 					until = op.Applied
-				case superseded(r, op.Call):
+				case op.Return < 0 || superseded(r, op.Call):
 					if until = op.Return; until < 0 {
 						until = firstShown(observed[c], op.Call, h.End)
 					}

@@ -85,6 +85,16 @@ type Protocol struct {
 	// Its violations (Outcome.Violations, verdict Liveness) say that a
 	// node waited longer than its design allows: it is slow, not unsafe.
 	Pace func(h *sim.History, node int, clock sim.ClockModel) []linearizability.Violation
+	// Answers, if set, judges what node's protocol told its application and
+	// operators (sim.History.Answers: IsLeader, Lease, Leader, Healthy,
+	// OnNewLeader), by the protocol's own contract, on the node's clock
+	// model. wrong are answers that stated what was not so (a yes past a
+	// term's deadline, a holder that did not hold): Unsafe, unless a fault
+	// outside the assumptions on that node covers the answer's instant
+	// (Excuse); slow are answers that failed to report or reported a
+	// problem wrongly (Healthy): Liveness, as Pace's. Its violations are
+	// of checker AnswerCheck.
+	Answers func(h *sim.History, node int, clock sim.ClockModel) (wrong, slow []linearizability.Violation)
 	// Nodes, if set, is the protocol each node runs where they differ:
 	// node i runs Nodes[i%len(Nodes)] (Node). Configured sets one per node
 	// for a plan that gives nodes settings of their own (node i runs
@@ -99,6 +109,9 @@ type Protocol struct {
 	Nodes []Protocol
 	_     struct{}
 }
+
+// AnswerCheck is the checker of the violations Protocol.Answers returns.
+const AnswerCheck = "answers"
 
 // Node is the protocol node runs: Nodes[node%len(Nodes)], or p if Nodes
 // is nil.

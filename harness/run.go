@@ -157,6 +157,23 @@ func pace(p Protocol, h *sim.History, clocks []sim.ClockModel) []linearizability
 	return out
 }
 
+// answers is p.Answers for every node of h, each with its clock model (a
+// perfect clock where clocks gives none): the wrong answers and the slow.
+func answers(p Protocol, h *sim.History, clocks []sim.ClockModel) (wrong, slow []linearizability.Violation) {
+	if p.Answers == nil || len(h.Answers) == 0 {
+		return nil, nil
+	}
+	for node := range h.Nodes {
+		var c sim.ClockModel
+		if node < len(clocks) {
+			c = clocks[node]
+		}
+		w, s := p.Answers(h, node, c)
+		wrong, slow = append(wrong, w...), append(slow, s...)
+	}
+	return wrong, slow
+}
+
 // judge applies the checkers and the assumptions to a finished run: every
 // violation is either excused by a fault outside the assumptions that can
 // account for it (Excuse) or counted; liveness is judged from the instant
@@ -173,6 +190,8 @@ func judge(o *Outcome, p Protocol, plan *faults.Plan, clocks []sim.ClockModel, a
 	if p.AuditWrites != nil {
 		found = append(found, p.AuditWrites(h, p.Node)...)
 	}
+	wrongAnswers, slowAnswers := answers(p, h, clocks)
+	found = append(found, wrongAnswers...)
 	if audit != nil {
 		found = append(found, audit(o.Result)...)
 	}
@@ -234,7 +253,7 @@ func judge(o *Outcome, p Protocol, plan *faults.Plan, clocks []sim.ClockModel, a
 		o.Verdict = Liveness
 		return
 	}
-	if v := pace(p, h, clocks); len(v) > 0 {
+	if v := append(pace(p, h, clocks), slowAnswers...); len(v) > 0 {
 		o.Violations = v
 		o.Verdict = Liveness
 		return

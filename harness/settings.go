@@ -70,6 +70,12 @@ func (p Protocol) withSettings(settings []faults.Settings, nodes int) (Protocol,
 		}
 		return nil
 	}
+	out.Answers = func(h *sim.History, node int, clock sim.ClockModel) (wrong, slow []linearizability.Violation) {
+		if f := per[node].Answers; f != nil {
+			return f(h, node, clock)
+		}
+		return nil, nil
+	}
 	a := p.Assumptions
 	out.Nodes = per
 	maxLease, beyond := time.Duration(0), time.Duration(0)

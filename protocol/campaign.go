@@ -47,9 +47,9 @@ func (e *Elector) campaignStep(ctx context.Context) (time.Duration, *term) {
 		e.seenObject = true
 	}
 	if s.exists && s.bad == nil && !s.rec.Released {
-		e.observe(s.rec.Holder, s.rec.Token, s.at)
+		e.observe(s.rec.Holder, s.rec.Token, s.sent)
 	} else {
-		e.observe("", 0, s.at)
+		e.observe("", 0, s.sent)
 	}
 	switch {
 	case !s.exists && !e.seenObject:

@@ -151,9 +151,13 @@ type LeaderInfo struct {
 	// object, or a successful write of this elector's.
 	Observed bool
 	// Age is how long ago, on this elector's monotonic clock, the
-	// observation was made: the arrival of the read's answer or of the
-	// write's. A follower reads every RetryPeriod and a leader renews as
-	// often, so an Age well beyond that means the elector cannot reach S3.
+	// observation was made, counted from the send of the request that
+	// made it (the read, or the write of this elector's that S3 applied):
+	// the record it names was the lock object's content at some instant
+	// within Age, however slow the answer, and whatever pause came before
+	// the elector looked at it. A follower reads every RetryPeriod and a
+	// leader renews as often, so an Age well beyond that means the elector
+	// cannot reach S3.
 	Age time.Duration
 }
 
@@ -190,8 +194,9 @@ func (e *Elector) Phase() Phase {
 	return e.phase
 }
 
-// observe records who leads according to a record seen at Monotonic at:
-// holder, or no one if holder is "".
+// observe records who leads according to a record that was the lock
+// object's content after Monotonic at (the send of the request that
+// showed it): holder, or no one if holder is "".
 func (e *Elector) observe(holder string, token uint64, at time.Duration) {
 	if holder == "" {
 		token = 0

@@ -64,7 +64,7 @@ func (e *Elector) begin(ctx context.Context, etag string, w sentWrite) *term {
 	e.mu.Unlock()
 	e.seen = observation{}
 	e.seenObject = true
-	e.observe(e.cfg.Identity, t.lease.Token, now)
+	e.observe(e.cfg.Identity, t.lease.Token, w.sent)
 	e.to(PhaseLeading, CauseOK)
 	e.log.Info("started leading", "token", t.lease.Token, "term_left", deadline-now)
 	e.announce(e.cfg.Identity)
@@ -119,7 +119,7 @@ func (e *Elector) renew(t *term) time.Duration {
 		e.to(PhaseLeading, causeOf(err))
 		return e.backoff()
 	case !s.exists:
-		e.observe("", 0, s.at)
+		e.observe("", 0, s.sent)
 		e.stop(t, CauseNotFound, "lock object was deleted")
 		return 0
 	case s.etag == t.etag:
@@ -135,7 +135,7 @@ func (e *Elector) renew(t *term) time.Duration {
 		e.highest = max(e.highest, s.rec.Token)
 		e.lastLease = s.rec.LeaseDuration()
 		if !s.rec.Released {
-			e.observe(s.rec.Holder, s.rec.Token, s.at)
+			e.observe(s.rec.Holder, s.rec.Token, s.sent)
 		}
 	}
 	e.stop(t, cause, "lock record was replaced", "holder", s.rec.Holder, "their_token", s.rec.Token)
@@ -159,7 +159,7 @@ func (e *Elector) extend(t *term, w sentWrite, etag string) time.Duration {
 		return 0
 	}
 	t.etag, t.rec = etag, w.rec
-	e.observe(e.cfg.Identity, t.lease.Token, now)
+	e.observe(e.cfg.Identity, t.lease.Token, w.sent)
 	e.to(PhaseLeading, CauseOK)
 	return max(0, w.sent+e.renewEvery-now)
 }

@@ -63,6 +63,7 @@ type snapshot struct {
 	rec    Record
 	bad    error         // why the body is not a valid record that can be followed, if it is not
 	at     time.Duration // Monotonic when the response had arrived
+	sent   time.Duration // Monotonic just before the request was sent: S3 served it after
 	// What else S3 shows of the object: Last-Modified (S3's clock, to the
 	// second), the version id of a versioned bucket, and the body's size.
 	lastModified time.Time
@@ -198,7 +199,7 @@ func (e *Elector) readOnce(ctx context.Context, purpose Purpose) (s snapshot, bo
 	})
 	if err != nil {
 		if ObjectMissing(err) {
-			return snapshot{at: e.clock.Monotonic()}, nil, nil
+			return snapshot{at: e.clock.Monotonic(), sent: start}, nil, nil
 		}
 		return snapshot{}, nil, err
 	}
@@ -209,7 +210,7 @@ func (e *Elector) readOnce(ctx context.Context, purpose Purpose) (s snapshot, bo
 			return snapshot{}, nil, fmt.Errorf("s3lease: read lock object body: %w", err)
 		}
 	}
-	s = snapshot{exists: true, at: e.clock.Monotonic(), size: int64(len(body))}
+	s = snapshot{exists: true, at: e.clock.Monotonic(), sent: start, size: int64(len(body))}
 	if out.ETag == nil || *out.ETag == "" {
 		return snapshot{}, nil, errNoETag
 	}

@@ -137,7 +137,7 @@ func (w *World) endTerm(n *Node, idx int) {
 		return
 	}
 	term.Open = false
-	term.End = w.actedUntil(n, idx, w.now)
+	term.End, term.Returned = w.actedUntil(n, idx, w.now), w.now
 	e := n.event(EvUnlead)
 	e.Token = term.Token
 	w.trace.add(e)

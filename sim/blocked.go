@@ -26,6 +26,7 @@ func (w *World) blockedResult(after time.Duration, stacks string) *Result {
 	h.Terms = append([]Term(nil), h.Terms...)
 	h.Writes = append([]FencedWrite(nil), h.Writes...)
 	h.S3 = append([]S3Op(nil), h.S3...)
+	h.Answers = append([]Answer(nil), h.Answers...)
 	h.End = w.now
 	for i := range h.Terms {
 		if h.Terms[i].Open {

@@ -362,3 +362,19 @@ func (c *timeoutCtx) String() string {
 	}
 	return "sim.WithTimeout"
 }
+
+// MonoClock is a node's monotonic clock as a ClockModel makes it, less its
+// origin (a node's readings start anywhere): what a checker needs to
+// measure on the node's clock what the node measured.
+type MonoClock struct{ c *clockState }
+
+// Mono returns the monotonic clock the model makes.
+func (m ClockModel) Mono() MonoClock { return MonoClock{newClockState(m, 0)} }
+
+// Reading is the clock's reading at true time t, less its origin: the
+// difference of two readings is what the node measures between them.
+func (c MonoClock) Reading(t time.Duration) time.Duration { return c.c.mono(t) }
+
+// When is the earliest true instant at which the clock reads at least r
+// (Reading), 0 for a reading at or before the start.
+func (c MonoClock) When(r time.Duration) time.Duration { return c.c.after(0, r) }

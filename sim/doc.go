@@ -183,6 +183,20 @@
 // [Node.SetApp], [Fence] (the resource's judge, Config.NewFence) and
 // [FencedWrite].
 //
+// Applications and operators also ask a node's protocol who leads, at
+// instants of their own ([Node.AddCaller], a [Caller] asking one [Ask]):
+// every so often, and, aimed, a term length after the send of each of the
+// node's successful PutObject requests on its clock, the instant a term
+// that no renewal extends ends, where the protocol's own timer fires at
+// the same instant and the simulator's chooser decides which runs first.
+// The candidate reports its [Observer] (Env.ReportObserver: IsLeader,
+// Lease, Leader as a [LeaderView], Healthy) and its OnNewLeader calls
+// (Env.NewLeader); each answer is an [Answer] in History.Answers, with the
+// true time and the node's monotonic reading, and an answer event in the
+// trace. [Term].Returned says when the application returned to the
+// protocol; [ClockModel.Mono] ([MonoClock]) measures on a node's clock
+// as the node did.
+//
 // # Exploration
 //
 // Explorer is a Chooser that enumerates a run's choices depth first,

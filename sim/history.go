@@ -29,6 +29,9 @@ type History struct {
 	// slow S3, crashes, stops, restarts, lingering applications and writes
 	// to the lock object by someone else.
 	Faults []FaultSpan
+	// Answers lists what the nodes' protocols told their applications and
+	// operators (Node.AddCaller, Env.NewLeader), in the order given.
+	Answers []Answer
 }
 
 // S3Op is one S3 request as its client saw it.
@@ -98,6 +101,12 @@ type Term struct {
 	Start, End time.Duration
 	// Open reports that the term was still running when the run stopped.
 	Open bool
+	// Returned is when the application returned to the protocol (Env.Lead,
+	// the protocol's OnStartedLeading, returned): End, except for an
+	// application that polls, which returns at the lease check that says
+	// no, and one killed by a crash, which never does (then the crash); 0
+	// while Open.
+	Returned time.Duration
 }
 
 // FencedWrite is one write a leader sent to the fenced resource.

@@ -88,12 +88,19 @@ type termJSON struct {
 	Start       textDuration `json:"start"`
 	End         textDuration `json:"end"`
 	Open        bool         `json:"open,omitempty"`
+	// Returned is written only where it is not End.
+	Returned *textDuration `json:"returned,omitempty"`
 }
 
 // MarshalJSON writes the term with camelCase names and times as text.
 func (t Term) MarshalJSON() ([]byte, error) {
-	return json.Marshal(termJSON{t.Node, t.Identity, t.Incarnation, JSONToken(t.Token),
-		textDuration(t.Start), textDuration(t.End), t.Open})
+	j := termJSON{t.Node, t.Identity, t.Incarnation, JSONToken(t.Token),
+		textDuration(t.Start), textDuration(t.End), t.Open, nil}
+	if t.Returned != t.End && !t.Open {
+		r := textDuration(t.Returned)
+		j.Returned = &r
+	}
+	return json.Marshal(j)
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -104,6 +111,12 @@ func (t *Term) UnmarshalJSON(b []byte) error {
 	}
 	*t = Term{Node: j.Node, Identity: j.Identity, Incarnation: j.Incarnation, Token: uint64(j.Token),
 		Start: time.Duration(j.Start), End: time.Duration(j.End), Open: j.Open}
+	switch {
+	case j.Returned != nil:
+		t.Returned = time.Duration(*j.Returned)
+	case !j.Open:
+		t.Returned = t.End
+	}
 	return nil
 }
 
@@ -133,17 +146,18 @@ func (f *FaultSpan) UnmarshalJSON(b []byte) error {
 
 // historyJSON is the JSON form of a History.
 type historyJSON struct {
-	Nodes  int           `json:"nodes"`
-	End    textDuration  `json:"end"`
-	Terms  []Term        `json:"terms"`
-	Writes []FencedWrite `json:"writes"`
-	S3     []S3Op        `json:"s3"`
-	Faults []FaultSpan   `json:"faults,omitempty"`
+	Nodes   int           `json:"nodes"`
+	End     textDuration  `json:"end"`
+	Terms   []Term        `json:"terms"`
+	Writes  []FencedWrite `json:"writes"`
+	S3      []S3Op        `json:"s3"`
+	Faults  []FaultSpan   `json:"faults,omitempty"`
+	Answers []Answer      `json:"answers,omitempty"`
 }
 
 // MarshalJSON writes the history with camelCase names and times as text.
 func (h History) MarshalJSON() ([]byte, error) {
-	return json.Marshal(historyJSON{h.Nodes, textDuration(h.End), h.Terms, h.Writes, h.S3, h.Faults})
+	return json.Marshal(historyJSON{h.Nodes, textDuration(h.End), h.Terms, h.Writes, h.S3, h.Faults, h.Answers})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -152,7 +166,7 @@ func (h *History) UnmarshalJSON(b []byte) error {
 	if err := StrictUnmarshal(b, &j); err != nil {
 		return err
 	}
-	*h = History{Nodes: j.Nodes, End: time.Duration(j.End), Terms: j.Terms, Writes: j.Writes, S3: j.S3, Faults: j.Faults}
+	*h = History{Nodes: j.Nodes, End: time.Duration(j.End), Terms: j.Terms, Writes: j.Writes, S3: j.S3, Faults: j.Faults, Answers: j.Answers}
 	return nil
 }
 

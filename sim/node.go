@@ -43,6 +43,12 @@ type Env struct {
 	// (protocol.Elector.Lease): applications of mode AppChecks and AppPolls
 	// ask it before each guarded write.
 	ReportLease func(LeaseCheck)
+	// ReportObserver, which a candidate may call once it can answer, tells
+	// the node's callers (Node.AddCaller) how to ask the protocol who
+	// leads; NewLeader is for the protocol's OnNewLeader callback, whose
+	// every call is recorded (History.Answers).
+	ReportObserver func(Observer)
+	NewLeader      func(identity string)
 	// Coverage is the run's set of coverage points (Config.Coverage), in
 	// which the candidate marks those it reaches (Coverage.Hit): every
 	// incarnation of every node marks the same set. nil if the protocol
@@ -95,6 +101,10 @@ type Node struct {
 	// acted is, per term (index in the history) of an application that
 	// polls, the last instant it acted as leader.
 	acted map[int]time.Duration
+	// observer is the current incarnation's (Env.ReportObserver); aimed
+	// are the callers with an Aim (AddCaller).
+	observer Observer
+	aimed    []Caller
 }
 
 // PauseBeforeWrite makes the node's application pause for d after it checked
@@ -165,7 +175,7 @@ func (n *Node) start(identity string) {
 	}
 	n.identity = identity
 	n.up = true
-	n.leaseCheck = nil
+	n.leaseCheck, n.observer = nil, Observer{}
 	nc := newNodeCtx(w)
 	var ctx context.Context = nc
 	n.cancel = nc.cancel
@@ -187,9 +197,11 @@ func (n *Node) start(identity string) {
 			w.lead(ctx, n, token)
 			w.leave()
 		},
-		Rows:        n.rowClient(),
-		ReportLease: n.reportLease(n.incarnation),
-		Report:      n.report(n.incarnation),
+		Rows:           n.rowClient(),
+		ReportLease:    n.reportLease(n.incarnation),
+		ReportObserver: n.reportObserver(n.incarnation),
+		NewLeader:      n.newLeader(n.incarnation),
+		Report:         n.report(n.incarnation),
 	}
 	if w.coverage.Len() > 0 {
 		env.Coverage = &w.coverage

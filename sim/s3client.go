@@ -175,6 +175,9 @@ func (c *nodeS3) call(ctx context.Context, rq request, pc *s3Landing) error {
 	h.Return, h.Status, h.Code = w.now, r.Status, r.Code
 	if pc.result == nil {
 		h.ETag = pc.etag
+		if pc.kind == landPut {
+			c.n.aimAt(hi)
+		}
 	}
 	if f.PauseOnAnswer > 0 {
 		// The answer is in the process's buffers; the process stops before

@@ -33,13 +33,14 @@ const (
 	EvSQLApply                    // the row store applied the statement at one instant
 	EvSQLReturn                   // the answer reached the node
 	EvSQLAbandon                  // the node's context ended before the answer arrived
+	EvAnswer                      // the protocol answered its application or an operator (Answer)
 	numEventKinds
 )
 
 var eventKindNames = [numEventKinds]string{
 	"start", "s3.send", "s3.apply", "s3.return", "s3.abandon", "lead", "unlead",
 	"fence.send", "fence.apply", "pause", "resume", "crash", "stop", "fault", "panic",
-	"sql.send", "sql.apply", "sql.return", "sql.abandon",
+	"sql.send", "sql.apply", "sql.return", "sql.abandon", "answer",
 }
 
 // sql reports a kind of the row store's.

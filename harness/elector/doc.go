@@ -58,6 +58,50 @@
 // judged Liveness: slow, not unsafe. [Settings.RequestRate] is the
 // elector's bound on one node's S3 requests.
 //
+// # What the elector tells its application
+//
+// The swarm's callers ask each node's elector who leads at instants of
+// their own (faults.App.Callers; some aimed at the instant a term that no
+// renewal extends ends, when the watchdog fires too), and its OnNewLeader
+// calls are recorded; [Settings.Answers] ([AnswerCheck], its rules the
+// RuleAnswer constants) judges each answer against the history, on the
+// node's clock model (its drift and stalls):
+//
+//   - [RuleAnswerLease]: IsLeader, Lease and Leader().Self say yes only in
+//     a term of the node's own incarnation that the history shows began,
+//     after the node learned of its grant, and before its local deadline:
+//     the send of the last successful write the node learned of (its
+//     answer, or a read that showed it) before the deadline then in force,
+//     plus the term length; Lease with that term's token. The answer is
+//     judged at its instant, not by whether the watchdog had fired yet.
+//   - [RuleAnswerLeader]: a holder Leader() names, with its token, was the
+//     holder of a live record that was the lock object's content at some
+//     instant between the observation it states (its Age before the
+//     answer, on the node's clock) and the answer, as far as the
+//     requests' intervals tell.
+//   - [RuleAnswerNewLeader]: OnNewLeader names the holder of the live
+//     record the node's last successful request showed, and never one of
+//     a record that was surely written before the record it named last,
+//     unless written again since (a restore).
+//   - [RuleAnswerHealthy]: Healthy(tolerance) fails when a term's
+//     application has not returned more than the tolerance and a grace (a
+//     RetryPeriod) after the term's deadline while Run still runs, and
+//     fails only when a term's application may still run past its
+//     deadline plus the tolerance less the grace, or the node did not run
+//     for longer than LeaseDuration plus the tolerance less the grace
+//     (protocol.Elector.Healthy's definitions of stuck, as the history
+//     shows them).
+//
+// Verdicts: a wrong yes, holder or callback is Unsafe (an application
+// acts on it: a write past the deadline, a request routed to a holder that
+// released, a decision on a stale leader that claims to be fresh); a
+// wrong health report is Liveness (a stuck process kept alive, or a
+// working one restarted, costs availability, not safety). The Unsafe ones
+// are excused only by a fault outside the assumptions on that node whose
+// window covers the answer's instant (harness.Excuse); the judge measures on the node's own clock, so a
+// drift or a stall beyond the bounds does not by itself make an answer
+// wrong.
+//
 // # Transitions and coverage
 //
 // The hooks that Settings.Config installs report the first transition of

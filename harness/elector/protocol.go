@@ -30,6 +30,7 @@ func Protocol(s Settings) harness.Protocol {
 		MaxIdentityLen: protocol.MaxIdentityLen,
 		AuditWrites:    auditWrites,
 		Pace:           s.Pace,
+		Answers:        s.Answers,
 	}
 }
 
@@ -60,6 +61,9 @@ func Nodes(settings ...Settings) harness.Protocol {
 	p.Pace = func(h *sim.History, node int, clock sim.ClockModel) []linearizability.Violation {
 		return settings[node%len(settings)].Pace(h, node, clock)
 	}
+	p.Answers = func(h *sim.History, node int, clock sim.ClockModel) (wrong, slow []linearizability.Violation) {
+		return settings[node%len(settings)].Answers(h, node, clock)
+	}
 	return p
 }
 
@@ -79,14 +83,37 @@ func Candidate(s Settings) sim.Candidate {
 }
 
 // ReportLease hands e's Lease to the simulator's application (Env.ReportLease),
-// for the applications that ask it before each guarded write; a candidate
-// of one's own that runs the elector calls it before Run.
+// for the applications that ask it before each guarded write, and e's
+// IsLeader, Lease, Leader and Healthy to the node's callers
+// (Env.ReportObserver), whose answers the observation checkers judge
+// (Settings.Answers); a candidate of one's own that runs the elector calls
+// it before Run.
 func ReportLease(env sim.Env, e *protocol.Elector) {
 	if env.ReportLease != nil {
 		env.ReportLease(func() (uint64, bool) {
 			l, ok := e.Lease()
 			return l.Token, ok
 		})
+	}
+	if env.ReportObserver != nil {
+		env.ReportObserver(Observer(e))
+	}
+}
+
+// Observer is e's answers to "who leads?" as the simulator's callers ask
+// them.
+func Observer(e *protocol.Elector) sim.Observer {
+	return sim.Observer{
+		IsLeader: e.IsLeader,
+		Lease: func() (uint64, bool) {
+			l, ok := e.Lease()
+			return l.Token, ok
+		},
+		Leader: func() sim.LeaderView {
+			i := e.Leader()
+			return sim.LeaderView{Identity: i.Identity, Token: i.Token, Self: i.Self, Observed: i.Observed, Age: i.Age}
+		},
+		Healthy: e.Healthy,
 	}
 }
 

@@ -69,6 +69,7 @@ func (s Settings) config(env sim.Env) protocol.Config {
 			OnStartedLeading: func(ctx context.Context, lease protocol.Lease) {
 				env.Lead(ctx, lease.Token)
 			},
+			OnNewLeader: env.NewLeader,
 		},
 	}
 }

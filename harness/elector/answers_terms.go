@@ -1,0 +1,258 @@
+package elector
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/s3lease/s3lease/sim"
+)
+
+// lockWrite is one write S3 applied to the lock object (a PutObject whose
+// body the history holds, of a node or from outside), or a delete.
+type lockWrite struct {
+	op *sim.S3Op
+	// send is the first attempt's send, if the SDK retried the write.
+	send time.Duration
+	etag string
+	// The record it wrote, if it is one: its holder, token and whether it
+	// is released; deleted for a DeleteObject.
+	record            bool
+	holder            string
+	token             uint64
+	released, deleted bool
+}
+
+// lockContents are the writes of the lock object, in the order of the
+// history.
+type lockContents struct {
+	writes []lockWrite
+	byETag map[string][]int
+}
+
+// newLockContents lists h's writes of the lock object.
+func newLockContents(h *sim.History) *lockContents {
+	l := &lockContents{byETag: map[string][]int{}}
+	first := map[string]time.Duration{}
+	for i := range h.S3 {
+		op := &h.S3[i]
+		if op.Op == "PutObject" && op.BodyETag != "" {
+			if _, ok := first[op.BodyETag]; !ok {
+				first[op.BodyETag] = op.Call
+			}
+		}
+		switch {
+		case op.Op == "PutObject" && op.Body != "":
+			w := lockWrite{op: op, send: first[op.BodyETag], etag: unquote(op.BodyETag)}
+			var r struct {
+				Holder   *string `json:"holder"`
+				Token    uint64  `json:"token"`
+				Released bool    `json:"released"`
+			}
+			if json.Unmarshal([]byte(op.Body), &r) == nil && r.Holder != nil {
+				w.record, w.holder, w.token, w.released = true, *r.Holder, r.Token, r.Released
+			}
+			l.byETag[w.etag] = append(l.byETag[w.etag], len(l.writes))
+			l.writes = append(l.writes, w)
+		case op.Op == "DeleteObject" && op.Return >= 0 && op.Status/100 == 2:
+			l.writes = append(l.writes, lockWrite{op: op, send: op.Call, deleted: true})
+		}
+	}
+	return l
+}
+
+// latest is the latest write of etag sent by at: what a read answered
+// at at with that ETag returned (a restore of old bytes is a write of its
+// own, after the one it copies).
+func (l *lockContents) latest(etag string, at time.Duration) (*lockWrite, bool) {
+	ws := l.byETag[unquote(etag)]
+	for k := len(ws) - 1; k >= 0; k-- {
+		if w := &l.writes[ws[k]]; w.op.Call <= at {
+			return w, true
+		}
+	}
+	return nil, false
+}
+
+// currentWithin reports whether a write of a live record of holder with
+// token was the lock object's content at some instant of [from, to], as
+// far as the history's intervals tell: sent by to, and not replaced by a
+// write that surely came after it and surely applied before from.
+func (l *lockContents) currentWithin(holder string, token uint64, from, to time.Duration) bool {
+	for i := range l.writes {
+		w := &l.writes[i]
+		if !w.record || w.released || w.holder != holder || w.token != token || w.op.Call > to {
+			continue
+		}
+		if !l.replacedBefore(w, from) {
+			return true
+		}
+	}
+	return false
+}
+
+// replacedBefore reports whether another write surely came after w and
+// surely applied before at.
+func (l *lockContents) replacedBefore(w *lockWrite, at time.Duration) bool {
+	if w.op.Return < 0 {
+		return false // applied at an instant the history does not bound
+	}
+	for i := range l.writes {
+		x := &l.writes[i]
+		if x != w && x.op.Call > w.op.Return && x.op.Return >= 0 && x.op.Return < at {
+			return true
+		}
+	}
+	return false
+}
+
+// termKey names a term of the node: its incarnation and token.
+type termKey struct {
+	inc   int
+	token uint64
+}
+
+// answeredTerm is a term of the node as its own writes and what it
+// learned of them make it, on its clock: it began when the node learned
+// that its acquisition applied (if that was before the write's deadline),
+// and each success the node learned of before the deadline moved the
+// deadline to that write's send plus the term length (protocol's Time
+// rules: the answer of the write, or a read that showed it).
+type answeredTerm struct {
+	began time.Duration // true time the node learned of the grant
+	// deadlines are the term's local deadlines (readings of the judge's
+	// clock), each from the true instant the node learned of the write
+	// that set it.
+	deadlines []termDeadline
+	over      bool // a success came after the deadline: the term is over
+}
+
+type termDeadline struct {
+	from, local, send time.Duration
+}
+
+// deadlineAt is the term's local deadline as the node knew it at true
+// time t, and the send of the write it runs from; ok is false if the
+// node had not learned of its grant by t.
+func (t *answeredTerm) deadlineAt(at time.Duration) (d termDeadline, ok bool) {
+	for _, x := range t.deadlines {
+		if x.from > at {
+			break
+		}
+		d, ok = x, true
+	}
+	return d, ok
+}
+
+// termsOf is the node's terms, from the successes it learned of: each
+// PutObject it sent answered 200, and each read that showed a record it
+// wrote (an answer lost, a 412 after an SDK retry).
+func (j *answerJudge) termsOf() map[termKey][]*answeredTerm {
+	type learned struct {
+		at time.Duration
+		w  *lockWrite
+	}
+	var ls []learned
+	for i := range j.h.S3 {
+		op := &j.h.S3[i]
+		if op.Node != j.node || op.Return < 0 || op.Status != 200 || op.TornBodyETag != "" {
+			continue
+		}
+		var etag string
+		switch op.Op {
+		case "PutObject":
+			etag = op.BodyETag
+		case "GetObject":
+			etag = op.ETag
+		default:
+			continue
+		}
+		if w, ok := j.lock.latest(etag, op.Return); ok && w.op.Node == j.node && w.op.Incarnation == op.Incarnation && w.record && !w.released {
+			ls = append(ls, learned{op.Return, w})
+		}
+	}
+	slices.SortStableFunc(ls, func(a, b learned) int { return cmp.Compare(a.at, b.at) })
+	terms := map[termKey][]*answeredTerm{}
+	term := j.s.termLength()
+	for _, l := range ls {
+		k := termKey{l.w.op.Incarnation, l.w.token}
+		now, send := j.local(l.at), j.local(l.w.send)
+		end := send + term
+		ts := terms[k]
+		var t *answeredTerm
+		if len(ts) > 0 {
+			t = ts[len(ts)-1]
+		}
+		switch {
+		case t == nil || send >= t.last().local:
+			// A grant: the first of the token, or one sent after the
+			// term before it with the same token was over (a record no
+			// token can follow, taken again).
+			if now < end {
+				terms[k] = append(ts, &answeredTerm{began: l.at, deadlines: []termDeadline{{l.at, end, l.w.send}}})
+			}
+		case t.over:
+		case now >= t.last().local:
+			t.over = true // the renewal succeeded after the deadline
+		case end > t.last().local:
+			t.deadlines = append(t.deadlines, termDeadline{l.at, end, l.w.send})
+		}
+	}
+	return terms
+}
+
+// last is the term's latest deadline.
+func (t *answeredTerm) last() termDeadline { return t.deadlines[len(t.deadlines)-1] }
+
+// termOf is the node's term that the history's term t is: the latest of
+// its incarnation and token that began (the node learned of its grant) by
+// t's start.
+func (j *answerJudge) termOf(t sim.Term) *answeredTerm {
+	var out *answeredTerm
+	for _, at := range j.terms[termKey{t.Incarnation, t.Token}] {
+		if at.began <= t.Start {
+			out = at
+		}
+	}
+	return out
+}
+
+// leads judges a's yes (IsLeader, Lease, Leader().Self): a term of the
+// node's incarnation that the history shows began, learned of by then,
+// whose deadline had not passed on the node's clock, with a's token if
+// withToken. It returns why the yes is wrong, or "".
+func (j *answerJudge) leads(a *sim.Answer, withToken bool) string {
+	now := j.local(a.At)
+	var best *termDeadline
+	var bestToken uint64
+	for _, t := range j.h.Terms {
+		if t.Node != j.node || t.Incarnation != a.Incarnation || withToken && t.Token != a.Token {
+			continue
+		}
+		at := j.termOf(t)
+		if at == nil {
+			continue
+		}
+		d, ok := at.deadlineAt(a.At)
+		if !ok {
+			continue
+		}
+		if now < d.local {
+			return ""
+		}
+		if best == nil || d.local > best.local {
+			best, bestToken = &d, t.Token
+		}
+	}
+	under := "in any term"
+	if withToken {
+		under = fmt.Sprintf("under token %d", a.Token)
+	}
+	if best == nil {
+		return fmt.Sprintf("it does not lead %s: no term of its incarnation %d with a grant it had learned of", under, a.Incarnation)
+	}
+	return fmt.Sprintf("it does not lead %s: the term of token %d ended at its local deadline, %v after the send at %v of its last successful write, and the answer came %v after that on its clock",
+		under, bestToken, j.s.termLength(), best.send, now-best.local)
+}
