@@ -65,7 +65,7 @@ func Example_ownClient() {
 		fmt.Printf("seed %d: %s, trace %016x, same as the fast path: %v\n", seed, o.Verdict, o.Result.Hash(), o.Result.Hash() == f.Result.Hash())
 	}
 	// Output:
-	// seed 1: pass, trace 21a47333692c2f56, same as the fast path: true
-	// seed 2: pass, trace a885cc9ac287320c, same as the fast path: true
-	// seed 3: pass, trace 1a2918e6d5b34959, same as the fast path: true
+	// seed 1: pass, trace 235a4df946b9b0f8, same as the fast path: true
+	// seed 2: pass, trace 7248bad0fe5d0d9b, same as the fast path: true
+	// seed 3: pass, trace 4f074f572cbbb67f, same as the fast path: true
 }
