@@ -63,18 +63,27 @@ func TestLiveVersityGWDefault(t *testing.T) {
 // help says), the electors spread over both. Each gateway serializes the
 // conditional writes it receives, but nothing serializes those of the two:
 // two takeovers of one record, one through each, can both be applied, and
-// two electors lead with the same token. A default run must judge it
-// unsafe.
+// two electors lead with the same token. A default run judges it unsafe
+// most of the time (8 or more of 10 on an idle machine); the hazard is a
+// race of real processes, so on a loaded machine one run may miss it, and
+// the test allows a few default runs to catch it.
 func TestLiveTwoGatewaysWithoutLockFile(t *testing.T) {
 	bin := needVersityGW(t)
 	root := t.TempDir()
 	a := startVersityGW(t, bin, root, "--disable-object-lock-file")
 	b := startVersityGW(t, bin, root, "--disable-object-lock-file")
-	cfg := defaultRun(DefaultNodes)
-	versityGWConfig(&cfg, a, b)
-	res := runLive(t, cfg)
+	const runs = 4
+	var res *Result
+	for i := range runs {
+		cfg := defaultRun(DefaultNodes)
+		versityGWConfig(&cfg, a, b)
+		if res = runLive(t, cfg); res.Verdict == harness.Unsafe {
+			break
+		}
+		t.Logf("default run %d of %d: verdict %s", i+1, runs, res.Verdict)
+	}
 	if res.Verdict != harness.Unsafe {
-		t.Fatalf("verdict %s, want unsafe", res.Verdict)
+		t.Fatalf("verdict %s in %d default runs, want unsafe", res.Verdict, runs)
 	}
 	requirePhasesExercised(t, res)
 	// Two winners of one race: two terms overlap, and if both took the same
