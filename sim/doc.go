@@ -51,7 +51,10 @@
 // scheduler resumes one at a time. A task runs until it blocks, and it
 // blocks only in these operations:
 //
-//   - Clock.Sleep, until its duration passes or its context is done;
+//   - Clock.Sleep, until its duration passes or its context is done, and
+//     a ticker's Next (Clock.NewTicker: protocol.Ticker), until its tick
+//     or the end of its context, so that a select on ctx.Done() and
+//     Next(ctx) finds exactly one case ready and never blocks;
 //   - a call on the node's S3Client (Env.Store), or a statement on its row
 //     store (Env.Rows), until the answer arrives or the context is done;
 //   - a write to the fenced resource by the application (Env.Lead).

@@ -273,7 +273,8 @@ func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
 func (c *fakeClock) WithTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	return context.WithCancel(ctx)
 }
-func (c *fakeClock) Go(f func()) { go f() }
+func (c *fakeClock) Go(f func())                                { go f() }
+func (c *fakeClock) NewTicker(d time.Duration) *protocol.Ticker { return protocol.TickerOn(c, d) }
 
 // scriptBackend answers WriteEntry from a script and cancels the run at
 // its end.
