@@ -346,30 +346,39 @@ func TestLeaderManagerAsWritten(t *testing.T) {
 	}
 }
 
-// TestTicker: the Clock ticker ticks every period from its start, and a
-// receiver that fell behind gets one tick at once, the rest dropped.
+// TestTicker: the Clock ticker the document's selects receive ticks every
+// period from its start, and a receiver that fell behind gets one tick at
+// once, the rest dropped.
 func TestTicker(t *testing.T) {
 	clk := &fakeClock{}
-	tk := newTicker(clk, time.Second)
+	tk := clk.NewTicker(time.Second)
 	ctx := context.Background()
+	tick := func(ctx context.Context) bool {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-tk.Next(ctx):
+			return true
+		}
+	}
 	for i := 1; i <= 2; i++ {
-		if err := tk.wait(ctx); err != nil || clk.Monotonic() != time.Duration(i)*time.Second {
-			t.Fatalf("tick %d at %v (%v)", i, clk.Monotonic(), err)
+		if !tick(ctx) || clk.Monotonic() != time.Duration(i)*time.Second {
+			t.Fatalf("tick %d at %v", i, clk.Monotonic())
 		}
 	}
 	clk.mu.Lock()
 	clk.now += 3500 * time.Millisecond // the receiver was busy: ticks at 3, 4 and 5 s passed
 	clk.mu.Unlock()
-	if err := tk.wait(ctx); err != nil || clk.Monotonic() != 5500*time.Millisecond {
-		t.Fatalf("late tick at %v (%v); want at once", clk.Monotonic(), err)
+	if !tick(ctx) || clk.Monotonic() != 5500*time.Millisecond {
+		t.Fatalf("late tick at %v; want at once", clk.Monotonic())
 	}
-	if err := tk.wait(ctx); err != nil || clk.Monotonic() != 6*time.Second {
-		t.Fatalf("next tick at %v (%v); want 6s", clk.Monotonic(), err)
+	if !tick(ctx) || clk.Monotonic() != 6*time.Second {
+		t.Fatalf("next tick at %v; want 6s", clk.Monotonic())
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if tk.wait(cctx) == nil {
-		t.Fatal("wait on a cancelled context returned nil")
+	if tick(cctx) {
+		t.Fatal("a tick on a cancelled context")
 	}
 }
 
