@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -61,8 +62,9 @@ func (o options) run(d Draw) (*Outcome, error) {
 
 // Validate reports what is missing from a protocol description for the
 // harness to run and judge it: a name, a candidate, and a lease (which
-// sizes the faults drawn); and coverage sets it may not declare
-// (ValidateCoverage).
+// sizes the faults drawn); negative bounds, families to leave out that
+// the generator does not have (Without), and coverage sets it may not
+// declare (ValidateCoverage).
 func (p Protocol) Validate() error {
 	switch {
 	case p.Name == "":
@@ -71,8 +73,14 @@ func (p Protocol) Validate() error {
 		return fmt.Errorf("harness: protocol %q has no Candidate", p.Name)
 	case p.Assumptions.Lease <= 0:
 		return fmt.Errorf("harness: protocol %q declares no lease (Assumptions.Lease), which sizes the faults drawn", p.Name)
-	case p.Assumptions.MaxDriftPPM < 0 || p.Assumptions.MaxPause < 0 || p.LivenessBound < 0:
+	case p.Assumptions.MaxDriftPPM < 0 || p.Assumptions.MaxPause < 0 || p.LivenessBound < 0 || p.S3ClientTimeout < 0:
 		return fmt.Errorf("harness: protocol %q declares a negative bound", p.Name)
+	}
+	for _, name := range p.Without {
+		if !slices.Contains(faults.Families(), name) {
+			return fmt.Errorf("harness: protocol %q leaves out %q, which is no family of the generator's (Without): %s",
+				p.Name, name, strings.Join(faults.Families(), ", "))
+		}
 	}
 	if err := ValidateCoverage(p.Coverage); err != nil {
 		return fmt.Errorf("harness: protocol %q: %w", p.Name, err)

@@ -95,7 +95,24 @@ type Protocol struct {
 	// Pace stay the protocol's own: one that sets Nodes dispatches them by
 	// node itself, as Configured does. Nil: every node runs this protocol.
 	Nodes []Protocol
-	_     struct{}
+	// Key, if set, is the key of the lock object, for a protocol that
+	// chooses its own: every run of the protocol puts it there
+	// (sim.Config.Key, and Env.Key), so that what the plan does to the
+	// lock object (its content before the run, foreign writes, deletes)
+	// hits that object. Empty: the world's (World: "leader.json").
+	Key string
+	// S3ClientTimeout, if positive, is the nodes' S3 client timeout per
+	// attempt in every run (sim.Config.S3ClientTimeout, as
+	// http.Client.Timeout sets it), for a protocol that bounds its S3
+	// calls that way rather than by contexts. 0: none.
+	S3ClientTimeout time.Duration
+	// Without names the generator's families (faults.Families) left out
+	// of this protocol's runs, whichever entry point draws them (Check,
+	// Fuzz, simrun's swarm, campaigns, guided campaigns): for chasing a
+	// bug that other draws hide ("pages", "initial", ...). Validate
+	// refuses a name that is not a family's.
+	Without []string
+	_       struct{}
 }
 
 // Node is the protocol node runs: Nodes[node%len(Nodes)], or p if Nodes

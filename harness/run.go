@@ -69,8 +69,9 @@ func RunSeed(sc Scenario, seed uint64, keepTrace bool) (*Outcome, error) {
 var ErrInvalidSetup = errors.New("harness: invalid setup")
 
 // RunSetup runs one prepared run and judges it. The nodes run
-// s.Protocol.Candidate; a Setup whose Config names a candidate of its own is
-// refused, so that the protocol judged is always the protocol run.
+// s.Protocol.Candidate, with the protocol's lock object key and S3 client
+// timeout if it states them; a Setup whose Config names a candidate of its
+// own is refused, so that the protocol judged is always the protocol run.
 func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 	if s.Config.Candidate != nil {
 		return nil, fmt.Errorf("%w: Config.Candidate is set; the candidate is the protocol's (Setup.Protocol.Candidate) and is set by RunSetup", ErrInvalidSetup)
@@ -89,6 +90,12 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 		return nil, err
 	}
 	cfg.Candidate = p.Candidate
+	if p.Key != "" {
+		cfg.Key = p.Key
+	}
+	if p.S3ClientTimeout > 0 {
+		cfg.S3ClientTimeout = p.S3ClientTimeout
+	}
 	if err := checkCoverage(p.Coverage); err != nil {
 		return nil, err
 	}
