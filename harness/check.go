@@ -13,12 +13,16 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/sim"
 	"pgregory.net/rapid"
 )
 
 // replayFlag is -harness.replay: a reproducer file that Check and Fuzz run
 // instead of drawing runs.
 var replayFlag = flag.String("harness.replay", "", "harness: replay this reproducer file in Check and Fuzz instead of drawing runs, and print its trace")
+
+// bodiesFlag is -harness.bodies: the replay's trace shows the bodies.
+var bodiesFlag = flag.Bool("harness.bodies", false, "harness: with -harness.replay, print the body of every PutObject sent and GetObject answered in the trace")
 
 // TB is what Check needs of a test: *testing.T has it all. (A test of a
 // checker can pass a recorder of its own, to see a failure without
@@ -105,7 +109,8 @@ func (p Protocol) Validate() error {
 // run too.
 //
 // With -harness.replay=FILE on the go test command line, Check replays that
-// reproducer instead, prints its trace, and fails if it does not pass.
+// reproducer instead, prints its trace (with -harness.bodies, the bodies
+// sent and received too), and fails if it does not pass.
 //
 // A reproducer file names p's swarm scenario (Swarm(p.Name, p)) by the
 // protocol's name, so that a program whose simrun.Main is given
@@ -290,7 +295,11 @@ func replayFile(tb rapid.TB, p Protocol, path string) {
 		return
 	}
 	var b strings.Builder
-	if err := WriteTrace(&b, out); err != nil {
+	var opts []sim.TextOption
+	if *bodiesFlag {
+		opts = append(opts, sim.WithBodies())
+	}
+	if err := WriteTrace(&b, out, opts...); err != nil {
 		tb.Fatal(err)
 		return
 	}
