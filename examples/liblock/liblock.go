@@ -18,6 +18,8 @@ import (
 	"cmp"
 	"context"
 	"time"
+
+	"github.com/s3lease/s3lease/protocol"
 )
 
 // Options configure a Lock. Zero durations take their defaults.
@@ -32,6 +34,7 @@ type Options struct {
 
 	OnElected func(token uint64) // this process leads, under token
 	OnOusted  func()             // it leads no more
+	Clock     protocol.Clock     // time and tickers; nil: the real clock
 }
 
 // Key is the key of the object of the lock called name.
@@ -53,13 +56,14 @@ func New(o Options) *Lock {
 	o.TTL = cmp.Or(o.TTL, 20*time.Second)
 	o.Term = cmp.Or(o.Term, 3*time.Second)
 	o.Interval = cmp.Or(o.Interval, time.Second)
+	o.Clock = cmp.Or[protocol.Clock](o.Clock, protocol.NewRealClock())
 	return &Lock{o: o, key: Key(o.Name)}
 }
 
 // Run campaigns for the lock, and leads while it holds it, until ctx
 // ends; it returns ctx's error.
 func (l *Lock) Run(ctx context.Context) error {
-	ticker := time.NewTicker(l.o.Interval)
+	ticker := l.o.Clock.NewTicker(l.o.Interval)
 	defer ticker.Stop()
 	for {
 		l.step(ctx)
@@ -67,7 +71,7 @@ func (l *Lock) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			l.oust()
 			return ctx.Err()
-		case <-ticker.C:
+		case <-ticker.Next(ctx):
 		}
 	}
 }
@@ -81,7 +85,7 @@ func (l *Lock) step(ctx context.Context) {
 	if !l.leading {
 		etag, rec, err = l.read(ctx)
 	}
-	now := time.Now()
+	now := l.o.Clock.Now()
 	switch {
 	case l.leading && !now.Before(l.deadline):
 		l.oust()
