@@ -18,7 +18,8 @@ import (
 // The candidate is written against protocol.Clock and sim.S3Client (it
 // receives them in sim.Env), so the code it runs is the code a user
 // ships. It tells the simulated application when it leads by calling
-// Env.Lead(ctx, token) and returning from it when its term ends.
+// Env.Lead(ctx, token) and returning from it when its term ends, or, by
+// callbacks, Env.StartLead and the function it returns.
 type Protocol struct {
 	// Name names the protocol in reports, and the swarm scenario that
 	// Check and simrun register for it.
