@@ -192,6 +192,11 @@
 // elector's swarm in package scenarios adds, on one seed in eight,
 // applications that hand watermarks over.
 //
+// A space may leave families out (Space.Without, by the names [Families]
+// returns: clocks, steps, pauses, ..., pages, names), for a protocol
+// whose bug under study other draws hide: those draw nothing, and every
+// other family draws from its own sub-stream what it would draw anyway.
+//
 // # Adding a family
 //
 // A new family of faults is added in one place: write its draw, a func of

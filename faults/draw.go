@@ -1,6 +1,7 @@
 package faults
 
 import (
+	"slices"
 	"time"
 
 	"github.com/s3lease/s3lease/protocol"
@@ -17,6 +18,11 @@ type Space struct {
 	HealAt time.Duration
 	// Bounds are the protocol's, as given.
 	Bounds Bounds
+	// Without names families the generator leaves out (Families): a
+	// family left out draws nothing, and the others draw what they would
+	// with it, each from its own sub-stream. Unknown names are ignored
+	// (harness.Protocol.Validate refuses them).
+	Without []string
 	// Configure, if set, says that the protocol takes settings (Settings):
 	// the generator then draws them, and sizes the rest of the run by the
 	// bounds Configure gives for them; false if the protocol refuses them,
@@ -66,7 +72,7 @@ func Draw(src *Source, sp Space) *Plan {
 	// beyond the assumptions hit (that one, or one drawn); the instant
 	// that faults which only matter together share; and whether foreign
 	// writes hit the lock object during the run.
-	if c := src.Sub("clocks"); c.OneIn(12) {
+	if c := src.Sub("clocks"); c.OneIn(12) && !sp.leavesOut("clocks") {
 		d.wild = c.Pick(d.nodes)
 	}
 	d.outside = d.wild
@@ -74,11 +80,26 @@ func Draw(src *Source, sp Space) *Plan {
 		d.outside = src.Sub("outside").Pick(d.nodes)
 	}
 	d.hot = d.stream(src.Sub("hot")).at(0)
-	d.foreign = src.Sub("foreign").OneIn(6)
+	d.foreign = src.Sub("foreign").OneIn(6) && !sp.leavesOut("foreign")
 	for _, f := range families {
-		f.draw(d, d.stream(src.Sub(f.name)))
+		if !sp.leavesOut(f.name) {
+			f.draw(d, d.stream(src.Sub(f.name)))
+		}
 	}
 	return d.plan
+}
+
+// leavesOut reports whether the space leaves family name out.
+func (sp Space) leavesOut(name string) bool { return slices.Contains(sp.Without, name) }
+
+// Families returns the names of the generator's families, in the order
+// they are drawn: what Space.Without may name.
+func Families() []string {
+	names := make([]string, len(families))
+	for i, f := range families {
+		names[i] = f.name
+	}
+	return names
 }
 
 // A family draws one kind of fault, or one part of the world, from its

@@ -7,17 +7,22 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/sim"
 	"pgregory.net/rapid"
 )
 
 // replayFlag is -harness.replay: a reproducer file that Check and Fuzz run
 // instead of drawing runs.
 var replayFlag = flag.String("harness.replay", "", "harness: replay this reproducer file in Check and Fuzz instead of drawing runs, and print its trace")
+
+// bodiesFlag is -harness.bodies: the replay's trace shows the bodies.
+var bodiesFlag = flag.Bool("harness.bodies", false, "harness: with -harness.replay, print the body of every PutObject sent and GetObject answered in the trace")
 
 // TB is what Check needs of a test: *testing.T has it all. (A test of a
 // checker can pass a recorder of its own, to see a failure without
@@ -61,8 +66,9 @@ func (o options) run(d Draw) (*Outcome, error) {
 
 // Validate reports what is missing from a protocol description for the
 // harness to run and judge it: a name, a candidate, and a lease (which
-// sizes the faults drawn); and coverage sets it may not declare
-// (ValidateCoverage).
+// sizes the faults drawn); negative bounds, families to leave out that
+// the generator does not have (Without), and coverage sets it may not
+// declare (ValidateCoverage).
 func (p Protocol) Validate() error {
 	switch {
 	case p.Name == "":
@@ -71,8 +77,14 @@ func (p Protocol) Validate() error {
 		return fmt.Errorf("harness: protocol %q has no Candidate", p.Name)
 	case p.Assumptions.Lease <= 0:
 		return fmt.Errorf("harness: protocol %q declares no lease (Assumptions.Lease), which sizes the faults drawn", p.Name)
-	case p.Assumptions.MaxDriftPPM < 0 || p.Assumptions.MaxPause < 0 || p.LivenessBound < 0:
+	case p.Assumptions.MaxDriftPPM < 0 || p.Assumptions.MaxPause < 0 || p.LivenessBound < 0 || p.S3ClientTimeout < 0:
 		return fmt.Errorf("harness: protocol %q declares a negative bound", p.Name)
+	}
+	for _, name := range p.Without {
+		if !slices.Contains(faults.Families(), name) {
+			return fmt.Errorf("harness: protocol %q leaves out %q, which is no family of the generator's (Without): %s",
+				p.Name, name, strings.Join(faults.Families(), ", "))
+		}
 	}
 	if err := ValidateCoverage(p.Coverage); err != nil {
 		return fmt.Errorf("harness: protocol %q: %w", p.Name, err)
@@ -97,7 +109,8 @@ func (p Protocol) Validate() error {
 // run too.
 //
 // With -harness.replay=FILE on the go test command line, Check replays that
-// reproducer instead, prints its trace, and fails if it does not pass.
+// reproducer instead, prints its trace (with -harness.bodies, the bodies
+// sent and received too), and fails if it does not pass.
 //
 // A reproducer file names p's swarm scenario (Swarm(p.Name, p)) by the
 // protocol's name, so that a program whose simrun.Main is given
@@ -282,7 +295,11 @@ func replayFile(tb rapid.TB, p Protocol, path string) {
 		return
 	}
 	var b strings.Builder
-	if err := WriteTrace(&b, out); err != nil {
+	var opts []sim.TextOption
+	if *bodiesFlag {
+		opts = append(opts, sim.WithBodies())
+	}
+	if err := WriteTrace(&b, out, opts...); err != nil {
 		tb.Fatal(err)
 		return
 	}

@@ -36,6 +36,13 @@
 //   - NoFencingTokens, for a protocol that hands out no tokens: the token
 //     checkers do not apply, and at most one leader at a time is what is
 //     judged.
+//   - The world it needs, where it is not the default: Key, the lock
+//     object's key for a protocol that chooses its own (what a plan does
+//     to the lock object hits it); S3ClientTimeout, the S3 client's
+//     timeout per attempt for a protocol that bounds its calls that way
+//     (http.Client.Timeout) rather than by contexts; and Without, the
+//     generator's families its runs leave out (faults.Families), whichever
+//     entry point draws them, to chase a bug that other draws hide.
 //   - Optionally Configure, which makes the protocol with other settings
 //     (a plan's faults.Settings for a node): the swarm then draws each
 //     node's settings, and a plan that mixes them is judged by each node's
@@ -66,8 +73,8 @@
 // assumptions of the mix. [Protocol.Validate] checks a description; the
 // production elector's is package harness/elector's.
 //
-// Code under simulation must wait only through the Clock, the S3 calls and
-// the application. A protocol that blocks on anything else (a bare channel,
+// Code under simulation must wait only through the Clock (Sleep, a
+// Ticker's Next), the S3 calls and the application. A protocol that blocks on anything else (a bare channel,
 // time.Sleep, a mutex held across a simulated call) is stopped after a
 // bound of real time and judged Blocked, with the stuck goroutine's stack;
 // `simrun vet ./mypkg` finds such code before it runs.

@@ -18,26 +18,37 @@ import (
 // replayLine is the replay command Check prints on a failure.
 var replayLine = regexp.MustCompile(`(?m)^\s*(go test .*-harness\.replay=\S+ -v)\s*$`)
 
-// TestExampleModule is what a new user sees in examples/mylock, a module
-// of its own: its lock passes go test; with -tags broken (one classic
-// mistake swapped in) go test fails, printing a replay command that,
-// pasted into a shell there, fails again the same way and prints the
-// run's trace. It runs in a copy of the module in the test's temporary
-// directory: the reproducers go test writes (testdata/harness,
-// testdata/rapid) never touch the checkout, nor the user's own there.
+// TestExampleModule is what a new user sees in the example modules, each
+// a module of its own: examples/mylock, a lock written for the harness,
+// and examples/liblock, a lock written as public libraries are, adapted
+// with a clock field and a short adapter. Each lock passes go test; with
+// -tags broken (one classic mistake swapped in) go test fails, printing a
+// replay command that, pasted into a shell there, fails again the same
+// way and prints the run's trace. Each runs in a copy of the module in the
+// test's temporary directory: the reproducers go test writes
+// (testdata/harness, testdata/rapid) never touch the checkout, nor the
+// user's own there.
 func TestExampleModule(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and tests a separate module")
+		t.Skip("builds and tests separate modules")
 	}
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command on PATH")
 	}
-	checkout := filepath.Join("..", "examples", "mylock")
+	for _, name := range []string{"mylock", "liblock"} {
+		t.Run(name, func(t *testing.T) { testExampleModule(t, gobin, name) })
+	}
+}
+
+// testExampleModule is TestExampleModule for the module
+// examples/<name>, whose protocol is called name.
+func testExampleModule(t *testing.T, gobin, name string) {
+	checkout := filepath.Join("..", "examples", name)
 	before := listTree(t, checkout)
 	t.Cleanup(func() {
 		if after := listTree(t, checkout); !slices.Equal(before, after) {
-			t.Errorf("the test changed examples/mylock in the checkout:\nbefore %v\nafter  %v", before, after)
+			t.Errorf("the test changed examples/%s in the checkout:\nbefore %v\nafter  %v", name, before, after)
 		}
 	})
 	dir := copyExampleModule(t, checkout)
@@ -52,14 +63,14 @@ func TestExampleModule(t *testing.T) {
 		return string(out), err
 	}
 	if out, err := run("test", "-count=1", "./..."); err != nil {
-		t.Fatalf("go test ./... in examples/mylock fails: %v\n%s", err, out)
+		t.Fatalf("go test ./... in examples/%s fails: %v\n%s", name, err, out)
 	}
 	out, err := run("test", "-count=1", "-tags", "broken", "./...")
 	if err == nil {
-		t.Fatalf("go test -tags broken ./... in examples/mylock passes; the harness no longer catches its mistake:\n%s", out)
+		t.Fatalf("go test -tags broken ./... in examples/%s passes; the harness no longer catches its mistake:\n%s", name, out)
 	}
 	m := replayLine.FindStringSubmatch(out)
-	if m == nil || !strings.Contains(out, "mylock fails: unsafe") {
+	if m == nil || !strings.Contains(out, name+" fails: unsafe") {
 		t.Fatalf("the broken lock's failure names no violation or prints no replay command:\n%s", out)
 	}
 	t.Logf("printed: %s", m[1])
@@ -69,7 +80,7 @@ func TestExampleModule(t *testing.T) {
 	if err == nil {
 		t.Fatalf("the printed replay command passes:\n%s", replayed)
 	}
-	for _, want := range []string{"verdict: unsafe", "hash: ", "mylock fails: unsafe"} {
+	for _, want := range []string{"verdict: unsafe", "hash: ", name + " fails: unsafe"} {
 		if !strings.Contains(string(replayed), want) {
 			t.Errorf("the replay does not print %q:\n%s", want, replayed)
 		}

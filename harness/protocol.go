@@ -18,7 +18,8 @@ import (
 // The candidate is written against protocol.Clock and sim.S3Client (it
 // receives them in sim.Env), so the code it runs is the code a user
 // ships. It tells the simulated application when it leads by calling
-// Env.Lead(ctx, token) and returning from it when its term ends.
+// Env.Lead(ctx, token) and returning from it when its term ends, or, by
+// callbacks, Env.StartLead and the function it returns.
 type Protocol struct {
 	// Name names the protocol in reports, and the swarm scenario that
 	// Check and simrun register for it.
@@ -107,7 +108,24 @@ type Protocol struct {
 	// Pace stay the protocol's own: one that sets Nodes dispatches them by
 	// node itself, as Configured does. Nil: every node runs this protocol.
 	Nodes []Protocol
-	_     struct{}
+	// Key, if set, is the key of the lock object, for a protocol that
+	// chooses its own: every run of the protocol puts it there
+	// (sim.Config.Key, and Env.Key), so that what the plan does to the
+	// lock object (its content before the run, foreign writes, deletes)
+	// hits that object. Empty: the world's (World: "leader.json").
+	Key string
+	// S3ClientTimeout, if positive, is the nodes' S3 client timeout per
+	// attempt in every run (sim.Config.S3ClientTimeout, as
+	// http.Client.Timeout sets it), for a protocol that bounds its S3
+	// calls that way rather than by contexts. 0: none.
+	S3ClientTimeout time.Duration
+	// Without names the generator's families (faults.Families) left out
+	// of this protocol's runs, whichever entry point draws them (Check,
+	// Fuzz, simrun's swarm, campaigns, guided campaigns): for chasing a
+	// bug that other draws hide ("pages", "initial", ...). Validate
+	// refuses a name that is not a family's.
+	Without []string
+	_       struct{}
 }
 
 // AnswerCheck is the checker of the violations Protocol.Answers returns.

@@ -69,9 +69,10 @@ func RunSeed(sc Scenario, seed uint64, keepTrace bool) (*Outcome, error) {
 var ErrInvalidSetup = errors.New("harness: invalid setup")
 
 // RunSetup runs one prepared run and judges it. The nodes run
-// s.Protocol.Candidate; a Setup whose Config names a candidate of its own is
-// refused, so that the protocol judged is always the protocol run. A plan
-// that gives the nodes settings or identities the protocol's own
+// s.Protocol.Candidate, with the protocol's lock object key and S3 client
+// timeout if it states them; a Setup whose Config names a candidate of its
+// own is refused, so that the protocol judged is always the protocol run. A
+// plan that gives the nodes settings or identities the protocol's own
 // configuration refuses is refused too (ErrBadPlan), rather than run with
 // nodes that cannot start and judged as the protocol's failure.
 func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
@@ -95,6 +96,12 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 		return nil, err
 	}
 	cfg.Candidate = p.Candidate
+	if p.Key != "" {
+		cfg.Key = p.Key
+	}
+	if p.S3ClientTimeout > 0 {
+		cfg.S3ClientTimeout = p.S3ClientTimeout
+	}
 	if err := checkCoverage(p.Coverage); err != nil {
 		return nil, err
 	}

@@ -51,11 +51,12 @@ func Swarm(name string, p Protocol) Scenario {
 
 // SwarmSpace is the space the swarm draws plans of protocol p in: nodes
 // nodes, every fault healed at SwarmHealAt, sized by what p states
-// (its assumptions, each node's pause bound, its longest identity), and,
+// (its assumptions, each node's pause bound, its longest identity),
+// without the families p leaves out (Protocol.Without), and,
 // for a protocol that takes settings, by what p states with the settings
 // drawn (Configured; settings p refuses are not drawn).
 func SwarmSpace(nodes int, p Protocol) faults.Space {
-	sp := faults.Space{Nodes: nodes, HealAt: SwarmHealAt, Bounds: boundsOf(p, nodes)}
+	sp := faults.Space{Nodes: nodes, HealAt: SwarmHealAt, Bounds: boundsOf(p, nodes), Without: p.Without}
 	if p.Configure != nil {
 		sp.Configure = func(settings []faults.Settings, n int) (faults.Bounds, bool) {
 			q, err := Configured(p, &faults.Plan{Settings: settings}, n)

@@ -5,12 +5,16 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/s3lease/s3lease/sim"
 )
 
 // WriteTrace writes a judged run as text: the scenario and seed, its plan,
-// how it left the assumptions, its trace, its outcome (WriteOutcome), the
-// stuck or panicking goroutine's stack of a failure, and its hash. It is the form of campaigns' trace files and of Check's replays.
-func WriteTrace(w io.Writer, o *Outcome) error {
+// how it left the assumptions, its trace (sim.Trace.WriteText, with opts:
+// sim.WithBodies prints the bodies), its outcome (WriteOutcome), the
+// stuck or panicking goroutine's stack of a failure, and its hash. It is
+// the form of campaigns' trace files and of Check's replays.
+func WriteTrace(w io.Writer, o *Outcome, opts ...sim.TextOption) error {
 	res := o.Result
 	fmt.Fprintf(w, "# %s seed %d\n", o.Scenario, o.Seed)
 	plan, err := json.Marshal(o.Plan)
@@ -21,7 +25,7 @@ func WriteTrace(w io.Writer, o *Outcome) error {
 	for _, why := range o.Outside {
 		fmt.Fprintf(w, "# outside the assumptions: %s\n", why)
 	}
-	if err := res.Trace.WriteText(w); err != nil {
+	if err := res.Trace.WriteText(w, opts...); err != nil {
 		return err
 	}
 	fmt.Fprintln(w)

@@ -9,7 +9,8 @@ import (
 // uses [RealClock]; the simulator supplies a virtual clock per node. Protocol
 // code must not call the time package, start goroutines with the go statement,
 // or block on channels directly: every wait goes through Sleep (a context that
-// some other goroutine cancels is a join), every goroutine through Go.
+// some other goroutine cancels is a join) or a Ticker's Next, every goroutine
+// through Go.
 type Clock interface {
 	// Now returns the node's wall-clock time. It may jump forwards or
 	// backwards (an NTP step) and differs between nodes; it is written into
@@ -35,6 +36,12 @@ type Clock interface {
 
 	// Go runs f concurrently with its caller.
 	Go(f func())
+
+	// NewTicker returns a Ticker that ticks every d of monotonic time from
+	// now, as time.NewTicker does; receive its ticks through Ticker.Next.
+	// It panics if d is not positive. A Clock other than the real one
+	// implements it with TickerOn.
+	NewTicker(d time.Duration) *Ticker
 }
 
 // RealClock is the Clock of a real process: the time package and real
@@ -78,3 +85,10 @@ func (c *RealClock) WithTimeout(ctx context.Context, d time.Duration) (context.C
 
 // Go starts f in a new goroutine.
 func (c *RealClock) Go(f func()) { go f() }
+
+// NewTicker is time.NewTicker: a goroutine of the runtime fills C, and
+// Ticker.Next is C.
+func (c *RealClock) NewTicker(d time.Duration) *Ticker {
+	t := time.NewTicker(d)
+	return &Ticker{C: t.C, real: t}
+}

@@ -19,7 +19,9 @@
 // term, and is handed the term's [Lease]. [Clock] and [ObjectStore]
 // (GetObject and PutObject, as *s3.Client has them) are all the elector
 // touches of the world; [RealClock] ([NewRealClock]) is the production
-// clock.
+// clock. Clock.NewTicker gives a [Ticker], time.Ticker on a Clock
+// ([TickerOn] makes one on any Clock), received in a select through its
+// Next.
 //
 // # Asking who leads
 //

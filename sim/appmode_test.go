@@ -258,3 +258,24 @@ func TestSlowWorkCutShortByACrashIsRecorded(t *testing.T) {
 	}
 	t.Fatal("no slow-work span")
 }
+
+// TestStartLeadEndsTheTermWhenStopped: a term started by callback (Env.StartLead)
+// lasts from the call until its stop function is called.
+func TestStartLeadEndsTheTermWhenStopped(t *testing.T) {
+	cfg := testConfig(1, 10*time.Second, func(ctx context.Context, env Env) error {
+		if err := env.Clock.Sleep(ctx, time.Second); err != nil {
+			return err
+		}
+		stop := env.StartLead(ctx, 7)
+		if err := env.Clock.Sleep(ctx, 2*time.Second); err != nil {
+			return err
+		}
+		stop()
+		return env.Clock.Sleep(ctx, time.Hour)
+	})
+	h := mustRun(t, cfg).History
+	if len(h.Terms) != 1 || h.Terms[0].Open || h.Terms[0].Token != 7 ||
+		h.Terms[0].Start != time.Second || h.Terms[0].End < 3*time.Second || h.Terms[0].End > 3*time.Second+cfg.WriteInterval {
+		t.Fatalf("terms %+v; want one under token 7 from 1s, ended at its stop at 3s", h.Terms)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sort"
 	"time"
+
+	"github.com/s3lease/s3lease/protocol"
 )
 
 // Epoch is the wall-clock instant at which every run's true time starts.
@@ -186,6 +188,12 @@ func (c *nodeClock) Sleep(ctx context.Context, d time.Duration) error {
 	w.leave()
 	return err
 }
+
+// NewTicker is protocol.TickerOn the node's clock: each tick is a wait on
+// the node's monotonic clock (Sleep), made when the node asks for it
+// (Ticker.Next), so it comes late if the node is paused, drifts with the
+// node's clock, and draws no choice until then.
+func (c *nodeClock) NewTicker(d time.Duration) *protocol.Ticker { return protocol.TickerOn(c, d) }
 
 func (c *nodeClock) Go(f func()) {
 	w := c.w

@@ -51,7 +51,10 @@
 // scheduler resumes one at a time. A task runs until it blocks, and it
 // blocks only in these operations:
 //
-//   - Clock.Sleep, until its duration passes or its context is done;
+//   - Clock.Sleep, until its duration passes or its context is done, and
+//     a ticker's Next (Clock.NewTicker: protocol.Ticker), until its tick
+//     or the end of its context, so that a select on ctx.Done() and
+//     Next(ctx) finds exactly one case ready and never blocks;
 //   - a call on the node's S3Client (Env.Store), or a statement on its row
 //     store (Env.Rows), until the answer arrives or the context is done;
 //   - a write to the fenced resource by the application (Env.Lead).
@@ -232,7 +235,10 @@
 // true time and the node's own wall-clock reading (the server's, for an
 // event of S3 or of the row store; a statement is sql.send, sql.apply,
 // sql.return or sql.abandon, the command tag or SQLSTATE of its answer in
-// Code); an event that records a
+// Code; an s3.return whose answer reached the node otherwise than S3 sent
+// it, behind a proxy's error pages, the code the node received in
+// Received; with KeepTrace, the bodies sent and received in Body, printed
+// on request, WithBodies; neither is hashed); an event that records a
 // fault carries its kind and length (Event.Fault, a FaultKind, and
 // Event.For), so that tools and tests read structure rather than the
 // wording of Detail. Failures that stop a run, a panic in protocol code, an

@@ -63,6 +63,17 @@ type Env struct {
 	Report func(checker, message string)
 }
 
+// StartLead starts the application's term under token (Lead, on a goroutine
+// of the node's) and returns the function that ends it: the term lasts until
+// that is called or ctx is done. It is for a protocol that tells when it
+// leads by callbacks, elected with a token and then ousted, rather than by
+// a call that returns when the term ends.
+func (e Env) StartLead(ctx context.Context, token uint64) (stop func()) {
+	lead, cancel := context.WithCancel(ctx)
+	e.Clock.Go(func() { e.Lead(lead, token) })
+	return cancel
+}
+
 // Node is one simulated machine: its clocks, its processes over time
 // (incarnations), and the simulated goroutines of the current one.
 type Node struct {

@@ -107,6 +107,9 @@ func (c *nodeS3) call(ctx context.Context, rq request, pc *s3Landing) error {
 	}
 	e := c.n.event(EvS3Send)
 	e.Call, e.Op, e.Key = id, op, key
+	if w.trace.keep {
+		e.Body = string(rq.body)
+	}
 	f.record(&e)
 	w.trace.addCond(e, rq.ifMatch, rq.ifNoneMatch)
 
@@ -170,6 +173,17 @@ func (c *nodeS3) call(ctx context.Context, rq request, pc *s3Landing) error {
 			r.Fault, r.ETag, r.Detail = FaultTornRead, pc.etag, "torn: the body of "+body
 		}
 	}
+	received := throughProxy(pc.result, op, pc.status, w.cfg.ErrorPages)
+	if w.trace.keep {
+		if code := receivedCode(received, pc.result); code != r.Code {
+			r.Received = code
+		}
+		if pc.kind == landGet && pc.result == nil && pc.getOut != nil {
+			if body, ok := pc.getOut.Body.(*bodyReader); ok {
+				r.Body = body.b
+			}
+		}
+	}
 	w.trace.add(r)
 	h := &w.history.S3[hi]
 	h.Return, h.Status, h.Code = w.now, r.Status, r.Code
@@ -186,7 +200,22 @@ func (c *nodeS3) call(ctx context.Context, rq request, pc *s3Landing) error {
 		_ = t.wait(context.Background(), w.now)
 	}
 	w.live.beat()
-	return throughProxy(pc.result, op, pc.status, w.cfg.ErrorPages)
+	return received
+}
+
+// receivedCode is the error code of received, an answer as the node got
+// it, if it is not S3's answer sent: the API error's code the SDK reports
+// (derived from the status behind a proxy's plain pages), or "no code"
+// for a page the SDK could not read.
+func receivedCode(received, sent error) string {
+	if received == sent {
+		return ""
+	}
+	if HTMLPage(received) {
+		return "no code"
+	}
+	_, code := statusOf(received)
+	return code
 }
 
 // landingOp says which operation an s3Landing carries.

@@ -1,12 +1,15 @@
 package sim
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // EventKind says what a trace event records.
@@ -97,6 +100,14 @@ type Event struct {
 	For   time.Duration `json:"for,omitempty"`
 	// Detail is free text: an identity, a fault, a panic value, a body.
 	Detail string `json:"detail,omitempty"`
+	// Received, on an s3.return, is the error code the node received
+	// where it is not S3's (Code): behind a proxy's error pages, the code
+	// the SDK derived from the status, or "no code" for a page it could
+	// not read. Body, if the trace keeps events, is a PutObject's body on
+	// its s3.send and a GetObject's on its s3.return. Neither is hashed:
+	// they print what the run did and change nothing in it.
+	Received string `json:"received,omitempty"`
+	Body     string `json:"body,omitempty"`
 }
 
 // Trace records every event of a run and keeps a running FNV-1a hash of
@@ -219,8 +230,13 @@ func fmtDur(d time.Duration) string {
 	return s
 }
 
-// String renders the event as one line of the readable trace.
-func (e Event) String() string {
+// String renders the event as one line of the readable trace, without
+// its body (Text).
+func (e Event) String() string { return e.Text(false) }
+
+// Text renders the event as one line of the readable trace: an answer as
+// the node received it, and with bodies, the body it carries.
+func (e Event) Text(bodies bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%16s ", fmtDur(e.At))
 	if e.Node >= 0 {
@@ -241,8 +257,8 @@ func (e Event) String() string {
 	}
 	if e.Status != 0 {
 		fmt.Fprintf(&b, " -> %d", e.Status)
-		if e.Code != "" {
-			b.WriteString(" " + e.Code)
+		if code := cmp.Or(e.Received, e.Code); code != "" {
+			b.WriteString(" " + code)
 		}
 	} else if e.Code != "" && e.Kind.sql() {
 		b.WriteString(" -> " + e.Code) // a command tag or an SQLSTATE
@@ -256,13 +272,40 @@ func (e Event) String() string {
 	if e.Detail != "" {
 		b.WriteString(" " + e.Detail)
 	}
+	if bodies && e.Body != "" {
+		b.WriteString(" body=" + bodyText(e.Body))
+	}
 	return b.String()
 }
 
-// WriteText writes the readable trace, one event per line.
-func (t *Trace) WriteText(w io.Writer) error {
+// bodyText is a body as a trace line shows it: as it is if it is one line
+// of printable UTF-8 (a JSON record), else quoted.
+func bodyText(body string) string {
+	for _, r := range body {
+		if !unicode.IsPrint(r) || r == utf8.RuneError {
+			return strconv.Quote(body)
+		}
+	}
+	return body
+}
+
+// TextOption changes how WriteText renders a trace.
+type TextOption func(*textOptions)
+
+type textOptions struct{ bodies bool }
+
+// WithBodies prints the bodies of the S3 events that carry one (the
+// trace must have kept its events: Config.KeepTrace).
+func WithBodies() TextOption { return func(o *textOptions) { o.bodies = true } }
+
+// WriteText writes the readable trace, one event per line (Event.Text).
+func (t *Trace) WriteText(w io.Writer, opts ...TextOption) error {
+	var o textOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
 	for _, e := range t.Events {
-		if _, err := io.WriteString(w, e.String()+"\n"); err != nil {
+		if _, err := io.WriteString(w, e.Text(o.bodies)+"\n"); err != nil {
 			return err
 		}
 	}

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -46,7 +47,7 @@ func TestTraceHashDefinition(t *testing.T) {
 			t.Fatalf("mixStr(%x, []byte(%q)) = %x, want %x", h, s, got, want)
 		}
 		e := Event{At: 5, Node: 1, Local: 7, Kind: EvS3Send, Call: 3, Op: str(), Key: str(), Cond: str(), Status: 412,
-			Code: str(), ETag: str(), Token: 9, Detail: str()}
+			Code: str(), ETag: str(), Token: 9, Detail: str(), Received: str(), Body: str()} // the last two are printing only
 		if r.IntN(2) == 0 {
 			e.Fault, e.For = FaultKind(1+r.IntN(int(numFaultKinds)-1)), 11
 		}
@@ -86,5 +87,26 @@ func BenchmarkTraceAdd(b *testing.B) {
 	e := Event{At: 123456789, Node: 2, Local: 987654321, Kind: EvS3Apply, Call: 77, Op: "GetObject", Key: "leader.json", Status: 200, ETag: `"55a3a9cbcfbeeee66591b5352682437c"`}
 	for b.Loop() {
 		t.add(e)
+	}
+}
+
+// TestEventText: an answer prints the code the node received where it is
+// not S3's, and a body only when bodies are asked for, as it is if it is
+// one printable line, else quoted.
+func TestEventText(t *testing.T) {
+	e := Event{At: 2, Node: 0, Kind: EvS3Return, Call: 4, Op: OpGetObject, Status: 404, Code: "NoSuchKey", Received: "NotFound"}
+	if got, want := e.String(), "    0.000000002s n0  [wall 0.000000000s] s3.return   #4 GetObject -> 404 NotFound"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	e = Event{Kind: EvS3Send, Call: 1, Op: OpPutObject, Key: "k", Body: `{"token":1}`}
+	if got := e.String(); strings.Contains(got, "body=") {
+		t.Errorf("a body printed without bodies: %q", got)
+	}
+	if got := e.Text(true); !strings.HasSuffix(got, ` key=k body={"token":1}`) {
+		t.Errorf("with bodies: %q", got)
+	}
+	e.Body = "a\nb\x00"
+	if got := e.Text(true); !strings.HasSuffix(got, ` body="a\nb\x00"`) {
+		t.Errorf("an unprintable body: %q", got)
 	}
 }

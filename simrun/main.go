@@ -34,8 +34,8 @@ const usage = `simrun: deterministic simulation of leader election on S3
 
 usage:
   simrun run    [-scenario NAME] [-seeds N | -seed S] [-start S] [-workers N] [-until-failure] [-expect VERDICT] [-fail-outside] [-coverage] [-guided [-out DIR]] [-json]
-  simrun replay [-scenario NAME] -seed S [-o FILE] [-html FILE] [-json] [-expect VERDICT] [-fail-outside]
-  simrun replay FILE [-html FILE] [-json] [-expect recorded|VERDICT] [-fail-outside]
+  simrun replay [-scenario NAME] -seed S [-o FILE] [-html FILE] [-json] [-bodies] [-expect VERDICT] [-fail-outside]
+  simrun replay FILE [-html FILE] [-json] [-bodies] [-expect recorded|VERDICT] [-fail-outside]
   simrun html   [-scenario NAME] -seed S -o PAGE | FILE -o PAGE
   simrun shrink FILE [-o OUT] [-budget N]
   simrun explore [-scenario NAME] [-nodes N] [-duration D] [-faults F] [-delays K] [-depth N] [-por=false] [-executions N] [-path P] [-o FILE] [-html FILE] [-json]

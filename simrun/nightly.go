@@ -119,7 +119,7 @@ func (cli *program) cmdCampaign(args []string, stdout, stderr io.Writer) (int, e
 	c, err := nightly.Open(nightly.Config{
 		Dir: *out, Scenario: sc, Start: *start, Seeds: *seeds, Duration: *duration, Shard: shard,
 		Workers: *workers, Keep: *keep, CheckDeterminism: *check, FailOutside: *failOutside, Program: cli.invoke,
-		WriteTrace: func(w io.Writer, o *harness.Outcome) error { return cli.printReplay(w, w, o, nil, "", false) },
+		WriteTrace: func(w io.Writer, o *harness.Outcome) error { return cli.printReplay(w, w, o, nil, "", false, false) },
 	})
 	if err != nil {
 		return 0, cmdline.BadInput(fmt.Errorf("-out %s: %w", *out, err))

@@ -8,17 +8,19 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/internal/cmdline"
 	"github.com/s3lease/s3lease/internal/htmlreport"
 	"github.com/s3lease/s3lease/internal/schema"
 	"github.com/s3lease/s3lease/linearizability"
+	"github.com/s3lease/s3lease/sim"
 )
 
 const replayUsage = `usage:
-  simrun replay [-scenario NAME] -seed S [-o FILE] [-html FILE] [-json] [-expect VERDICT] [-fail-outside]
-  simrun replay FILE [-html FILE] [-json] [-expect recorded|VERDICT] [-fail-outside]
+  simrun replay [-scenario NAME] -seed S [-o FILE] [-html FILE] [-json] [-bodies] [-expect VERDICT] [-fail-outside]
+  simrun replay FILE [-html FILE] [-json] [-bodies] [-expect recorded|VERDICT] [-fail-outside]
 
 Replays one run and prints its trace, plan, verdict and hash: a seed of a
 scenario, or a reproducer file (as -o, 'simrun shrink' or a person wrote
@@ -60,6 +62,7 @@ func (cli *program) cmdReplay(args []string, stdout, stderr io.Writer) (int, err
 	page := fs.String("html", "", "also write the run as a self-contained HTML page to `FILE` (atomically; - for standard output)")
 	expectFlag := fs.String("expect", "", "exit 0 if the run shows `WHAT`, 8 if it no longer fails, 9 if it fails otherwise: recorded (the signature the reproducer FILE records) or a verdict (pass, unsafe, liveness, ...)")
 	failOutside := failOutsideFlag(fs)
+	bodies := fs.Bool("bodies", false, "print the body of every PutObject sent and GetObject answered with its trace line (in -json: the events' body)")
 	files, err := cmdline.ParseFiles(fs, args)
 	if err != nil {
 		return 0, err
@@ -122,7 +125,7 @@ func (cli *program) cmdReplay(args []string, stdout, stderr io.Writer) (int, err
 		}
 		fmt.Fprintf(stderr, "simrun: wrote the page of %s seed %d (%s) to %s\n", o.Scenario, o.Seed, o.Verdict, outputName(*page))
 	}
-	if err := cli.printReplay(text, stderr, o, rep, path, *asJSON); err != nil {
+	if err := cli.printReplay(text, stderr, o, rep, path, *asJSON, *bodies); err != nil {
 		return 0, err
 	}
 	name := path
@@ -155,15 +158,22 @@ func judgeReplay(w io.Writer, name string, want harness.Signature, verdictOnly b
 }
 
 // printReplay prints a replayed run: as one JSON document, or as its plan,
-// trace, terms, verdict and hash. rep and path are the reproducer file, if
-// the run came from one.
-func (cli *program) printReplay(stdout, stderr io.Writer, o *harness.Outcome, rep *harness.Reproducer, path string, asJSON bool) error {
+// trace, terms, verdict and hash; with bodies, the trace's bodies too. rep
+// and path are the reproducer file, if the run came from one.
+func (cli *program) printReplay(stdout, stderr io.Writer, o *harness.Outcome, rep *harness.Reproducer, path string, asJSON, bodies bool) error {
 	res := o.Result
 	sig := harness.SignatureOf(o)
 	if asJSON {
+		events := res.Trace.Events
+		if !bodies {
+			events = slices.Clone(events)
+			for i := range events {
+				events[i].Body = ""
+			}
+		}
 		doc := schema.Replay{Header: schema.NewHeader(schema.CommandReplay), Scenario: o.Scenario, Seed: o.Seed, Verdict: o.Verdict.String(), Signature: sig, Hash: hashString(res.Hash()),
 			Steps: res.Steps, Violations: o.Violations, Outside: o.Outside, Excused: o.Excused, Plan: o.Plan,
-			Terms: res.History.Terms, Events: res.Trace.Events}
+			Terms: res.History.Terms, Events: events}
 		if rep != nil {
 			doc.Expect = rep.Expect
 		}
@@ -191,7 +201,11 @@ func (cli *program) printReplay(stdout, stderr io.Writer, o *harness.Outcome, re
 	for _, why := range o.Outside {
 		fmt.Fprintf(stdout, "# outside the assumptions: %s\n", why)
 	}
-	if err := res.Trace.WriteText(stdout); err != nil {
+	var opts []sim.TextOption
+	if bodies {
+		opts = append(opts, sim.WithBodies())
+	}
+	if err := res.Trace.WriteText(stdout, opts...); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "\nterms:\n")

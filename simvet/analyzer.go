@@ -17,7 +17,8 @@ var Analyzer = &analysis.Analyzer{
 	Doc: "report protocol code that bypasses the simulator\n\n" +
 		"simvet flags real-clock calls (time.Now, time.Sleep, ...), global randomness " +
 		"(math/rand, crypto/rand), go statements, and blocking channel operations, " +
-		"selects without default, sync.WaitGroup.Wait and sync.Cond.Wait in code that " +
+		"selects without default (but a protocol.Ticker's select on ctx.Done() and Next(ctx)), " +
+		"sync.WaitGroup.Wait and sync.Cond.Wait in code that " +
 		"runs under the simulator. A declaration whose doc comment holds " +
 		"//simvet:real <reason> is exempt.",
 	Run: run,
@@ -84,7 +85,7 @@ func (w *walker) visit(n ast.Node) bool {
 				w.commOps[op] = true
 			}
 		}
-		if !hasDefault {
+		if !hasDefault && !tickerSelect(info, n) {
 			w.report(n.Pos(), selectMessage)
 		}
 

@@ -16,7 +16,7 @@
 // called or not, and of context.WithTimeout, context.WithDeadline and their
 // Cause variants, which start real timers. Use the protocol.Clock: Now for
 // wall-clock time written for humans, Monotonic for durations, Sleep to
-// wait, WithTimeout for a deadline. Methods of a time.Timer or time.Time and
+// wait, WithTimeout for a deadline, NewTicker for a ticker. Methods of a time.Timer or time.Time and
 // arithmetic on time.Duration are not time sources and are not reported.
 //
 // Global randomness. A use of a package-level function of math/rand or
@@ -37,11 +37,15 @@
 // sync.Cond.Wait. Wait with Clock.Sleep(ctx, d); to join a goroutine, let it
 // cancel a context as it returns and Sleep on that context. A select with a
 // default clause never blocks, and neither its cases nor the select are
-// reported.
+// reported. Nor is the select that waits for a protocol.Ticker's tick:
+// exactly two cases, <-c.Done() and <-t.Next(c), with the same c, since
+// Next waits in the simulator and returns a ready channel or nil
+// (protocol.Ticker); a receive from the ticker's C is reported as any
+// other.
 //
 // Each finding names what was used and what to use instead, for example
 //
-//	protocol/lead.go:42:9: time.Now reads the real clock; use the protocol.Clock (Now/Monotonic/Sleep/WithTimeout)
+//	protocol/lead.go:42:9: time.Now reads the real clock; use the protocol.Clock (Now/Monotonic/Sleep/WithTimeout/NewTicker)
 //
 // # What is not detected
 //

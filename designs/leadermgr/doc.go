@@ -35,8 +35,8 @@
 //
 // Two fields are added to Config for the simulator, Clock and Identity;
 // left zero they change nothing (the real clock; a random UUID, as the
-// document's uuid.NewString()). time.Ticker becomes a ticker on the Clock
-// with the same semantics (a late receiver gets one tick at once).
+// document's uuid.NewString()). time.NewTicker becomes Clock.NewTicker,
+// whose ticks the document's selects receive through Next(ctx).
 //
 // S3Backend is the document's backend on S3: a read, then a conditional
 // write (If-None-Match: * or If-Match the ETag read), so that the

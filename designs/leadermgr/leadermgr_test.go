@@ -273,7 +273,8 @@ func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
 func (c *fakeClock) WithTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	return context.WithCancel(ctx)
 }
-func (c *fakeClock) Go(f func()) { go f() }
+func (c *fakeClock) Go(f func())                                { go f() }
+func (c *fakeClock) NewTicker(d time.Duration) *protocol.Ticker { return protocol.TickerOn(c, d) }
 
 // scriptBackend answers WriteEntry from a script and cancels the run at
 // its end.
@@ -345,30 +346,39 @@ func TestLeaderManagerAsWritten(t *testing.T) {
 	}
 }
 
-// TestTicker: the Clock ticker ticks every period from its start, and a
-// receiver that fell behind gets one tick at once, the rest dropped.
+// TestTicker: the Clock ticker the document's selects receive ticks every
+// period from its start, and a receiver that fell behind gets one tick at
+// once, the rest dropped.
 func TestTicker(t *testing.T) {
 	clk := &fakeClock{}
-	tk := newTicker(clk, time.Second)
+	tk := clk.NewTicker(time.Second)
 	ctx := context.Background()
+	tick := func(ctx context.Context) bool {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-tk.Next(ctx):
+			return true
+		}
+	}
 	for i := 1; i <= 2; i++ {
-		if err := tk.wait(ctx); err != nil || clk.Monotonic() != time.Duration(i)*time.Second {
-			t.Fatalf("tick %d at %v (%v)", i, clk.Monotonic(), err)
+		if !tick(ctx) || clk.Monotonic() != time.Duration(i)*time.Second {
+			t.Fatalf("tick %d at %v", i, clk.Monotonic())
 		}
 	}
 	clk.mu.Lock()
 	clk.now += 3500 * time.Millisecond // the receiver was busy: ticks at 3, 4 and 5 s passed
 	clk.mu.Unlock()
-	if err := tk.wait(ctx); err != nil || clk.Monotonic() != 5500*time.Millisecond {
-		t.Fatalf("late tick at %v (%v); want at once", clk.Monotonic(), err)
+	if !tick(ctx) || clk.Monotonic() != 5500*time.Millisecond {
+		t.Fatalf("late tick at %v; want at once", clk.Monotonic())
 	}
-	if err := tk.wait(ctx); err != nil || clk.Monotonic() != 6*time.Second {
-		t.Fatalf("next tick at %v (%v); want 6s", clk.Monotonic(), err)
+	if !tick(ctx) || clk.Monotonic() != 6*time.Second {
+		t.Fatalf("next tick at %v; want 6s", clk.Monotonic())
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if tk.wait(cctx) == nil {
-		t.Fatal("wait on a cancelled context returned nil")
+	if tick(cctx) {
+		t.Fatal("a tick on a cancelled context")
 	}
 }
 

@@ -125,17 +125,20 @@ func (l *LeaderManager) tryToLock(ctx context.Context) error {
 	if success {
 		return nil
 	}
-	retryTicker := newTicker(l.clock, l.config.Retry)
+	retryTicker := l.clock.NewTicker(l.config.Retry)
+	defer retryTicker.Stop()
 	for {
-		if retryTicker.wait(ctx) != nil {
+		select {
+		case <-ctx.Done():
 			return context.Canceled
-		}
-		success, err := l.backend.WriteEntry(ctx, l.identity, l.config.Term)
-		if err != nil {
-			return err
-		}
-		if success {
-			return nil
+		case <-retryTicker.Next(ctx):
+			success, err := l.backend.WriteEntry(ctx, l.identity, l.config.Term)
+			if err != nil {
+				return err
+			}
+			if success {
+				return nil
+			}
 		}
 	}
 }
@@ -143,17 +146,20 @@ func (l *LeaderManager) tryToLock(ctx context.Context) error {
 // renewLock is the document's: a renewal every Renew until one fails or
 // returns false. Nothing else ends it: no deadline, no timeout.
 func (l *LeaderManager) renewLock(ctx context.Context) error {
-	renewTicker := newTicker(l.clock, l.config.Renew)
+	renewTicker := l.clock.NewTicker(l.config.Renew)
+	defer renewTicker.Stop()
 	for {
-		if renewTicker.wait(ctx) != nil {
+		select {
+		case <-ctx.Done():
 			return context.Canceled
-		}
-		success, err := l.backend.WriteEntry(ctx, l.identity, l.config.Term)
-		if err != nil {
-			return err
-		}
-		if !success {
-			return nil
+		case <-renewTicker.Next(ctx):
+			success, err := l.backend.WriteEntry(ctx, l.identity, l.config.Term)
+			if err != nil {
+				return err
+			}
+			if !success {
+				return nil
+			}
 		}
 	}
 }
@@ -200,42 +206,6 @@ func (l *LeaderManager) onError(err error, cancel context.CancelFunc) {
 	if l.OnError != nil {
 		l.OnError(l.identity, err, cancel)
 	}
-}
-
-// ticker stands in for time.Ticker on a protocol.Clock: it ticks every
-// period from its creation, and a receiver that falls behind gets one tick
-// at once and the rest are dropped, as Go's ticker does.
-type ticker struct {
-	clk    protocol.Clock
-	start  time.Duration
-	period time.Duration
-	next   int64 // index of the next tick to deliver
-}
-
-func newTicker(clk protocol.Clock, period time.Duration) *ticker {
-	return &ticker{clk: clk, start: clk.Monotonic(), period: period, next: 1}
-}
-
-// wait returns nil at the next tick, or ctx.Err() if ctx ends first (a
-// select on ctx.Done() and the ticker's channel; when both are ready,
-// ctx wins here, where Go would choose at random).
-func (t *ticker) wait(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	now := t.clk.Monotonic()
-	due := t.start + time.Duration(t.next)*t.period
-	if now >= due {
-		// A tick fired while nobody received: it is delivered now, and
-		// the next one comes at the next multiple of the period.
-		t.next = int64((now-t.start)/t.period) + 1
-		return nil
-	}
-	if err := t.clk.Sleep(ctx, due-now); err != nil {
-		return err
-	}
-	t.next++
-	return nil
 }
 
 // randomUUID returns a version 4 UUID read from r.

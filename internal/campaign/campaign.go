@@ -529,7 +529,7 @@ func (c *Campaign) writeFailure(slug string, r *seedRun) error {
 }
 
 // WriteTrace is the default Config.WriteTrace: harness.WriteTrace.
-var WriteTrace = harness.WriteTrace
+func WriteTrace(w io.Writer, o *harness.Outcome) error { return harness.WriteTrace(w, o) }
 
 // elapsedLocked is the campaign's wall time over all sessions.
 func (c *Campaign) elapsedLocked() time.Duration {

@@ -23,6 +23,9 @@ type manualClock struct {
 func (c *manualClock) Now() time.Time           { return time.Unix(0, int64(c.now)) }
 func (c *manualClock) Monotonic() time.Duration { return c.now }
 func (c *manualClock) Go(f func())              { c.spawned = append(c.spawned, f) }
+func (c *manualClock) NewTicker(d time.Duration) *protocol.Ticker {
+	return protocol.TickerOn(c, d)
+}
 func (c *manualClock) Sleep(ctx context.Context, d time.Duration) error {
 	if ctx.Err() == nil {
 		c.now += max(d, 0)

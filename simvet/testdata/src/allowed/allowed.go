@@ -7,6 +7,8 @@ import (
 	randv2 "math/rand/v2"
 	"sync"
 	"time"
+
+	"github.com/s3lease/s3lease/protocol"
 )
 
 // Clock is a stand-in for protocol.Clock.
@@ -64,6 +66,20 @@ func drain(ch <-chan int) {
 		case <-ch:
 		default:
 			return
+		}
+	}
+}
+
+// A ticker's select: ctx.Done() and Next(ctx) alone.
+func ticks(ctx context.Context, t *protocol.Ticker) int {
+	n := 0
+	for {
+		select {
+		case <-ctx.Done():
+			return n
+		case v := <-t.Next(ctx):
+			_ = v
+			n++
 		}
 	}
 }

@@ -6,12 +6,14 @@ import (
 	"math/rand"
 	"sync"
 	"time"
+
+	"github.com/s3lease/s3lease/protocol"
 )
 
 var start = time.Now() // want `time.Now reads the real clock`
 
 func clock(ctx context.Context) time.Duration {
-	time.Sleep(time.Millisecond)                         // want `time.Sleep waits on a real timer; use the protocol.Clock \(Now/Monotonic/Sleep/WithTimeout\)`
+	time.Sleep(time.Millisecond)                         // want `time.Sleep waits on a real timer; use the protocol.Clock \(Now/Monotonic/Sleep/WithTimeout/NewTicker\)`
 	ctx, cancel := context.WithTimeout(ctx, time.Second) // want `context.WithTimeout waits on a real timer; use Clock.WithTimeout`
 	defer cancel()
 	t := time.NewTimer(time.Second) // want `time.NewTimer waits on a real timer`
@@ -58,4 +60,23 @@ func promoted(e *embedded) {
 func generic[C ~chan int | ~chan<- int | ~<-chan int](c <-chan int) {
 	for range c { // want `range over a channel`
 	}
+}
+
+func tickers(ctx, other context.Context, t *protocol.Ticker, ch chan int) {
+	tk := time.NewTicker(time.Second) // want `time.NewTicker waits on a real timer; use the protocol.Clock \(Now/Monotonic/Sleep/WithTimeout/NewTicker\)`
+	tk.Stop()
+	select { // want `select without a default clause blocks outside the simulator; .* or select on ctx.Done\(\) and a protocol.Ticker's Next\(ctx\) alone`
+	case <-ctx.Done():
+	case <-t.C:
+	}
+	select { // want `select without a default clause`
+	case <-other.Done():
+	case <-t.Next(ctx):
+	}
+	select { // want `select without a default clause`
+	case <-ctx.Done():
+	case <-t.Next(ctx):
+	case <-ch:
+	}
+	<-t.Next(ctx) // want `channel receive blocks outside the simulator`
 }
