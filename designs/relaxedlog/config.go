@@ -40,7 +40,7 @@ type Config struct {
 	// MaxOffset is the clock error within which a writer's messages are
 	// not refused by a bag closed early: the bound the design assumes of
 	// wall clocks for its commits, not for its safety. Grace must exceed
-	// twice it plus Bucket's share (Validate).
+	// twice it (Validate).
 	MaxOffset time.Duration
 	// Elector is the production elector's settings for every lease.
 	Elector elector.Settings
