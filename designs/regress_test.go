@@ -4,10 +4,12 @@ package designs_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/s3lease/s3lease/designs/epochfile"
 	"github.com/s3lease/s3lease/designs/leadermgr"
+	"github.com/s3lease/s3lease/designs/relaxedlog"
 	"github.com/s3lease/s3lease/harness"
 )
 
@@ -25,7 +27,7 @@ func TestRegressCorpus(t *testing.T) {
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no reproducers in testdata/regress (%v)", err)
 	}
-	designs, err := harness.NewCatalog(append(epochfile.Scenarios(), leadermgr.Scenarios()...)...)
+	designs, err := harness.NewCatalog(slices.Concat(epochfile.Scenarios(), leadermgr.Scenarios(), relaxedlog.Scenarios())...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ package catalog
 import (
 	"github.com/s3lease/s3lease/designs/epochfile"
 	"github.com/s3lease/s3lease/designs/leadermgr"
+	"github.com/s3lease/s3lease/designs/relaxedlog"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/scenarios"
 	"github.com/s3lease/s3lease/zoo"
@@ -17,7 +18,7 @@ import (
 // first.
 func All() []harness.Scenario {
 	var all []harness.Scenario
-	for _, list := range [][]harness.Scenario{scenarios.All(), zoo.All(), epochfile.Scenarios(), leadermgr.Scenarios()} {
+	for _, list := range [][]harness.Scenario{scenarios.All(), zoo.All(), epochfile.Scenarios(), leadermgr.Scenarios(), relaxedlog.Scenarios()} {
 		all = append(all, list...)
 	}
 	return all
