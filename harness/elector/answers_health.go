@@ -34,6 +34,10 @@ func (j *answerJudge) healthy(a *sim.Answer) string {
 			continue
 		}
 		over := now - d.local
+		mayOver := over // the most the node may have seen: see deadlineBefore
+		if b, ok := at.deadlineBefore(a.At); ok {
+			mayOver = max(over, now-b.local)
+		}
 		returned := t.Returned
 		if t.Open {
 			returned = j.h.End + 1
@@ -41,7 +45,7 @@ func (j *answerJudge) healthy(a *sim.Answer) string {
 		if returned > a.At && over > a.Tolerance+grace && !j.stoppedBy(a.At) {
 			stuck = fmt.Sprintf("the application of term %d had not returned %v after the term's local deadline on the node's clock", t.Token, over)
 		}
-		if returned+grace >= a.At && over > a.Tolerance-grace {
+		if returned+grace >= a.At && mayOver > a.Tolerance-grace {
 			may = "a term's application ran past its deadline"
 		}
 	}

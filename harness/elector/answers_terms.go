@@ -148,7 +148,8 @@ func (t *answeredTerm) deadlineAt(at time.Duration) (d termDeadline, ok bool) {
 
 // termsOf is the node's terms, from the successes it learned of: each
 // PutObject it sent answered 200, and each read that showed a record it
-// wrote (an answer lost, a 412 after an SDK retry).
+// wrote (an answer lost, a 412 after an SDK retry), learned of when the
+// node looked at the answer (lookedAt).
 func (j *answerJudge) termsOf() map[termKey][]*answeredTerm {
 	type learned struct {
 		at time.Duration
@@ -170,7 +171,7 @@ func (j *answerJudge) termsOf() map[termKey][]*answeredTerm {
 			continue
 		}
 		if w, ok := j.lock.latest(etag, op.Return); ok && w.op.Node == j.node && w.op.Incarnation == op.Incarnation && w.record && !w.released {
-			ls = append(ls, learned{op.Return, w})
+			ls = append(ls, learned{j.lookedAt(op), w})
 		}
 	}
 	slices.SortStableFunc(ls, func(a, b learned) int { return cmp.Compare(a.at, b.at) })
@@ -255,4 +256,29 @@ func (j *answerJudge) leads(a *sim.Answer, withToken bool) string {
 	}
 	return fmt.Sprintf("it does not lead %s: the term of token %d ended at its local deadline, %v after the send at %v of its last successful write, and the answer came %v after that on its clock",
 		under, bestToken, j.s.termLength(), best.send, now-best.local)
+}
+
+// lookedAt is when the node looked at op's answer: when it came, or, if
+// the process stopped as it came (an answer pause: the answer sat in its
+// buffers), when the process ran again.
+func (j *answerJudge) lookedAt(op *sim.S3Op) time.Duration {
+	for _, f := range j.h.Faults {
+		if f.Node == j.node && f.Kind == sim.FaultAnswerPause.String() && f.From == op.Return {
+			return f.To
+		}
+	}
+	return op.Return
+}
+
+// deadlineBefore is deadlineAt for what the node knew just before at:
+// an event at the very instant at may have come before or after the
+// node's answer, in either order.
+func (t *answeredTerm) deadlineBefore(at time.Duration) (d termDeadline, ok bool) {
+	for _, x := range t.deadlines {
+		if x.from >= at {
+			break
+		}
+		d, ok = x, true
+	}
+	return d, ok
 }

@@ -152,8 +152,8 @@ func (s Settings) Pace(h *sim.History, node int, clock sim.ClockModel) []lineari
 					node, what, sent, answerOf(ops[last]), end, wait, limit, at)})
 			continue
 		}
-		if applied < 0 || next.Op != "GetObject" || next.Status != 200 || unquote(next.ETag) != unquote(ops[applied].BodyETag) || token == math.MaxUint64 {
-			continue // not shown its record; or shown a record that no token follows, which the elector refuses to read
+		if applied < 0 || next.Op != "GetObject" || next.Status != 200 || next.TornBodyETag != "" || unquote(next.ETag) != unquote(ops[applied].BodyETag) || token == math.MaxUint64 {
+			continue // not shown its record (a torn read shows another body with its ETag, and the elector reads again); or shown a record that no token follows, which the elector refuses to read
 		}
 		if localTime(clock, next.Return-sent) >= s.termLength()-paceSlack || disturbed(h, clock, node, sent, next.Return+paceSlack) {
 			continue // a grant too late to lead on, or a node held up
