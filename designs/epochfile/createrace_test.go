@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/s3lease/s3lease/designs/internal/designtest"
 	"github.com/s3lease/s3lease/harness"
 )
 
@@ -12,25 +13,25 @@ import (
 // of each was applied (200) while the others were refused (412); no key
 // was ever created twice; the safe form survives.
 func TestCreateRace(t *testing.T) {
-	sweep(t, CreateRace, seedsOr(300), func(o *harness.Outcome) error {
+	designtest.Sweep(t, CreateRace, seedsOr(300), func(o *harness.Outcome) error {
 		if err := survives(o); err != nil {
 			return err
 		}
 		type race struct{ won, refused int }
 		races := map[string]*race{}
-		for _, c := range calls(o) {
-			if !c.isCreate() || c.apply == nil {
+		for _, c := range designtest.Calls(o.Result.Trace) {
+			if !isCreate(c) || c.Apply == nil {
 				continue
 			}
-			r := races[c.key]
+			r := races[c.Key]
 			if r == nil {
 				r = &race{}
-				races[c.key] = r
+				races[c.Key] = r
 			}
 			switch {
-			case c.applied(200):
+			case c.Applied(200):
 				r.won++
-			case c.applied(412):
+			case c.Applied(412):
 				r.refused++
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/s3lease/s3lease/designs/internal/designtest"
 	"github.com/s3lease/s3lease/harness"
 )
 
@@ -12,19 +13,19 @@ import (
 // it (a listing missing a file that existed when it arrived), tried to
 // create epoch 1 on it and got 412; the safe form survives.
 func TestListRace(t *testing.T) {
-	sweep(t, ListRace, seedsOr(300), func(o *harness.Outcome) error {
+	designtest.Sweep(t, ListRace, seedsOr(300), func(o *harness.Outcome) error {
 		if err := survives(o); err != nil {
 			return err
 		}
-		cs := calls(o)
-		var created *call
+		cs := designtest.Calls(o.Result.Trace)
+		var created *designtest.Call
 		for _, c := range cs {
-			if c.isCreate() && c.key == key1 && c.applied(200) {
+			if isCreate(c) && c.Key == key1 && c.Applied(200) {
 				created = c
 				break
 			}
 		}
-		if created == nil || created.node != 0 {
+		if created == nil || created.Node != 0 {
 			return fmt.Errorf("epoch 1 was created by %+v; want node 0", created)
 		}
 		for node := 1; node < o.Result.History.Nodes; node++ {
@@ -39,20 +40,20 @@ func TestListRace(t *testing.T) {
 // missedThenRefused checks that node's first listing was applied before
 // created applied and answered after it, and that the node's next write was
 // a create of the same key, answered 412.
-func missedThenRefused(cs []*call, node int, created *call) error {
-	var list *call
+func missedThenRefused(cs []*designtest.Call, node int, created *designtest.Call) error {
+	var list *designtest.Call
 	for _, c := range cs {
 		switch {
-		case c.node != node:
-		case list == nil && c.op == "ListObjectsV2":
+		case c.Node != node:
+		case list == nil && c.Op == "ListObjectsV2":
 			list = c
-			if c.apply == nil || c.ret == nil || !(c.apply.At < created.apply.At && created.apply.At < c.ret.At) {
-				return fmt.Errorf("first listing #%d does not straddle the create #%d applied at %v", c.id, created.id, created.apply.At)
+			if c.Apply == nil || c.Return == nil || !(c.Apply.At < created.Apply.At && created.Apply.At < c.Return.At) {
+				return fmt.Errorf("first listing #%d does not straddle the create #%d applied at %v", c.ID, created.ID, created.Apply.At)
 			}
-		case list != nil && c.op == "PutObject":
-			if !c.isCreate() || c.key != created.key || !c.applied(412) {
+		case list != nil && c.Op == "PutObject":
+			if !isCreate(c) || c.Key != created.Key || !c.Applied(412) {
 				return fmt.Errorf("after the stale listing it sent %s %s %s (#%d), applied %+v; want a create of %s refused 412",
-					c.op, c.key, c.cond, c.id, c.apply, created.key)
+					c.Op, c.Key, c.Cond, c.ID, c.Apply, created.Key)
 			}
 			return nil
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/s3lease/s3lease/designs/internal/designtest"
 	"github.com/s3lease/s3lease/harness"
 )
 
@@ -12,7 +13,7 @@ import (
 // and S3 applied it (200); node 0 never led with token 1, and the safe form
 // survives.
 func TestStaleCreate(t *testing.T) {
-	sweep(t, StaleCreate, seedsOr(300), func(o *harness.Outcome) error {
+	designtest.Sweep(t, StaleCreate, seedsOr(300), func(o *harness.Outcome) error {
 		if err := survives(o); err != nil {
 			return err
 		}
@@ -31,13 +32,13 @@ func TestStaleCreate(t *testing.T) {
 // resurrected checks that epoch 1's lock file was deleted and that node 0
 // then created it again, successfully.
 func resurrected(o *harness.Outcome) error {
-	var deleted *call
-	for _, c := range calls(o) {
+	var deleted *designtest.Call
+	for _, c := range designtest.Calls(o.Result.Trace) {
 		switch {
-		case c.key != key1:
-		case c.op == "DeleteObject" && c.applied(200) && deleted == nil:
+		case c.Key != key1:
+		case c.Op == "DeleteObject" && c.Applied(200) && deleted == nil:
 			deleted = c
-		case deleted != nil && c.node == 0 && c.isCreate() && c.applied(200) && c.apply.At > deleted.apply.At:
+		case deleted != nil && c.Node == 0 && isCreate(c) && c.Applied(200) && c.Apply.At > deleted.Apply.At:
 			return nil
 		}
 	}
@@ -61,7 +62,7 @@ func TestDefencesAreNeeded(t *testing.T) {
 			s.Protocol = cfg.Safe()
 			return s
 		}
-		sweep(t, sc, 50, func(o *harness.Outcome) error {
+		designtest.Sweep(t, sc, 50, func(o *harness.Outcome) error {
 			if o.Verdict != harness.Unsafe || len(o.Outside) > 0 {
 				return fmt.Errorf("verdict %v, outside %v; want unsafe inside the assumptions", o.Verdict, o.Outside)
 			}

@@ -13,9 +13,9 @@ var (
 	traceSeed     = flag.Uint64("trace.seed", 1, "TestTrace: the seed of the run to print")
 )
 
-// TestTrace prints one run of a scenario with its trace: the replay that
-// failure messages name (simrun replays the same once it imports this
-// package). It is skipped unless -trace.scenario is set.
+// TestTrace prints one run of a scenario with its trace from the package's
+// own tests, as the simrun replay that failure messages name does. It is
+// skipped unless -trace.scenario is set.
 func TestTrace(t *testing.T) {
 	if *traceScenario == "" {
 		t.Skip("set -trace.scenario (and -trace.seed) to print a run")

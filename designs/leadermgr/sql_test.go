@@ -1,74 +1,22 @@
 package leadermgr
 
 import (
-	"context"
-	"flag"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/s3lease/s3lease/designs/internal/designtest"
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/sim"
 )
 
-// sqlSeeds, if set, is how many seeds the SQL sweeps run (1..N) instead of
-// their own: go test ./designs/leadermgr/ -run SQL -leadermgr.seeds=5000.
-var sqlSeeds = flag.Uint64("leadermgr.seeds", 0, "seeds of the SQL sweeps, from 1 (0: each test's own)")
-
-func seedsOr(n uint64) uint64 {
-	if *sqlSeeds > 0 {
-		return *sqlSeeds
-	}
-	return n
-}
-
-// sweep runs seeds 1..n of sc on every core, with traces, and calls check
-// on each outcome (under a lock, so check may count). A run that crashes
-// or blocks fails the test (a run judged blocked is run again once: the
-// machine, not the code, may have stalled it), as does every error check
-// returns; the first few are reported with their replay.
-func sweep(t *testing.T, sc harness.Scenario, n uint64, check func(o *harness.Outcome) error) {
-	t.Helper()
-	var mu sync.Mutex
-	var errs []string
-	err := harness.Work(context.Background(), 0, harness.Count(n), func(k uint64) error {
-		o, err := harness.RunSeed(sc, k+1, true)
-		if err == nil && o.Verdict == harness.Blocked {
-			o, err = harness.RunSeed(sc, k+1, true)
-		}
-		if err != nil {
-			return fmt.Errorf("%s seed %d: %w", sc.Name, k+1, err)
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		if o.Verdict == harness.Crashed || o.Verdict == harness.Blocked {
-			err = fmt.Errorf("%v: %v", o.Verdict, o.Result.Failure)
-		} else {
-			err = check(o)
-		}
-		if err != nil {
-			errs = append(errs, fmt.Sprintf("seed %d: %v (replay: %s)", o.Seed, err, harness.Repro{Scenario: sc.Name, Seed: o.Seed}.Command()))
-		}
-		o.Result.Trace = nil
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	slices.Sort(errs)
-	for _, e := range errs[:min(len(errs), 10)] {
-		t.Error(e)
-	}
-	if len(errs) > 0 {
-		t.Errorf("%s: %d of %d seeds failed", sc.Name, len(errs), n)
-	}
-}
+// seedsOr is a SQL sweep's number of seeds: -leadermgr.seeds, if set, or
+// the test's own: go test ./designs/leadermgr/ -run SQL -leadermgr.seeds=5000.
+var seedsOr = designtest.SeedsFlag("leadermgr.seeds")
 
 // onlyOverlaps checks that an unsafe run's violations are all overlaps of
 // two leaders, and returns the unexcused ones.
@@ -134,7 +82,7 @@ func TestNaiveSQLFaults(t *testing.T) {
 	causes := map[string]int{}
 	failing, inheritSeeds, inherits, sleepSeeds, sleepsN, cutShort, leaderErrs := 0, 0, 0, 0, 0, 0, 0
 	retry := DocumentConfig.Retry
-	sweep(t, NaiveSQLScenario, n, func(o *harness.Outcome) error {
+	designtest.Sweep(t, NaiveSQLScenario, n, func(o *harness.Outcome) error {
 		sts := statements(o)
 		// Renewal by identity alone.
 		inh := inheritances(o, sts, DocumentConfig.Term)
@@ -213,7 +161,7 @@ func TestNaiveSQLFaults(t *testing.T) {
 // (its grant applied more than the term after the renewal did), and from
 // then both led: an overlap whose older leader is node 0, its renewal hung.
 func TestNaiveSQLHungRenewal(t *testing.T) {
-	sweep(t, NaiveSQLHungRenewal, seedsOr(200), func(o *harness.Outcome) error {
+	designtest.Sweep(t, NaiveSQLHungRenewal, seedsOr(200), func(o *harness.Outcome) error {
 		if o.Verdict != harness.Unsafe || len(o.Outside) > 0 {
 			return fmt.Errorf("verdict %v, outside %v; want unsafe inside the assumptions", o.Verdict, o.Outside)
 		}
@@ -250,7 +198,7 @@ func TestNaiveSQLHungRenewal(t *testing.T) {
 // written (an inheritance, its writer still running) and led, while node
 // 0 led on: two leaders of one identity.
 func TestNaiveSQLSameIdentity(t *testing.T) {
-	sweep(t, NaiveSQLSameIdentity, seedsOr(200), func(o *harness.Outcome) error {
+	designtest.Sweep(t, NaiveSQLSameIdentity, seedsOr(200), func(o *harness.Outcome) error {
 		if o.Verdict != harness.Unsafe || len(o.Outside) > 0 {
 			return fmt.Errorf("verdict %v, outside %v; want unsafe inside the assumptions", o.Verdict, o.Outside)
 		}
@@ -276,7 +224,7 @@ func TestNaiveSQLSameIdentity(t *testing.T) {
 // acquisition it sends is answered with no row (the lease is held), and
 // the run passes with no overlap.
 func TestSafeSQLSameIdentity(t *testing.T) {
-	sweep(t, SafeSQLSameIdentity, seedsOr(200), func(o *harness.Outcome) error {
+	designtest.Sweep(t, SafeSQLSameIdentity, seedsOr(200), func(o *harness.Outcome) error {
 		if o.Verdict != harness.Pass || len(o.Overlaps) > 0 || len(o.Outside) > 0 {
 			return fmt.Errorf("verdict %v, overlaps %v, outside %v", o.Verdict, o.Overlaps, o.Outside)
 		}
@@ -309,7 +257,7 @@ func TestSafeSQLSwarm(t *testing.T) {
 	}
 	n := seedsOr(safeSeeds)
 	outside, excused := 0, 0
-	sweep(t, SafeSQLScenario, n, func(o *harness.Outcome) error {
+	designtest.Sweep(t, SafeSQLScenario, n, func(o *harness.Outcome) error {
 		if len(o.Outside) > 0 {
 			outside++
 		}
@@ -405,7 +353,7 @@ func TestSafeSQLServerClockStep(t *testing.T) {
 		return harness.Setup{Config: cfg, Plan: &faults.Plan{HealAt: faults.Duration(at)}, Protocol: SafeSQLProtocol()}
 	}}
 	overlapping, refused := 0, 0
-	sweep(t, sc, seedsOr(300), func(o *harness.Outcome) error {
+	designtest.Sweep(t, sc, seedsOr(300), func(o *harness.Outcome) error {
 		if o.Verdict == harness.Pass {
 			return nil
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/s3lease/s3lease/designs/internal/designtest"
 	"github.com/s3lease/s3lease/harness"
 )
 
@@ -25,11 +26,11 @@ func lateWriterRun(r judged) (listed bool, err error) {
 	b := r.cfg.BagOf(held.Message.Stamp)
 	create := firstApplied(on(r.calls, "PutObject", held.Message.Key), 200)
 	prelock := firstApplied(on(r.calls, "PutObject", r.cfg.PrelockObject(b)), 200)
-	if create == nil || prelock == nil || create.apply.At <= prelock.apply.At {
+	if create == nil || prelock == nil || create.Apply.At <= prelock.Apply.At {
 		return false, fmt.Errorf("the held message %s (%+v) did not land after its bag's prelock (%+v)", held.Message.Key, create, prelock)
 	}
-	if t := r.Result.History.Terms[0]; t.Node != 0 || t.End >= create.apply.At {
-		return false, fmt.Errorf("node 0's term %+v was not over when its message landed at %v", t, create.apply.At)
+	if t := r.Result.History.Terms[0]; t.Node != 0 || t.End >= create.Apply.At {
+		return false, fmt.Errorf("node 0's term %+v was not over when its message landed at %v", t, create.Apply.At)
 	}
 	items, closed := readStored(r.cfg, r.Result.History).closed(b)
 	if !closed {
@@ -109,9 +110,9 @@ func closersRaceRun(r judged, applied int) error {
 	var ok200, ok412 int
 	for _, c := range locks {
 		switch {
-		case c.applied(200):
+		case c.Applied(200):
 			ok200++
-		case c.applied(412):
+		case c.Applied(412):
 			ok412++
 		}
 	}
@@ -123,13 +124,13 @@ func closersRaceRun(r judged, applied int) error {
 		return fmt.Errorf("the first lock object lists the held message: %v", first.Items)
 	}
 	create := firstApplied(on(r.calls, "PutObject", held.Message.Key), 200)
-	var slow *call
+	var slow *designtest.Call
 	for _, c := range on(r.calls, "ListObjectsV2", r.cfg.DataPrefix(b)) {
-		if c.node == 1 {
+		if c.Node == 1 {
 			slow = c
 		}
 	}
-	if create == nil || slow == nil || slow.apply == nil || slow.apply.At <= create.apply.At {
+	if create == nil || slow == nil || slow.Apply == nil || slow.Apply.At <= create.Apply.At {
 		return fmt.Errorf("node 1's listing of the bag (%+v) did not land after the message (%+v)", slow, create)
 	}
 	return nil
