@@ -28,8 +28,10 @@ import (
 // directly or through records derived from it, and a term whose
 // acquisition did not, until electors re-established the chain; and an
 // entry below a predecessor's watermark when the watermark came to one of
-// the two terms through records derived from it and not to the other
-// (lineage: the terms each write can reach). A torn read (S3 answered a
+// the two terms through records derived from it and not to the other, or
+// the entry's term holds a token of the token space it spent (it may
+// link to no previous term, and be handed no watermark) (lineage: the
+// terms each write can reach). A torn read (S3 answered a
 // read with the body of one version and the ETag of another) by a
 // protocol that does not tolerate them excuses overlaps involving its
 // reader, from the read's send until a lease and a term after its answer,

@@ -148,6 +148,11 @@ type lineage struct {
 	// whole history is judged in full.
 	judged []linearizability.Violation
 	whole  bool
+	// spent says, for each term, that it holds a token above
+	// faults.MaxNativeToken or took over a record that held one: the
+	// token space is spent, and its acquisition may link to no previous
+	// term (the elector links to no record that holds the largest token).
+	spent []bool
 }
 
 // foreignWrite is one write of the lock object by someone else, or a
@@ -255,6 +260,7 @@ func newLineage(h *sim.History, fw []foreignWrite, initial uint64) *lineage {
 		}
 		l.foreign[f].reestablished = reestablished(h, tr.acquired, from, initial)
 	}
+	l.spent = spent
 	l.class = make([]string, len(h.Terms))
 	for j, t := range h.Terms {
 		var own writeSet

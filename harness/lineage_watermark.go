@@ -104,6 +104,13 @@ func (l *lineage) watermarkExcused(h *sim.History, v linearizability.Violation) 
 				if jw >= 0 && jp >= 0 && h.Terms[jp].Start > h.Terms[jw].Start && l.class[jp] != l.class[jw] {
 					apart = apart.union(l.of[jw]).union(l.of[jp])
 				}
+				// An entry's term of a spent token space may have been
+				// handed no watermark at all (its acquisition linked to
+				// no previous term): the doing of the foreign writes of
+				// its lineage, which spent the tokens.
+				if jw >= 0 && l.spent[jw] {
+					apart = apart.union(l.of[jw])
+				}
 				return apart.members()
 			}
 		}
