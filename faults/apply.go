@@ -117,14 +117,7 @@ func install(p *Plan, w *sim.World, enc RecordEncoder, reqMax time.Duration) {
 	in.enc = enc
 	in.lateFrom = p.HealAt.D() - in.latest(p, reqMax)
 	if o := p.Initial; o != nil {
-		// Before any node starts: the first of the S3 history's requests.
-		body := in.objectBody(o)
-		_ = w.OutsideWrite(body)
-		how := "holds " + quoteBody(body)
-		if o.Foreign() {
-			how += ", which no elector wrote"
-		}
-		w.Fault(sim.FaultInitial, sim.FaultSpan{Node: -1}, "before the run, the lock object "+how)
+		in.writeInitial(w, o)
 	}
 	for _, a := range p.Apps {
 		w.Node(a.Node).SetApp(a.Mode, a.Work.D())
@@ -224,6 +217,18 @@ func install(p *Plan, w *sim.World, enc RecordEncoder, reqMax time.Duration) {
 	}
 	recordClocks(w, p.Clocks)
 	w.SetFaults(in)
+}
+
+// writeInitial writes the object o describes before any node starts: the
+// first of the S3 history's requests.
+func (in *injector) writeInitial(w *sim.World, o *Object) {
+	body := in.objectBody(o)
+	_ = w.OutsideWrite(body)
+	how := "holds " + quoteBody(body)
+	if o.Foreign() {
+		how += ", which no elector wrote"
+	}
+	w.Fault(sim.FaultInitial, sim.FaultSpan{Node: -1}, "before the run, the lock object "+how)
 }
 
 // recordClocks notes in the trace, before the nodes start, each clock the

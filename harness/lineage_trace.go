@@ -212,49 +212,8 @@ func traceLineage(h *sim.History, fw []foreignWrite) traced {
 			foreignOf[w.op] = f
 		}
 	}
-	// versions holds every write of each content: the writes from outside
-	// the nodes from the start (a foreign write derives from itself), the
-	// electors' as they are sent.
-	versions := map[objectContent][]*version{}
-	for i := range h.S3 {
-		if c, ok := written(&h.S3[i]); ok && h.S3[i].Node < 0 {
-			var self writeSet
-			if f, ok := foreignOf[i]; ok {
-				self.add(f)
-			}
-			versions[c] = append(versions[c], &version{at: h.S3[i].Call, read: self, handOver: self, foreign: true})
-		}
-	}
-	// observed holds when answers showed each content.
-	observed := map[objectContent][]time.Duration{}
-	for i := range h.S3 {
-		if op := &h.S3[i]; op.Node >= 0 && op.Return >= 0 {
-			if c, ok := showed(op); ok {
-				observed[c] = append(observed[c], op.Return)
-			}
-		}
-	}
-	// takers holds, for each content, the conditional writes that
-	// replaced it and were answered so: when sent, when answered.
-	takers := map[objectContent][][2]time.Duration{}
-	for i := range h.S3 {
-		if op := &h.S3[i]; op.Node >= 0 && op.Status == 200 && op.Return >= 0 {
-			if r, ok := replaced(op); ok {
-				takers[r] = append(takers[r], [2]time.Duration{op.Call, op.Return})
-			}
-		}
-	}
-	// superseded reports whether content c was no longer current at at:
-	// a write that replaced it was answered before, and c was not written
-	// again since that write was sent.
-	superseded := func(c objectContent, at time.Duration) bool {
-		for _, w := range takers[c] {
-			if w[1] < at && !slices.ContainsFunc(versions[c], func(v *version) bool { return v.at > w[0] && v.at < at }) {
-				return true
-			}
-		}
-		return false
-	}
+	cs := indexContents(h, foreignOf)
+	versions, observed := cs.versions, cs.observed
 	// replacedAt is, for each conditional write, as of when it is taken
 	// to have replaced the content it names.
 	replacedAt := map[int]time.Duration{}
@@ -304,7 +263,7 @@ func traceLineage(h *sim.History, fw []foreignWrite) traced {
 				switch {
 				case op.Applied >= op.Call:
 					until = op.Applied
-				case op.Return < 0 || superseded(r, op.Call):
+				case op.Return < 0 || cs.superseded(r, op.Call):
 					if until = op.Return; until < 0 {
 						until = firstShown(observed[c], op.Call, h.End)
 					}
@@ -360,4 +319,55 @@ func traceLineage(h *sim.History, fw []foreignWrite) traced {
 		}
 	}
 	return out
+}
+
+// contents indexes a history by the lock object's contents.
+type contents struct {
+	// versions holds every write of each content: the writes from
+	// outside the nodes from the start (a foreign write derives from
+	// itself), the electors' as traceLineage meets them.
+	versions map[objectContent][]*version
+	// observed holds when answers showed each content.
+	observed map[objectContent][]time.Duration
+	// takers holds, for each content, the conditional writes that
+	// replaced it and were answered so: when sent, when answered.
+	takers map[objectContent][][2]time.Duration
+}
+
+// indexContents indexes h; foreignOf maps the index in h.S3 of each
+// foreign write to its index among the run's foreign writes.
+func indexContents(h *sim.History, foreignOf map[int]int) *contents {
+	cs := &contents{versions: map[objectContent][]*version{}, observed: map[objectContent][]time.Duration{}, takers: map[objectContent][][2]time.Duration{}}
+	for i := range h.S3 {
+		op := &h.S3[i]
+		if c, ok := written(op); ok && op.Node < 0 {
+			var self writeSet
+			if f, ok := foreignOf[i]; ok {
+				self.add(f)
+			}
+			cs.versions[c] = append(cs.versions[c], &version{at: op.Call, read: self, handOver: self, foreign: true})
+		}
+		if op.Node < 0 || op.Return < 0 {
+			continue
+		}
+		if c, ok := showed(op); ok {
+			cs.observed[c] = append(cs.observed[c], op.Return)
+		}
+		if r, ok := replaced(op); ok && op.Status == 200 {
+			cs.takers[r] = append(cs.takers[r], [2]time.Duration{op.Call, op.Return})
+		}
+	}
+	return cs
+}
+
+// superseded reports whether content c was no longer current at at: a
+// write that replaced it was answered before, and c was not written again
+// since that write was sent.
+func (cs *contents) superseded(c objectContent, at time.Duration) bool {
+	for _, w := range cs.takers[c] {
+		if w[1] < at && !slices.ContainsFunc(cs.versions[c], func(v *version) bool { return v.at > w[0] && v.at < at }) {
+			return true
+		}
+	}
+	return false
 }
