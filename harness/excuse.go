@@ -44,9 +44,7 @@ import (
 // lock early), overlaps involving that other node until its term ends or
 // could have ended.
 // A wrong answer of a protocol to its application (AnswerCheck) is
-// excused only by a fault on its node whose window covers the answer, or
-// by a foreign write of bytes that node wrote itself (a restore of its own
-// write), which it may take for its own write applied.
+// excused only by a fault on its node whose window covers the answer.
 // Nothing excuses a stale write the fence accepted (its rule), nor an
 // overlap once faults and the time they can affect are over.
 type Excuse struct {
@@ -415,7 +413,6 @@ func excusesFor(v linearizability.Violation, ov *linearizability.Overlap, staleG
 				return []Excuse{e}
 			}
 		}
-		return ownBytesExcuse(v, xs, l, h)
 	case v.Checker == linearizability.WatermarkChecker:
 		return byForeign(l.watermarkExcused(h, v))
 	case v.Checker == "unique-holder" || v.Checker == "monotonic-tokens" ||
@@ -472,41 +469,6 @@ func staleGrant(v linearizability.Violation, h *sim.History) bool {
 	}
 	for _, t := range h.Terms {
 		if t.Start < v.At && t.Token > v.Token {
-			return true
-		}
-	}
-	return false
-}
-
-// ownBytesExcuse returns the overlap excuse of a foreign write, covering
-// v's instant, that wrote bytes one of v's nodes had written itself
-// before (a restore of its own write: the node may take it for its own
-// write applied, and its term for renewed); nil if there is none.
-func ownBytesExcuse(v linearizability.Violation, xs []Excuse, l *lineage, h *sim.History) []Excuse {
-	if l == nil {
-		return nil
-	}
-	for _, f := range l.foreign {
-		if f.torn || f.op < 0 || !wroteBefore(h, h.S3[f.op], v.Nodes) {
-			continue
-		}
-		for _, e := range xs {
-			if !e.Tokens && e.Fault == xs[f.excuse].Fault && e.From <= v.At && v.At <= e.To {
-				return []Excuse{e}
-			}
-		}
-	}
-	return nil
-}
-
-// wroteBefore reports whether one of nodes sent a PutObject of op's body
-// before op.
-func wroteBefore(h *sim.History, op sim.S3Op, nodes []int) bool {
-	if op.Op != "PutObject" || op.BodyETag == "" {
-		return false
-	}
-	for _, o := range h.S3 {
-		if o.Op == "PutObject" && o.Call < op.Call && o.BodyETag == op.BodyETag && slices.Contains(nodes, o.Node) {
 			return true
 		}
 	}

@@ -148,8 +148,10 @@ func (t *answeredTerm) deadlineAt(at time.Duration) (d termDeadline, ok bool) {
 
 // termsOf is the node's terms, from the successes it learned of: each
 // PutObject it sent answered 200, and each read that showed a record it
-// wrote (an answer lost, a 412 after an SDK retry), learned of when the
-// node looked at the answer (lookedAt).
+// wrote (an answer lost, a 412 after an SDK retry; or its own bytes
+// written again by someone else, which it cannot tell from its write
+// applied: ownBytes), learned of when the node looked at the answer
+// (lookedAt).
 func (j *answerJudge) termsOf() map[termKey][]*answeredTerm {
 	type learned struct {
 		at time.Duration
@@ -170,7 +172,11 @@ func (j *answerJudge) termsOf() map[termKey][]*answeredTerm {
 		default:
 			continue
 		}
-		if w, ok := j.lock.latest(etag, op.Return); ok && w.op.Node == j.node && w.op.Incarnation == op.Incarnation && w.record && !w.released {
+		w, ok := j.lock.latest(etag, op.Return)
+		if ok && w.op.Node < 0 {
+			w = j.ownBytes(w, op)
+		}
+		if ok && w.op.Node == j.node && w.op.Incarnation == op.Incarnation && w.record && !w.released {
 			ls = append(ls, learned{j.lookedAt(op), w})
 		}
 	}
@@ -281,4 +287,21 @@ func (t *answeredTerm) deadlineBefore(at time.Duration) (d termDeadline, ok bool
 		d, ok = x, true
 	}
 	return d, ok
+}
+
+// ownBytes returns, for w, a write from outside the nodes that read
+// showed, the node's own write of the same bytes in read's incarnation,
+// sent before the answer (the first attempt, whose send the elector
+// counts from), as the node takes what it shows: its write applied. It
+// returns w if the node sent no such write.
+func (j *answerJudge) ownBytes(w *lockWrite, read *sim.S3Op) *lockWrite {
+	for i := range j.h.S3 {
+		o := &j.h.S3[i]
+		if o.Node == j.node && o.Incarnation == read.Incarnation && o.Op == "PutObject" && o.Call <= read.Return && unquote(o.BodyETag) == w.etag {
+			own := *w
+			own.op, own.send = o, o.Call
+			return &own
+		}
+	}
+	return w
 }
