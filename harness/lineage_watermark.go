@@ -30,7 +30,13 @@ func (l *lineage) checkWatermarks(h *sim.History, wh linearizability.WatermarkHi
 		return subs[name]
 	}
 	for _, w := range wh.Writes {
-		s := sub(setName(l.entryLineage(h, w)))
+		name := setName(l.entryLineage(h, w))
+		if j := termOf(h, w.Node, w.Token, w.At); j >= 0 && l.spent[j] {
+			// A token of a spent token space orders nothing: its term's
+			// entries are judged apart, with no predecessor.
+			name += "#" + strconv.Itoa(j)
+		}
+		s := sub(name)
 		s.Writes = append(s.Writes, w)
 	}
 	for _, p := range wh.Publications {
