@@ -15,17 +15,19 @@ import (
 // reads returned.
 func (a *recordAudit) decodeViolations(h *sim.History) []linearizability.Violation {
 	var out []linearizability.Violation
-	judged := map[string]bool{}
 	for op := range answered(h) {
-		etag := unquote(op.ETag)
-		if op.Op != "GetObject" || judged[etag] {
+		if op.Op != "GetObject" {
 			continue
 		}
-		judged[etag] = true
+		etag := unquote(op.ETag)
 		want, ok := a.read(etag)
 		if !ok {
 			continue // a body the history does not hold
 		}
+		if want.decodeJudged {
+			continue
+		}
+		want.decodeJudged = true
 		if why := decodedOtherwise(a.bodies[etag], want); why != "" {
 			out = append(out, auditViolation(RuleRecordDecode, op, op.Return, want.rec.Token,
 				fmt.Sprintf("node %d read a body at %v that protocol.DecodeRecord %s: %.200q", op.Node, op.Return, why, a.bodies[etag])))
