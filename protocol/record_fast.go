@@ -14,6 +14,7 @@ package protocol
 // encoding/json gives. record_fast_test.go checks both against encoding/json.
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"math"
 	"strconv"
@@ -219,9 +220,10 @@ type recordParser struct {
 	i int
 }
 
-// The keys of Record and PreviousTerm, as the parser numbers them.
+// The keys of Record and PreviousTerm, as the parser numbers them: in the
+// order Encode writes them, which the parser tries first.
 var (
-	recordKeys   = []string{"holder", "token", "leaseDurationMs", "acquireTime", "renewTime", "nonce", "released", "previous", "watermark", "updates"}
+	recordKeys   = []string{"holder", "token", "leaseDurationMs", "acquireTime", "renewTime", "nonce", "released", "watermark", "updates", "previous"}
 	previousKeys = []string{"holder", "token", "nonce", "ended", "watermark", "updates"}
 )
 
@@ -247,12 +249,12 @@ func (p *recordParser) record(r *Record, s *stringSpans) bool {
 		case 6:
 			r.Released, ok = p.bool()
 		case 7:
+			ok = p.time(&r.Watermark)
+		case 8:
+			s.updates, ok = p.str()
+		case 9:
 			r.Previous = new(PreviousTerm)
 			ok = p.previous(r.Previous, s)
-		case 8:
-			ok = p.time(&r.Watermark)
-		case 9:
-			s.updates, ok = p.str()
 		}
 		return ok
 	})
@@ -291,12 +293,13 @@ func (p *recordParser) object(keys []string, value func(key int) bool) bool {
 	if p.byte('}') {
 		return true
 	}
-	seen := 0
+	seen, next := 0, 0
 	for {
-		key := p.key(keys)
+		key := p.key(keys, next)
 		if key < 0 || seen&(1<<key) != 0 {
 			return false
 		}
+		next = key + 1
 		seen |= 1 << key
 		p.space()
 		if !p.byte(':') {
@@ -318,15 +321,21 @@ func (p *recordParser) object(keys []string, value func(key int) bool) bool {
 }
 
 // key reads a string that is exactly one of keys, with no escape, and
-// returns its index, or -1 if there is none.
-func (p *recordParser) key(keys []string) int {
+// returns its index, or -1 if there is none. It tries keys[next:] first,
+// then the others: in a body Encode wrote, the next key present is the
+// first one tried that matches.
+func (p *recordParser) key(keys []string, next int) int {
 	rest := p.b[p.i:]
 	if len(rest) < 2 || rest[0] != '"' {
 		return -1
 	}
 	rest = rest[1:]
-	for i, k := range keys {
-		if len(rest) > len(k) && rest[0] == k[0] && rest[len(k)] == '"' && string(rest[:len(k)]) == k {
+	for n := range len(keys) {
+		i := next + n
+		if i >= len(keys) {
+			i -= len(keys)
+		}
+		if k := keys[i]; len(rest) > len(k) && rest[0] == k[0] && rest[len(k)] == '"' && string(rest[:len(k)]) == k {
 			p.i += 1 + len(k) + 1
 			return i
 		}
@@ -362,7 +371,7 @@ func (p *recordParser) str() (span, bool) {
 		return span{}, false
 	}
 	b, start := p.b, p.i
-	j := start
+	j := start + plainWords(b[start:])
 	for j < len(b) && unmarshalsAsIs[b[j]] {
 		j++
 	}
@@ -382,6 +391,27 @@ func (p *recordParser) str() (span, bool) {
 		}
 	}
 	return span{}, false
+}
+
+// plainWords returns the length of the longest run of whole 8-byte words
+// at the start of b whose bytes are all ASCII that json.Unmarshal copies
+// out of a string as they are (unmarshalsAsIs): the bulk of a string,
+// checked a word at a time.
+func plainWords(b []byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	n := 0
+	for ; n+8 <= len(b); n += 8 {
+		w := binary.LittleEndian.Uint64(b[n:])
+		// A byte of 0x80 and up sets its high bit in w; one below 0x20
+		// in the first difference, '"' and '\\' in the others (the xor
+		// zeroes them). A borrow can set the high bit of a byte only
+		// above one that sets its own: the run ends at or before the
+		// first byte that is not plain, never after.
+		if (w|(w-0x20*ones)|((w^'"'*ones)-ones)|((w^'\\'*ones)-ones))&highs != 0 {
+			break
+		}
+	}
+	return n
 }
 
 // uint64 reads a JSON number that is a decimal integer within uint64; it
@@ -425,11 +455,90 @@ func (p *recordParser) bool() (bool, bool) {
 }
 
 // time reads a string into t as encoding/json does, by handing the quoted
-// string to time.Time.UnmarshalJSON, failing if that does.
+// string to time.Time.UnmarshalJSON, failing if that does; a time in UTC
+// in the form Encode writes is read by utcTime.
 func (p *recordParser) time(t *time.Time) bool {
 	sp, ok := p.str()
 	if !ok {
 		return false
 	}
+	if u, ok := utcTime(p.b[sp.start:sp.end]); ok {
+		*t = u
+		return true
+	}
 	return t.UnmarshalJSON(p.b[sp.start-1:sp.end+1]) == nil
+}
+
+// utcTime reads s if it is an RFC 3339 time in UTC as Encode writes it,
+// "2006-01-02T15:04:05Z" with an optional fraction of one to nine digits,
+// giving the time time.Time.UnmarshalJSON gives (the same instant, in
+// UTC); it reports false for anything else, valid or not.
+func utcTime(s []byte) (time.Time, bool) {
+	const layout = "2006-01-02T15:04:05"
+	if len(s) < len(layout)+1 || s[len(s)-1] != 'Z' || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
+		return time.Time{}, false
+	}
+	ok := true
+	num := func(b []byte, hi int) int {
+		n := 0
+		for _, c := range b {
+			if c < '0' || c > '9' {
+				ok = false
+			}
+			n = n*10 + int(c-'0')
+		}
+		if n > hi {
+			ok = false
+		}
+		return n
+	}
+	year, month := num(s[0:4], 9999), num(s[5:7], 12)
+	day, hour, minute, sec := num(s[8:10], 31), num(s[11:13], 23), num(s[14:16], 59), num(s[17:19], 59)
+	if !ok || month < 1 || day < 1 || day > daysIn(month, year) {
+		return time.Time{}, false
+	}
+	nsec := 0
+	if frac := s[len(layout) : len(s)-1]; len(frac) > 0 {
+		if len(frac) < 2 || len(frac) > 10 || frac[0] != '.' {
+			return time.Time{}, false
+		}
+		nsec = num(frac[1:], 999999999)
+		for range 10 - len(frac) {
+			nsec *= 10
+		}
+		if !ok {
+			return time.Time{}, false
+		}
+	}
+	days := daysSinceEpoch(year, month, day)
+	return time.Unix(days*86400+int64(hour*3600+minute*60+sec), int64(nsec)).UTC(), true
+}
+
+// daysIn is the number of days in month of year.
+func daysIn(month, year int) int {
+	switch {
+	case month == 2 && year%4 == 0 && (year%100 != 0 || year%400 == 0):
+		return 29
+	case month == 2:
+		return 28
+	case month == 4 || month == 6 || month == 9 || month == 11:
+		return 30
+	}
+	return 31
+}
+
+// daysSinceEpoch is the number of days from 1970-01-01 to the date in the
+// proleptic Gregorian calendar (negative before it), for years 0 to 9999.
+func daysSinceEpoch(year, month, day int) int64 {
+	// Days from civil (H. Hinnant): years begin in March, so that the
+	// leap day ends one.
+	if month <= 2 {
+		year--
+	}
+	era := (year + 400) / 400 // year >= -1: shifted by one era to stay positive
+	yoe := year + 400 - era*400
+	mp := (month + 9) % 12
+	doy := (153*mp+2)/5 + day - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return int64(era-1)*146097 + int64(doe) - 719468
 }
