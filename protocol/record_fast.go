@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -140,7 +141,8 @@ var marshalsAsIs, unmarshalsAsIs = func() (m, u [256]bool) {
 // decodeRecordFast parses body if it is a JSON object in the shape Encode
 // writes, where json.Unmarshal would give the same Record without error. It
 // reports false for any other body, valid JSON or not, and for anything it is
-// unsure of, leaving that body to encoding/json: an escape in a string, a key
+// unsure of, leaving that body to encoding/json: a string with an escape
+// unescape does not read, a key
 // that is not exactly one of Record's (an unknown key, a key matching only
 // case-insensitively), a repeated key, null, a number that is not a decimal
 // integer in range, a time that time.Time.UnmarshalJSON rejects, trailing
@@ -156,13 +158,17 @@ func decodeRecordFast(body []byte) (Record, bool) {
 	if p.i != len(p.b) {
 		return Record{}, false
 	}
-	s.copyStrings(body, &r)
+	s.copyStrings(&p, &r)
 	return r, true
 }
 
-// A span is a string's content body[start:end], unquoted and not yet
-// copied.
-type span struct{ start, end int }
+// A span is a string's content, not yet copied: body[start:end], or, if
+// unquoted, the parser's unq[start:end], where a string with escapes is
+// written unescaped.
+type span struct {
+	start, end int
+	unquoted   bool
+}
 
 // stringSpans are the string fields of a record as found in the body. They
 // are copied out together once the body has parsed, in one allocation.
@@ -170,11 +176,11 @@ type stringSpans struct {
 	holder, nonce, prevHolder, prevNonce, prevEnded, updates, prevUpdates span
 }
 
-func (s *stringSpans) copyStrings(body []byte, r *Record) {
+func (s *stringSpans) copyStrings(p *recordParser, r *Record) {
 	// The endings Encode writes are constants; don't copy them.
 	var ended Ending
 	copied := [...]span{s.holder, s.nonce, s.prevHolder, s.prevNonce, s.prevEnded, s.updates, s.prevUpdates}
-	switch string(body[s.prevEnded.start:s.prevEnded.end]) {
+	switch string(p.content(s.prevEnded)) {
 	case string(EndedReleased):
 		ended = EndedReleased
 		copied[4] = span{}
@@ -191,7 +197,7 @@ func (s *stringSpans) copyStrings(body []byte, r *Record) {
 		var sb strings.Builder
 		sb.Grow(n)
 		for _, sp := range copied {
-			sb.Write(body[sp.start:sp.end])
+			sb.Write(p.content(sp))
 		}
 		all = sb.String()
 	}
@@ -214,10 +220,20 @@ func (s *stringSpans) copyStrings(body []byte, r *Record) {
 	}
 }
 
-// recordParser reads a body from b[i:].
+// recordParser reads a body from b[i:]; unq holds the strings with
+// escapes, unescaped.
 type recordParser struct {
-	b []byte
-	i int
+	b   []byte
+	i   int
+	unq []byte
+}
+
+// content is the string sp spans, unescaped.
+func (p *recordParser) content(sp span) []byte {
+	if sp.unquoted {
+		return p.unq[sp.start:sp.end]
+	}
+	return p.b[sp.start:sp.end]
 }
 
 // The keys of Record and PreviousTerm, as the parser numbers them: in the
@@ -364,8 +380,9 @@ func (p *recordParser) byte(c byte) bool {
 	return false
 }
 
-// str reads a string that encoding/json would unquote to its bytes as they
-// are: no escape, no control character, valid UTF-8.
+// str reads a string that encoding/json would unquote to the bytes it
+// spans: no control character, valid UTF-8, and escapes only of the
+// forms unescape reads.
 func (p *recordParser) str() (span, bool) {
 	if !p.byte('"') {
 		return span{}, false
@@ -384,13 +401,96 @@ func (p *recordParser) str() (span, bool) {
 			}
 			p.i = j + 1
 			return span{start: start, end: j}, true
-		case c == '\\' || c < 0x20:
+		case c == '\\':
+			return p.unescape(start, j)
+		case c < 0x20:
 			return span{}, false
 		case c >= utf8.RuneSelf:
 			ascii = false
 		}
 	}
 	return span{}, false
+}
+
+// unescape reads the rest of the string that begins at b[start] and has
+// its first escape at b[j], writing it unescaped to unq as
+// json.Unmarshal would: the escapes of one character (\", \\, \/, \b,
+// \f, \n, \r, \t) and \u escapes of runes that are not surrogates. It
+// fails on anything else: a surrogate (json.Unmarshal pairs them or
+// writes U+FFFD), a control character, bytes that are not UTF-8 (a rune
+// an escape writes is whole, so the unescaped string is valid UTF-8 if
+// and only if the bytes between escapes are).
+func (p *recordParser) unescape(start, j int) (span, bool) {
+	b := p.b
+	from := len(p.unq)
+	p.unq = append(p.unq, b[start:j]...)
+	for j < len(b) {
+		c := b[j]
+		switch {
+		case c == '"':
+			if !utf8.Valid(p.unq[from:]) {
+				return span{}, false
+			}
+			p.i = j + 1
+			return span{start: from, end: len(p.unq), unquoted: true}, true
+		case c < 0x20:
+			return span{}, false
+		case c != '\\':
+			p.unq = append(p.unq, c)
+			j++
+			continue
+		}
+		if j+1 >= len(b) {
+			return span{}, false
+		}
+		switch e := b[j+1]; e {
+		case '"', '\\', '/':
+			p.unq = append(p.unq, e)
+		case 'b':
+			p.unq = append(p.unq, '\b')
+		case 'f':
+			p.unq = append(p.unq, '\f')
+		case 'n':
+			p.unq = append(p.unq, '\n')
+		case 'r':
+			p.unq = append(p.unq, '\r')
+		case 't':
+			p.unq = append(p.unq, '\t')
+		case 'u':
+			r, ok := hex4(b[j+2:])
+			if !ok || utf16.IsSurrogate(r) {
+				return span{}, false
+			}
+			p.unq = utf8.AppendRune(p.unq, r)
+			j += 4
+		default:
+			return span{}, false
+		}
+		j += 2
+	}
+	return span{}, false
+}
+
+// hex4 reads the four hexadecimal digits at the start of b as a rune.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
 }
 
 // plainWords returns the length of the longest run of whole 8-byte words
@@ -459,7 +559,7 @@ func (p *recordParser) bool() (bool, bool) {
 // in the form Encode writes is read by utcTime.
 func (p *recordParser) time(t *time.Time) bool {
 	sp, ok := p.str()
-	if !ok {
+	if !ok || sp.unquoted {
 		return false
 	}
 	if u, ok := utcTime(p.b[sp.start:sp.end]); ok {

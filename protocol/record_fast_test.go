@@ -455,6 +455,8 @@ var fastBodies = []string{
 	" {\n\t\"nonce\" : \"0123456789abcdef\",\r\n \"previous\":{ \"ended\":\"expired\",\"token\":0 },\"released\":false } \n",
 	`{}`,
 	`{"holder":"été 😀","token":18446744073709551615,"leaseDurationMs":9223372036854775807}`,
+	`{"holder":"a\"b\\c\/\b\f\n\r\t\u003c\u0026\u003e\u00E9\u20ac\u0000é","nonce":"\u0030123456789abcdef",` +
+		`"updates":"log/\"quoted\" \\ é \u003c\u0026\u003e ","previous":{"ended":"\u0065xpired","updates":"\\"}}`,
 }
 
 // TestDecodeRecordFastPath guards the speed: fastBodies do not fall back
