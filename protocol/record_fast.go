@@ -298,8 +298,10 @@ func (p *recordParser) previous(t *PreviousTerm, s *stringSpans) bool {
 }
 
 // object parses an object, after optional whitespace, whose keys are among
-// keys, each at most once. It calls value with the index of each key, with
-// p at its value, to read the value.
+// keys, each at most once, or are foreign to them (foreign) with a string
+// for value, which it skips as json.Unmarshal ignores them. It calls value
+// with the index of each key of keys, with p at its value, to read the
+// value.
 func (p *recordParser) object(keys []string, value func(key int) bool) bool {
 	p.space()
 	if !p.byte('{') {
@@ -312,18 +314,29 @@ func (p *recordParser) object(keys []string, value func(key int) bool) bool {
 	seen, next := 0, 0
 	for {
 		key := p.key(keys, next)
-		if key < 0 || seen&(1<<key) != 0 {
-			return false
-		}
-		next = key + 1
-		seen |= 1 << key
-		p.space()
-		if !p.byte(':') {
-			return false
-		}
-		p.space()
-		if !value(key) {
-			return false
+		if key == foreignKey {
+			p.space()
+			if !p.byte(':') {
+				return false
+			}
+			p.space()
+			if _, ok := p.str(); !ok {
+				return false
+			}
+		} else {
+			if key < 0 || seen&(1<<key) != 0 {
+				return false
+			}
+			next = key + 1
+			seen |= 1 << key
+			p.space()
+			if !p.byte(':') {
+				return false
+			}
+			p.space()
+			if !value(key) {
+				return false
+			}
 		}
 		p.space()
 		if p.byte('}') {
@@ -336,10 +349,16 @@ func (p *recordParser) object(keys []string, value func(key int) bool) bool {
 	}
 }
 
+// foreignKey is what key returns for a key that json.Unmarshal matches to
+// no field: printable ASCII without escapes, not equal to any of keys when
+// ASCII letters are folded to one case (json.Unmarshal matches keys to
+// fields that way too).
+const foreignKey = -2
+
 // key reads a string that is exactly one of keys, with no escape, and
-// returns its index, or -1 if there is none. It tries keys[next:] first,
-// then the others: in a body Encode wrote, the next key present is the
-// first one tried that matches.
+// returns its index, or foreignKey for a foreign key, or -1 for any other.
+// It tries keys[next:] first, then the others: in a body Encode wrote, the
+// next key present is the first one tried that matches.
 func (p *recordParser) key(keys []string, next int) int {
 	rest := p.b[p.i:]
 	if len(rest) < 2 || rest[0] != '"' {
@@ -356,7 +375,30 @@ func (p *recordParser) key(keys []string, next int) int {
 			return i
 		}
 	}
-	return -1
+	return p.foreign(keys)
+}
+
+// foreign reads a foreign key (foreignKey) and returns foreignKey, or
+// returns -1, reading nothing.
+func (p *recordParser) foreign(keys []string) int {
+	rest := p.b[p.i+1:]
+	n := 0
+	for n < len(rest) && rest[n] != '"' {
+		if c := rest[n]; c < 0x20 || c >= utf8.RuneSelf || c == '\\' {
+			return -1
+		}
+		n++
+	}
+	if n == len(rest) {
+		return -1
+	}
+	for _, k := range keys {
+		if strings.EqualFold(k, string(rest[:n])) {
+			return -1
+		}
+	}
+	p.i += 1 + n + 1
+	return foreignKey
 }
 
 // space skips JSON whitespace.
