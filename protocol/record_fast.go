@@ -620,23 +620,16 @@ func utcTime(s []byte) (time.Time, bool) {
 	if len(s) < len(layout)+1 || s[len(s)-1] != 'Z' || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
 		return time.Time{}, false
 	}
-	ok := true
-	num := func(b []byte, hi int) int {
-		n := 0
-		for _, c := range b {
-			if c < '0' || c > '9' {
-				ok = false
-			}
-			n = n*10 + int(c-'0')
-		}
-		if n > hi {
-			ok = false
-		}
-		return n
-	}
-	year, month := num(s[0:4], 9999), num(s[5:7], 12)
-	day, hour, minute, sec := num(s[8:10], 31), num(s[11:13], 23), num(s[14:16], 59), num(s[17:19], 59)
-	if !ok || month < 1 || day < 1 || day > daysIn(month, year) {
+	y0, ok0 := digits2(s[0:2])
+	y1, ok1 := digits2(s[2:4])
+	month, ok2 := digits2(s[5:7])
+	day, ok3 := digits2(s[8:10])
+	hour, ok4 := digits2(s[11:13])
+	minute, ok5 := digits2(s[14:16])
+	sec, ok6 := digits2(s[17:19])
+	year := y0*100 + y1
+	if !(ok0 && ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || month < 1 || month > 12 || day < 1 || day > daysIn(month, year) ||
+		hour > 23 || minute > 59 || sec > 59 {
 		return time.Time{}, false
 	}
 	nsec := 0
@@ -644,16 +637,24 @@ func utcTime(s []byte) (time.Time, bool) {
 		if len(frac) < 2 || len(frac) > 10 || frac[0] != '.' {
 			return time.Time{}, false
 		}
-		nsec = num(frac[1:], 999999999)
+		for _, c := range frac[1:] {
+			if c < '0' || c > '9' {
+				return time.Time{}, false
+			}
+			nsec = nsec*10 + int(c-'0')
+		}
 		for range 10 - len(frac) {
 			nsec *= 10
-		}
-		if !ok {
-			return time.Time{}, false
 		}
 	}
 	days := daysSinceEpoch(year, month, day)
 	return time.Unix(days*86400+int64(hour*3600+minute*60+sec), int64(nsec)).UTC(), true
+}
+
+// digits2 reads two decimal digits.
+func digits2(b []byte) (int, bool) {
+	d0, d1 := b[0]-'0', b[1]-'0'
+	return int(d0)*10 + int(d1), d0 <= 9 && d1 <= 9
 }
 
 // daysIn is the number of days in month of year.
