@@ -98,6 +98,7 @@ func (s Settings) Pace(h *sim.History, node int, clock sim.ClockModel) []lineari
 	if ops == nil {
 		ops = paceOps(h, node)
 	}
+	var written map[string]string // appliedBodies(h), once needed
 	for first := 0; first < len(ops); first++ {
 		if ops[first].Op != "PutObject" {
 			continue
@@ -119,7 +120,10 @@ func (s Settings) Pace(h *sim.History, node int, clock sim.ClockModel) []lineari
 		if !judged {
 			continue
 		}
-		if applied >= 0 && !paceAcquisition(h, ops[applied]) || applied < 0 && !campaignWrite(ops, call) {
+		if applied >= 0 && written == nil {
+			written = appliedBodies(h)
+		}
+		if applied >= 0 && !paceAcquisition(written, ops[applied]) || applied < 0 && !campaignWrite(ops, call) {
 			continue
 		}
 		sent := ops[call].Call
@@ -306,17 +310,29 @@ func retryable(op *sim.S3Op) bool {
 
 // paceAcquisition reports whether op, a write S3 applied, began a term: it
 // created the object, or its record's token is not the token of the
-// record it replaced.
-func paceAcquisition(h *sim.History, op *sim.S3Op) bool {
+// record it replaced. written is appliedBodies of op's history.
+func paceAcquisition(written map[string]string, op *sim.S3Op) bool {
 	if op.IfNoneMatch == "*" {
 		return true
 	}
-	for i := range h.S3 {
-		if w := &h.S3[i]; w.Op == "PutObject" && w.Body != "" && unquote(w.BodyETag) == unquote(op.IfMatch) {
-			return recordToken(w.Body) != recordToken(op.Body)
-		}
+	if body, ok := written[unquote(op.IfMatch)]; ok {
+		return recordToken(body) != recordToken(op.Body)
 	}
 	return true // it replaced a body the history does not hold: no record of a run's term
+}
+
+// appliedBodies are the bodies of h's applied writes by their ETag,
+// unquoted: the first write's of each.
+func appliedBodies(h *sim.History) map[string]string {
+	bodies := map[string]string{}
+	for i := range h.S3 {
+		if op := &h.S3[i]; op.Op == "PutObject" && op.Body != "" {
+			if etag := unquote(op.BodyETag); bodies[etag] == "" {
+				bodies[etag] = op.Body
+			}
+		}
+	}
+	return bodies
 }
 
 // recordToken is the token of a record's body, 0 if it has none.
