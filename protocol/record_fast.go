@@ -14,6 +14,7 @@ package protocol
 // encoding/json gives. record_fast_test.go checks both against encoding/json.
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"math"
@@ -236,11 +237,24 @@ func (p *recordParser) content(sp span) []byte {
 	return p.b[sp.start:sp.end]
 }
 
-// The keys of Record and PreviousTerm, as the parser numbers them: in the
-// order Encode writes them, which the parser tries first.
+// objectKeys are the keys of an object the parser reads, as it numbers
+// them, and each as Encode writes it before its value: quoted, then a
+// colon.
+type objectKeys struct{ names, colons []string }
+
+func newObjectKeys(names ...string) objectKeys {
+	k := objectKeys{names: names}
+	for _, n := range names {
+		k.colons = append(k.colons, `"`+n+`":`)
+	}
+	return k
+}
+
+// The keys of Record and PreviousTerm: in the order Encode writes them,
+// which the parser tries first.
 var (
-	recordKeys   = []string{"holder", "token", "leaseDurationMs", "acquireTime", "renewTime", "nonce", "released", "watermark", "updates", "previous"}
-	previousKeys = []string{"holder", "token", "nonce", "ended", "watermark", "updates"}
+	recordKeys   = newObjectKeys("holder", "token", "leaseDurationMs", "acquireTime", "renewTime", "nonce", "released", "watermark", "updates", "previous")
+	previousKeys = newObjectKeys("holder", "token", "nonce", "ended", "watermark", "updates")
 )
 
 // record parses the object of a Record into r, its strings into s.
@@ -302,7 +316,7 @@ func (p *recordParser) previous(t *PreviousTerm, s *stringSpans) bool {
 // for value, which it skips as json.Unmarshal ignores them. It calls value
 // with the index of each key of keys, with p at its value, to read the
 // value.
-func (p *recordParser) object(keys []string, value func(key int) bool) bool {
+func (p *recordParser) object(keys objectKeys, value func(key int) bool) bool {
 	p.space()
 	if !p.byte('{') {
 		return false
@@ -313,27 +327,32 @@ func (p *recordParser) object(keys []string, value func(key int) bool) bool {
 	}
 	seen, next := 0, 0
 	for {
-		key := p.key(keys, next)
-		if key == foreignKey {
+		var key int
+		if next < len(keys.colons) && bytes.HasPrefix(p.b[p.i:], []byte(keys.colons[next])) {
+			// The next key as Encode writes it, with its colon.
+			p.i += len(keys.colons[next])
+			key = next
+		} else {
+			p.space()
+			if key = p.key(keys.names, next); key == -1 {
+				return false
+			}
 			p.space()
 			if !p.byte(':') {
 				return false
 			}
-			p.space()
+		}
+		p.space()
+		switch {
+		case key == foreignKey:
 			if _, ok := p.str(); !ok {
 				return false
 			}
-		} else {
-			if key < 0 || seen&(1<<key) != 0 {
-				return false
-			}
+		case seen&(1<<key) != 0:
+			return false
+		default:
 			next = key + 1
 			seen |= 1 << key
-			p.space()
-			if !p.byte(':') {
-				return false
-			}
-			p.space()
 			if !value(key) {
 				return false
 			}
@@ -345,7 +364,6 @@ func (p *recordParser) object(keys []string, value func(key int) bool) bool {
 		if !p.byte(',') {
 			return false
 		}
-		p.space()
 	}
 }
 
