@@ -498,5 +498,8 @@ func describeTerm(p *protocol.PreviousTerm) string {
 
 // unquote strips an ETag's quotes.
 func unquote(etag string) string {
+	if n := len(etag); n > 2 && etag[0] == '"' && etag[n-1] == '"' && etag[1] != '"' && etag[n-2] != '"' {
+		return etag[1 : n-1] // one pair of quotes, the common case
+	}
 	return strings.Trim(etag, `"`)
 }

@@ -139,3 +139,13 @@ func mustMarshal(t *testing.T, r protocol.Record) string {
 	}
 	return string(b)
 }
+
+// TestUnquote: unquote strips all the quotes around an ETag, as
+// strings.Trim does, whatever the ETag.
+func TestUnquote(t *testing.T) {
+	for _, etag := range []string{`"abc"`, `abc`, `""`, `"`, ``, `""abc""`, `"abc`, `abc"`, `"a"b"`, `"""`, `"a"`} {
+		if got, want := unquote(etag), strings.Trim(etag, `"`); got != want {
+			t.Errorf("unquote(%q) = %q, want %q", etag, got, want)
+		}
+	}
+}
