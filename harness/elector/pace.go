@@ -224,7 +224,24 @@ func scanRecord(body string) (token uint64, released bool) {
 		}
 		token, _ = strconv.ParseUint(body[i+len(key):j], 10, 64)
 	}
-	return token, strings.Contains(body, `"released":true`)
+	return token, releasedTrue(body)
+}
+
+// releasedTrue reports whether body holds `"released":true`, as
+// strings.Contains does, looking only where the rare byte 'u' of "true" is.
+func releasedTrue(body string) bool {
+	const key = `"released":true`
+	const u = len(`"released":tr`) // the index of the key's 'u'
+	for i := u; i < len(body); i++ {
+		j := strings.IndexByte(body[i:], 'u')
+		if j < 0 {
+			return false
+		}
+		if i += j; i-u+len(key) <= len(body) && body[i-u:i-u+len(key)] == key {
+			return true
+		}
+	}
+	return false
 }
 
 // requestTimeout is the elector's bound on each S3 call: RequestTimeout, or
@@ -277,7 +294,13 @@ func campaignWrite(ops []*sim.S3Op, i int) bool {
 
 // paceOps are node's requests, in the order it sent them.
 func paceOps(h *sim.History, node int) []*sim.S3Op {
-	var ops []*sim.S3Op
+	n := 0
+	for i := range h.S3 {
+		if h.S3[i].Node == node {
+			n++
+		}
+	}
+	ops := make([]*sim.S3Op, 0, n)
 	for i := range h.S3 {
 		if h.S3[i].Node == node {
 			ops = append(ops, &h.S3[i])

@@ -149,3 +149,21 @@ func TestUnquote(t *testing.T) {
 		}
 	}
 }
+
+// TestReleasedTrue: releasedTrue finds `"released":true` wherever
+// strings.Contains does, and only there.
+func TestReleasedTrue(t *testing.T) {
+	pieces := []string{`"released":true`, `"released":tru`, `"released":false`, `u`, `uu`, `"`, `true`, `released`, `:`, `x`, `"token":1`}
+	for n := range 20000 {
+		var b strings.Builder
+		for k := n; k > 0; k /= len(pieces) + 1 {
+			if i := k % (len(pieces) + 1); i > 0 {
+				b.WriteString(pieces[i-1])
+			}
+		}
+		body := b.String()
+		if got, want := releasedTrue(body), strings.Contains(body, `"released":true`); got != want {
+			t.Fatalf("releasedTrue(%q) = %v, want %v", body, got, want)
+		}
+	}
+}
