@@ -214,6 +214,8 @@ type recordAudit struct {
 	// disagreements are where the fast readings and the reference's
 	// disagree (RuleRecordReadings).
 	disagreements []linearizability.Violation
+	// scratch holds a body for protocol.DecodeRecord, which takes bytes.
+	scratch []byte
 }
 
 // auditedBody is a body as the reference reads it: the record, or why it
