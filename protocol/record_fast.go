@@ -578,25 +578,26 @@ func plainWords(b []byte) int {
 // leaves a fraction or exponent, or a leading zero, unread, for the caller to
 // fail on as it would on any character but ',', '}' or whitespace.
 func (p *recordParser) uint64() (uint64, bool) {
-	if p.i >= len(p.b) || p.b[p.i] < '0' || p.b[p.i] > '9' {
+	b, i := p.b, p.i
+	if i >= len(b) || b[i] < '0' || b[i] > '9' {
 		return 0, false
 	}
-	if p.b[p.i] == '0' {
+	if b[i] == '0' {
 		p.i++
 		return 0, true
 	}
 	var n uint64
-	for ; p.i < len(p.b); p.i++ {
-		c := p.b[p.i]
-		if c < '0' || c > '9' {
+	for ; i < len(b); i++ {
+		d := uint64(b[i] - '0')
+		if d > 9 {
 			break
 		}
-		d := uint64(c - '0')
 		if n > (math.MaxUint64-d)/10 {
 			return 0, false // out of range: an UnmarshalTypeError
 		}
 		n = n*10 + d
 	}
+	p.i = i
 	return n, true
 }
 
