@@ -153,7 +153,7 @@ func TestUnquote(t *testing.T) {
 // TestReleasedTrue: releasedTrue finds `"released":true` wherever
 // strings.Contains does, and only there.
 func TestReleasedTrue(t *testing.T) {
-	pieces := []string{`"released":true`, `"released":tru`, `"released":false`, `u`, `uu`, `"`, `true`, `released`, `:`, `x`, `"token":1`}
+	pieces := []string{`"released":true`, `"released":tru`, `"released":false`, `u`, `:`, `"`, `true`, `released`, `::`, `x`, `"token":1`}
 	for n := range 20000 {
 		var b strings.Builder
 		for k := n; k > 0; k /= len(pieces) + 1 {
