@@ -120,10 +120,14 @@ func (s Settings) Pace(h *sim.History, node int, clock sim.ClockModel) []lineari
 		if !judged {
 			continue
 		}
-		if applied >= 0 && written == nil {
-			written = appliedBodies(h)
+		var token uint64 // of the record S3 applied, if it did
+		if applied >= 0 {
+			if written == nil {
+				written = appliedBodies(h)
+			}
+			token = recordToken(ops[applied].Body)
 		}
-		if applied >= 0 && !paceAcquisition(written, ops[applied]) || applied < 0 && !campaignWrite(ops, call) {
+		if applied >= 0 && !paceAcquisition(written, ops[applied], token) || applied < 0 && !campaignWrite(ops, call) {
 			continue
 		}
 		sent := ops[call].Call
@@ -141,9 +145,7 @@ func (s Settings) Pace(h *sim.History, node int, clock sim.ClockModel) []lineari
 			continue
 		}
 		what := "not applied"
-		var token uint64
 		if applied >= 0 {
-			token = recordToken(ops[applied].Body)
 			what = fmt.Sprintf("with token %d, applied", token)
 		}
 		if next == nil || next.Call > limit {
@@ -335,13 +337,14 @@ func retryable(op *sim.S3Op) bool {
 
 // paceAcquisition reports whether op, a write S3 applied, began a term: it
 // created the object, or its record's token is not the token of the
-// record it replaced. written is appliedBodies of op's history.
-func paceAcquisition(written map[string]string, op *sim.S3Op) bool {
+// record it replaced. written is appliedBodies of op's history; token,
+// recordToken of op's body.
+func paceAcquisition(written map[string]string, op *sim.S3Op, token uint64) bool {
 	if op.IfNoneMatch == "*" {
 		return true
 	}
 	if body, ok := written[unquote(op.IfMatch)]; ok {
-		return recordToken(body) != recordToken(op.Body)
+		return recordToken(body) != token
 	}
 	return true // it replaced a body the history does not hold: no record of a run's term
 }
