@@ -194,7 +194,14 @@ func lineageEvents(h *sim.History) []lineageEvent {
 		evs = append(evs, lineageEvent{h.Terms[j].Start, evTerm, j})
 	}
 	slices.SortFunc(evs, func(a, b lineageEvent) int {
-		return cmp.Or(cmp.Compare(a.at, b.at), a.kind-b.kind, a.i-b.i)
+		// cmp.Or of the three, without computing those it does not need.
+		switch {
+		case a.at != b.at:
+			return cmp.Compare(a.at, b.at)
+		case a.kind != b.kind:
+			return a.kind - b.kind
+		}
+		return a.i - b.i
 	})
 	return evs
 }

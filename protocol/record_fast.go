@@ -14,11 +14,14 @@ package protocol
 // encoding/json gives. record_fast_test.go checks both against encoding/json.
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -139,7 +142,8 @@ var marshalsAsIs, unmarshalsAsIs = func() (m, u [256]bool) {
 // decodeRecordFast parses body if it is a JSON object in the shape Encode
 // writes, where json.Unmarshal would give the same Record without error. It
 // reports false for any other body, valid JSON or not, and for anything it is
-// unsure of, leaving that body to encoding/json: an escape in a string, a key
+// unsure of, leaving that body to encoding/json: a string with an escape
+// unescape does not read, a key
 // that is not exactly one of Record's (an unknown key, a key matching only
 // case-insensitively), a repeated key, null, a number that is not a decimal
 // integer in range, a time that time.Time.UnmarshalJSON rejects, trailing
@@ -155,13 +159,17 @@ func decodeRecordFast(body []byte) (Record, bool) {
 	if p.i != len(p.b) {
 		return Record{}, false
 	}
-	s.copyStrings(body, &r)
+	s.copyStrings(&p, &r)
 	return r, true
 }
 
-// A span is a string's content body[start:end], unquoted and not yet
-// copied.
-type span struct{ start, end int }
+// A span is a string's content, not yet copied: body[start:end], or, if
+// unquoted, the parser's unq[start:end], where a string with escapes is
+// written unescaped.
+type span struct {
+	start, end int
+	unquoted   bool
+}
 
 // stringSpans are the string fields of a record as found in the body. They
 // are copied out together once the body has parsed, in one allocation.
@@ -169,11 +177,11 @@ type stringSpans struct {
 	holder, nonce, prevHolder, prevNonce, prevEnded, updates, prevUpdates span
 }
 
-func (s *stringSpans) copyStrings(body []byte, r *Record) {
+func (s *stringSpans) copyStrings(p *recordParser, r *Record) {
 	// The endings Encode writes are constants; don't copy them.
 	var ended Ending
 	copied := [...]span{s.holder, s.nonce, s.prevHolder, s.prevNonce, s.prevEnded, s.updates, s.prevUpdates}
-	switch string(body[s.prevEnded.start:s.prevEnded.end]) {
+	switch string(p.content(s.prevEnded)) {
 	case string(EndedReleased):
 		ended = EndedReleased
 		copied[4] = span{}
@@ -190,7 +198,7 @@ func (s *stringSpans) copyStrings(body []byte, r *Record) {
 		var sb strings.Builder
 		sb.Grow(n)
 		for _, sp := range copied {
-			sb.Write(body[sp.start:sp.end])
+			sb.Write(p.content(sp))
 		}
 		all = sb.String()
 	}
@@ -213,16 +221,40 @@ func (s *stringSpans) copyStrings(body []byte, r *Record) {
 	}
 }
 
-// recordParser reads a body from b[i:].
+// recordParser reads a body from b[i:]; unq holds the strings with
+// escapes, unescaped.
 type recordParser struct {
-	b []byte
-	i int
+	b   []byte
+	i   int
+	unq []byte
 }
 
-// The keys of Record and PreviousTerm, as the parser numbers them.
+// content is the string sp spans, unescaped.
+func (p *recordParser) content(sp span) []byte {
+	if sp.unquoted {
+		return p.unq[sp.start:sp.end]
+	}
+	return p.b[sp.start:sp.end]
+}
+
+// objectKeys are the keys of an object the parser reads, as it numbers
+// them, and each as Encode writes it before its value: quoted, then a
+// colon.
+type objectKeys struct{ names, colons []string }
+
+func newObjectKeys(names ...string) objectKeys {
+	k := objectKeys{names: names}
+	for _, n := range names {
+		k.colons = append(k.colons, `"`+n+`":`)
+	}
+	return k
+}
+
+// The keys of Record and PreviousTerm: in the order Encode writes them,
+// which the parser tries first.
 var (
-	recordKeys   = []string{"holder", "token", "leaseDurationMs", "acquireTime", "renewTime", "nonce", "released", "previous", "watermark", "updates"}
-	previousKeys = []string{"holder", "token", "nonce", "ended", "watermark", "updates"}
+	recordKeys   = newObjectKeys("holder", "token", "leaseDurationMs", "acquireTime", "renewTime", "nonce", "released", "watermark", "updates", "previous")
+	previousKeys = newObjectKeys("holder", "token", "nonce", "ended", "watermark", "updates")
 )
 
 // record parses the object of a Record into r, its strings into s.
@@ -247,12 +279,12 @@ func (p *recordParser) record(r *Record, s *stringSpans) bool {
 		case 6:
 			r.Released, ok = p.bool()
 		case 7:
+			ok = p.time(&r.Watermark)
+		case 8:
+			s.updates, ok = p.str()
+		case 9:
 			r.Previous = new(PreviousTerm)
 			ok = p.previous(r.Previous, s)
-		case 8:
-			ok = p.time(&r.Watermark)
-		case 9:
-			s.updates, ok = p.str()
 		}
 		return ok
 	})
@@ -280,9 +312,11 @@ func (p *recordParser) previous(t *PreviousTerm, s *stringSpans) bool {
 }
 
 // object parses an object, after optional whitespace, whose keys are among
-// keys, each at most once. It calls value with the index of each key, with
-// p at its value, to read the value.
-func (p *recordParser) object(keys []string, value func(key int) bool) bool {
+// keys, each at most once, or are foreign to them (foreign) with a string
+// for value, which it skips as json.Unmarshal ignores them. It calls value
+// with the index of each key of keys, with p at its value, to read the
+// value.
+func (p *recordParser) object(keys objectKeys, value func(key int) bool) bool {
 	p.space()
 	if !p.byte('{') {
 		return false
@@ -291,20 +325,37 @@ func (p *recordParser) object(keys []string, value func(key int) bool) bool {
 	if p.byte('}') {
 		return true
 	}
-	seen := 0
+	seen, next := 0, 0
 	for {
-		key := p.key(keys)
-		if key < 0 || seen&(1<<key) != 0 {
-			return false
+		var key int
+		if next < len(keys.colons) && bytes.HasPrefix(p.b[p.i:], []byte(keys.colons[next])) {
+			// The next key as Encode writes it, with its colon.
+			p.i += len(keys.colons[next])
+			key = next
+		} else {
+			p.space()
+			if key = p.key(keys.names, next); key == -1 {
+				return false
+			}
+			p.space()
+			if !p.byte(':') {
+				return false
+			}
 		}
-		seen |= 1 << key
 		p.space()
-		if !p.byte(':') {
+		switch {
+		case key == foreignKey:
+			if _, ok := p.str(); !ok {
+				return false
+			}
+		case seen&(1<<key) != 0:
 			return false
-		}
-		p.space()
-		if !value(key) {
-			return false
+		default:
+			next = key + 1
+			seen |= 1 << key
+			if !value(key) {
+				return false
+			}
 		}
 		p.space()
 		if p.byte('}') {
@@ -313,25 +364,59 @@ func (p *recordParser) object(keys []string, value func(key int) bool) bool {
 		if !p.byte(',') {
 			return false
 		}
-		p.space()
 	}
 }
 
+// foreignKey is what key returns for a key that json.Unmarshal matches to
+// no field: printable ASCII without escapes, not equal to any of keys when
+// ASCII letters are folded to one case (json.Unmarshal matches keys to
+// fields that way too).
+const foreignKey = -2
+
 // key reads a string that is exactly one of keys, with no escape, and
-// returns its index, or -1 if there is none.
-func (p *recordParser) key(keys []string) int {
+// returns its index, or foreignKey for a foreign key, or -1 for any other.
+// It tries keys[next:] first, then the others: in a body Encode wrote, the
+// next key present is the first one tried that matches.
+func (p *recordParser) key(keys []string, next int) int {
 	rest := p.b[p.i:]
 	if len(rest) < 2 || rest[0] != '"' {
 		return -1
 	}
 	rest = rest[1:]
-	for i, k := range keys {
-		if len(rest) > len(k) && rest[0] == k[0] && rest[len(k)] == '"' && string(rest[:len(k)]) == k {
+	for n := range len(keys) {
+		i := next + n
+		if i >= len(keys) {
+			i -= len(keys)
+		}
+		if k := keys[i]; len(rest) > len(k) && rest[0] == k[0] && rest[len(k)] == '"' && string(rest[:len(k)]) == k {
 			p.i += 1 + len(k) + 1
 			return i
 		}
 	}
-	return -1
+	return p.foreign(keys)
+}
+
+// foreign reads a foreign key (foreignKey) and returns foreignKey, or
+// returns -1, reading nothing.
+func (p *recordParser) foreign(keys []string) int {
+	rest := p.b[p.i+1:]
+	n := 0
+	for n < len(rest) && rest[n] != '"' {
+		if c := rest[n]; c < 0x20 || c >= utf8.RuneSelf || c == '\\' {
+			return -1
+		}
+		n++
+	}
+	if n == len(rest) {
+		return -1
+	}
+	for _, k := range keys {
+		if strings.EqualFold(k, string(rest[:n])) {
+			return -1
+		}
+	}
+	p.i += 1 + n + 1
+	return foreignKey
 }
 
 // space skips JSON whitespace.
@@ -355,14 +440,15 @@ func (p *recordParser) byte(c byte) bool {
 	return false
 }
 
-// str reads a string that encoding/json would unquote to its bytes as they
-// are: no escape, no control character, valid UTF-8.
+// str reads a string that encoding/json would unquote to the bytes it
+// spans: no control character, valid UTF-8, and escapes only of the
+// forms unescape reads.
 func (p *recordParser) str() (span, bool) {
 	if !p.byte('"') {
 		return span{}, false
 	}
 	b, start := p.b, p.i
-	j := start
+	j := start + plainWords(b[start:])
 	for j < len(b) && unmarshalsAsIs[b[j]] {
 		j++
 	}
@@ -375,7 +461,9 @@ func (p *recordParser) str() (span, bool) {
 			}
 			p.i = j + 1
 			return span{start: start, end: j}, true
-		case c == '\\' || c < 0x20:
+		case c == '\\':
+			return p.unescape(start, j)
+		case c < 0x20:
 			return span{}, false
 		case c >= utf8.RuneSelf:
 			ascii = false
@@ -384,29 +472,132 @@ func (p *recordParser) str() (span, bool) {
 	return span{}, false
 }
 
+// unescape reads the rest of the string that begins at b[start] and has
+// its first escape at b[j], writing it unescaped to unq as
+// json.Unmarshal would: the escapes of one character (\", \\, \/, \b,
+// \f, \n, \r, \t) and \u escapes of runes that are not surrogates. It
+// fails on anything else: a surrogate (json.Unmarshal pairs them or
+// writes U+FFFD), a control character, bytes that are not UTF-8 (a rune
+// an escape writes is whole, so the unescaped string is valid UTF-8 if
+// and only if the bytes between escapes are).
+func (p *recordParser) unescape(start, j int) (span, bool) {
+	b := p.b
+	from := len(p.unq)
+	p.unq = append(p.unq, b[start:j]...)
+	for j < len(b) {
+		c := b[j]
+		switch {
+		case c == '"':
+			if !utf8.Valid(p.unq[from:]) {
+				return span{}, false
+			}
+			p.i = j + 1
+			return span{start: from, end: len(p.unq), unquoted: true}, true
+		case c < 0x20:
+			return span{}, false
+		case c != '\\':
+			p.unq = append(p.unq, c)
+			j++
+			continue
+		}
+		if j+1 >= len(b) {
+			return span{}, false
+		}
+		switch e := b[j+1]; e {
+		case '"', '\\', '/':
+			p.unq = append(p.unq, e)
+		case 'b':
+			p.unq = append(p.unq, '\b')
+		case 'f':
+			p.unq = append(p.unq, '\f')
+		case 'n':
+			p.unq = append(p.unq, '\n')
+		case 'r':
+			p.unq = append(p.unq, '\r')
+		case 't':
+			p.unq = append(p.unq, '\t')
+		case 'u':
+			r, ok := hex4(b[j+2:])
+			if !ok || utf16.IsSurrogate(r) {
+				return span{}, false
+			}
+			p.unq = utf8.AppendRune(p.unq, r)
+			j += 4
+		default:
+			return span{}, false
+		}
+		j += 2
+	}
+	return span{}, false
+}
+
+// hex4 reads the four hexadecimal digits at the start of b as a rune.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// plainWords returns the length of the longest run of whole 8-byte words
+// at the start of b whose bytes are all ASCII that json.Unmarshal copies
+// out of a string as they are (unmarshalsAsIs): the bulk of a string,
+// checked a word at a time.
+func plainWords(b []byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	n := 0
+	for ; n+8 <= len(b); n += 8 {
+		w := binary.LittleEndian.Uint64(b[n:])
+		// A byte of 0x80 and up sets its high bit in w; one below 0x20
+		// in the first difference, '"' and '\\' in the others (the xor
+		// zeroes them). A borrow can set the high bit of a byte only
+		// above one that sets its own: the run ends at or before the
+		// first byte that is not plain, never after.
+		if (w|(w-0x20*ones)|((w^'"'*ones)-ones)|((w^'\\'*ones)-ones))&highs != 0 {
+			break
+		}
+	}
+	return n
+}
+
 // uint64 reads a JSON number that is a decimal integer within uint64; it
 // leaves a fraction or exponent, or a leading zero, unread, for the caller to
 // fail on as it would on any character but ',', '}' or whitespace.
 func (p *recordParser) uint64() (uint64, bool) {
-	if p.i >= len(p.b) || p.b[p.i] < '0' || p.b[p.i] > '9' {
+	b, i := p.b, p.i
+	if i >= len(b) || b[i] < '0' || b[i] > '9' {
 		return 0, false
 	}
-	if p.b[p.i] == '0' {
+	if b[i] == '0' {
 		p.i++
 		return 0, true
 	}
 	var n uint64
-	for ; p.i < len(p.b); p.i++ {
-		c := p.b[p.i]
-		if c < '0' || c > '9' {
+	for ; i < len(b); i++ {
+		d := uint64(b[i] - '0')
+		if d > 9 {
 			break
 		}
-		d := uint64(c - '0')
 		if n > (math.MaxUint64-d)/10 {
 			return 0, false // out of range: an UnmarshalTypeError
 		}
 		n = n*10 + d
 	}
+	p.i = i
 	return n, true
 }
 
@@ -425,11 +616,91 @@ func (p *recordParser) bool() (bool, bool) {
 }
 
 // time reads a string into t as encoding/json does, by handing the quoted
-// string to time.Time.UnmarshalJSON, failing if that does.
+// string to time.Time.UnmarshalJSON, failing if that does; a time in UTC
+// in the form Encode writes is read by utcTime.
 func (p *recordParser) time(t *time.Time) bool {
 	sp, ok := p.str()
-	if !ok {
+	if !ok || sp.unquoted {
 		return false
 	}
+	if u, ok := utcTime(p.b[sp.start:sp.end]); ok {
+		*t = u
+		return true
+	}
 	return t.UnmarshalJSON(p.b[sp.start-1:sp.end+1]) == nil
+}
+
+// utcTime reads s if it is an RFC 3339 time in UTC as Encode writes it,
+// "2006-01-02T15:04:05Z" with an optional fraction of one to nine digits,
+// giving the time time.Time.UnmarshalJSON gives (the same instant, in
+// UTC); it reports false for anything else, valid or not.
+func utcTime(s []byte) (time.Time, bool) {
+	const layout = "2006-01-02T15:04:05"
+	if len(s) < len(layout)+1 || s[len(s)-1] != 'Z' || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
+		return time.Time{}, false
+	}
+	y0, ok0 := digits2(s[0:2])
+	y1, ok1 := digits2(s[2:4])
+	month, ok2 := digits2(s[5:7])
+	day, ok3 := digits2(s[8:10])
+	hour, ok4 := digits2(s[11:13])
+	minute, ok5 := digits2(s[14:16])
+	sec, ok6 := digits2(s[17:19])
+	year := y0*100 + y1
+	if !(ok0 && ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || month < 1 || month > 12 || day < 1 || day > daysIn(month, year) ||
+		hour > 23 || minute > 59 || sec > 59 {
+		return time.Time{}, false
+	}
+	nsec := 0
+	if frac := s[len(layout) : len(s)-1]; len(frac) > 0 {
+		if len(frac) < 2 || len(frac) > 10 || frac[0] != '.' {
+			return time.Time{}, false
+		}
+		for _, c := range frac[1:] {
+			if c < '0' || c > '9' {
+				return time.Time{}, false
+			}
+			nsec = nsec*10 + int(c-'0')
+		}
+		for range 10 - len(frac) {
+			nsec *= 10
+		}
+	}
+	days := daysSinceEpoch(year, month, day)
+	return time.Unix(days*86400+int64(hour*3600+minute*60+sec), int64(nsec)).UTC(), true
+}
+
+// digits2 reads two decimal digits.
+func digits2(b []byte) (int, bool) {
+	d0, d1 := b[0]-'0', b[1]-'0'
+	return int(d0)*10 + int(d1), d0 <= 9 && d1 <= 9
+}
+
+// daysIn is the number of days in month of year.
+func daysIn(month, year int) int {
+	switch {
+	case month == 2 && year%4 == 0 && (year%100 != 0 || year%400 == 0):
+		return 29
+	case month == 2:
+		return 28
+	case month == 4 || month == 6 || month == 9 || month == 11:
+		return 30
+	}
+	return 31
+}
+
+// daysSinceEpoch is the number of days from 1970-01-01 to the date in the
+// proleptic Gregorian calendar (negative before it), for years 0 to 9999.
+func daysSinceEpoch(year, month, day int) int64 {
+	// Days from civil (H. Hinnant): years begin in March, so that the
+	// leap day ends one.
+	if month <= 2 {
+		year--
+	}
+	era := (year + 400) / 400 // year >= -1: shifted by one era to stay positive
+	yoe := year + 400 - era*400
+	mp := (month + 9) % 12
+	doy := (153*mp+2)/5 + day - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return int64(era-1)*146097 + int64(doe) - 719468
 }

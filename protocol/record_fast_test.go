@@ -326,7 +326,8 @@ func nearRecordBody() *rapid.Generator[string] {
 			rapid.Map(rapid.SampledFrom(names), strconv.Quote),
 			rapid.Map(rapid.SampledFrom(names), func(k string) string { return strconv.Quote(strings.ToUpper(k[:1]) + k[1:]) }),
 			rapid.SampledFrom([]string{`"HOLDER"`, `"to\u212aen"`, `"toKen"`, `"relea\u017fed"`, `"previou\u017f"`,
-				`"hold\u0065r"`, `"nonce "`, `"future"`, `""`, `"Ended"`, `"ended"`, `"leaseDurationMS"`}),
+				`"hold\u0065r"`, `"nonce "`, `"future"`, `""`, `"Ended"`, `"ended"`, `"leaseDurationMS"`,
+				`"x-padding"`, `"wAtErMaRk"`, `"UPDATES"`, `"previous"`, `"tökén"`, "\"a\tb\"", `"\\"`}),
 		)
 	}
 	return rapid.Custom(func(t *rapid.T) string {
@@ -455,6 +456,9 @@ var fastBodies = []string{
 	" {\n\t\"nonce\" : \"0123456789abcdef\",\r\n \"previous\":{ \"ended\":\"expired\",\"token\":0 },\"released\":false } \n",
 	`{}`,
 	`{"holder":"été 😀","token":18446744073709551615,"leaseDurationMs":9223372036854775807}`,
+	`{"holder":"a\"b\\c\/\b\f\n\r\t\u003c\u0026\u003e\u00E9\u20ac\u0000é","nonce":"\u0030123456789abcdef",` +
+		`"updates":"log/\"quoted\" \\ é \u003c\u0026\u003e ","previous":{"ended":"\u0065xpired","updates":"\\"}}`,
+	`{"holder":"a","x-padding":"xxxxxxxxxxxxxxxxxxxxxxxx","":"","previous":{"previous":"\"","future":"é"}}`,
 }
 
 // TestDecodeRecordFastPath guards the speed: fastBodies do not fall back

@@ -31,7 +31,7 @@ func TestDecodedOtherwise(t *testing.T) {
 		{"another rule named", ended, &auditedBody{bad: "previous updates", field: "previous.updates"}, "first rule it breaks is its previous.updates"},
 		{"other values", valid, &other, "where the record is"},
 	} {
-		got := decodedOtherwise(c.body, c.reading)
+		got := decodedOtherwise([]byte(c.body), c.reading)
 		if (got == "") != (c.want == "") || !strings.Contains(got, c.want) {
 			t.Errorf("%s: reported %q, want %q", c.name, got, c.want)
 		}

@@ -98,6 +98,7 @@ func (s Settings) Pace(h *sim.History, node int, clock sim.ClockModel) []lineari
 	if ops == nil {
 		ops = paceOps(h, node)
 	}
+	var written map[string]string // appliedBodies(h), once needed
 	for first := 0; first < len(ops); first++ {
 		if ops[first].Op != "PutObject" {
 			continue
@@ -119,7 +120,14 @@ func (s Settings) Pace(h *sim.History, node int, clock sim.ClockModel) []lineari
 		if !judged {
 			continue
 		}
-		if applied >= 0 && !paceAcquisition(h, ops[applied]) || applied < 0 && !campaignWrite(ops, call) {
+		var token uint64 // of the record S3 applied, if it did
+		if applied >= 0 {
+			if written == nil {
+				written = appliedBodies(h)
+			}
+			token = recordToken(ops[applied].Body)
+		}
+		if applied >= 0 && !paceAcquisition(written, ops[applied], token) || applied < 0 && !campaignWrite(ops, call) {
 			continue
 		}
 		sent := ops[call].Call
@@ -137,9 +145,7 @@ func (s Settings) Pace(h *sim.History, node int, clock sim.ClockModel) []lineari
 			continue
 		}
 		what := "not applied"
-		var token uint64
 		if applied >= 0 {
-			token = recordToken(ops[applied].Body)
 			what = fmt.Sprintf("with token %d, applied", token)
 		}
 		if next == nil || next.Call > limit {
@@ -220,7 +226,26 @@ func scanRecord(body string) (token uint64, released bool) {
 		}
 		token, _ = strconv.ParseUint(body[i+len(key):j], 10, 64)
 	}
-	return token, strings.Contains(body, `"released":true`)
+	return token, releasedTrue(body)
+}
+
+// releasedTrue reports whether body holds `"released":true`, as
+// strings.Contains does, looking only at its colons: a JSON body's
+// commonest byte, the quote, makes strings.Contains slow, and a byte of
+// the key's own can fill a record's updates.
+func releasedTrue(body string) bool {
+	const key = `"released":true`
+	const colon = len(`"released"`) // the index of the key's colon
+	for i := colon; i < len(body); i++ {
+		j := strings.IndexByte(body[i:], ':')
+		if j < 0 {
+			return false
+		}
+		if i += j; i-colon+len(key) <= len(body) && body[i-colon:i-colon+len(key)] == key {
+			return true
+		}
+	}
+	return false
 }
 
 // requestTimeout is the elector's bound on each S3 call: RequestTimeout, or
@@ -273,7 +298,13 @@ func campaignWrite(ops []*sim.S3Op, i int) bool {
 
 // paceOps are node's requests, in the order it sent them.
 func paceOps(h *sim.History, node int) []*sim.S3Op {
-	var ops []*sim.S3Op
+	n := 0
+	for i := range h.S3 {
+		if h.S3[i].Node == node {
+			n++
+		}
+	}
+	ops := make([]*sim.S3Op, 0, n)
 	for i := range h.S3 {
 		if h.S3[i].Node == node {
 			ops = append(ops, &h.S3[i])
@@ -306,17 +337,30 @@ func retryable(op *sim.S3Op) bool {
 
 // paceAcquisition reports whether op, a write S3 applied, began a term: it
 // created the object, or its record's token is not the token of the
-// record it replaced.
-func paceAcquisition(h *sim.History, op *sim.S3Op) bool {
+// record it replaced. written is appliedBodies of op's history; token,
+// recordToken of op's body.
+func paceAcquisition(written map[string]string, op *sim.S3Op, token uint64) bool {
 	if op.IfNoneMatch == "*" {
 		return true
 	}
-	for i := range h.S3 {
-		if w := &h.S3[i]; w.Op == "PutObject" && w.Body != "" && unquote(w.BodyETag) == unquote(op.IfMatch) {
-			return recordToken(w.Body) != recordToken(op.Body)
-		}
+	if body, ok := written[unquote(op.IfMatch)]; ok {
+		return recordToken(body) != token
 	}
 	return true // it replaced a body the history does not hold: no record of a run's term
+}
+
+// appliedBodies are the bodies of h's applied writes by their ETag,
+// unquoted: the first write's of each.
+func appliedBodies(h *sim.History) map[string]string {
+	bodies := map[string]string{}
+	for i := range h.S3 {
+		if op := &h.S3[i]; op.Op == "PutObject" && op.Body != "" {
+			if etag := unquote(op.BodyETag); bodies[etag] == "" {
+				bodies[etag] = op.Body
+			}
+		}
+	}
+	return bodies
 }
 
 // recordToken is the token of a record's body, 0 if it has none.
