@@ -42,7 +42,10 @@ import (
 // the order in which applications were told them does not; and, when the
 // node begins a term while another node's term still runs (it took the
 // lock early), overlaps involving that other node until its term ends or
-// could have ended.
+// could have ended. A pause beyond the bound also excuses a term the node
+// began late after one with a higher token: the protocol may begin a term
+// in time and its application hear of it only when the process runs
+// again.
 // A wrong answer of a protocol to its application (AnswerCheck) is
 // excused only by a fault on its node whose window covers the answer.
 // Nothing excuses a stale write the fence accepted (its rule), nor an
@@ -422,7 +425,7 @@ func excusesFor(v linearizability.Violation, ov *linearizability.Overlap, staleG
 		}
 		if v.Checker == "monotonic-tokens" && staleGrant {
 			for _, e := range xs {
-				if e.Clock && involves(e) && e.From <= v.At && v.At <= e.To {
+				if (e.Clock || e.Kind == "pause") && involves(e) && e.From <= v.At && v.At <= e.To {
 					return []Excuse{e}
 				}
 			}

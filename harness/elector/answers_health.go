@@ -62,10 +62,10 @@ func (j *answerJudge) healthy(a *sim.Answer) string {
 	return ""
 }
 
-// stalled reports whether the node did not run (a pause, a stall) from
-// an instant more than LeaseDuration plus the tolerance, less grace,
-// before a (on its clock) until within grace of a: Run could make no
-// progress meanwhile.
+// stalled reports whether the node did not run (a pause, a stall) until
+// within grace of a, from an instant at which Run may have made its last
+// progress (lastActive) more than LeaseDuration plus the tolerance, less
+// grace, before a (on its clock): Run could make no progress meanwhile.
 func (j *answerJudge) stalled(a *sim.Answer, now, grace time.Duration) bool {
 	var ps []sim.FaultSpan
 	for _, f := range j.h.Faults {
@@ -74,11 +74,30 @@ func (j *answerJudge) stalled(a *sim.Answer, now, grace time.Duration) bool {
 		}
 	}
 	for _, p := range sim.MergeSpans(ps) {
-		if p.From <= a.At && p.To+grace >= a.At && now-j.local(p.From) > j.s.LeaseDuration+a.Tolerance-grace {
+		if p.From <= a.At && p.To+grace >= a.At && now-j.local(j.lastActive(p.From, a.Incarnation)) > j.s.LeaseDuration+a.Tolerance-grace {
 			return true
 		}
 	}
 	return false
+}
+
+// lastActive is the last instant, at or before at, at which the node's
+// incarnation inc sent an S3 request or received an answer: Run marks
+// progress when a call or a wait ends, and a wait ends in a request, so
+// Run may have made none since (it was waiting when the pause came).
+func (j *answerJudge) lastActive(at time.Duration, inc int) time.Duration {
+	last := time.Duration(0)
+	for i := range j.h.S3 {
+		op := &j.h.S3[i]
+		if op.Node != j.node || op.Incarnation != inc || op.Call > at {
+			continue
+		}
+		last = max(last, op.Call)
+		if op.Return >= 0 && op.Return <= at {
+			last = max(last, op.Return)
+		}
+	}
+	return min(last, at)
 }
 
 // pauseKind reports whether a fault of kind stops the node's process.
