@@ -487,3 +487,19 @@ func shellWords(line string) (words []string, more bool) {
 	}
 	return words, more
 }
+
+// maxREADMELines is how long the README may grow: a manual, not a
+// notebook (measurements go in docs/measuring.md's commands, not in
+// figures kept in the repository).
+const maxREADMELines = 250
+
+// TestREADMEIsAManual: the README stays within maxREADMELines lines.
+func TestREADMEIsAManual(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(b, []byte("\n")); n > maxREADMELines {
+		t.Errorf("README.md has %d lines, more than %d: move reference material to docs/", n, maxREADMELines)
+	}
+}
