@@ -58,13 +58,22 @@ func TestProgressPrinter(t *testing.T) {
 		cli.ticker = ticker
 		p := newProgress("swarm", "seeds", 100)
 		var w bytes.Buffer
-		stop := cli.printProgress(&w, tty, p.report)
+		// drawn says that the printer read the progress for a line: the
+		// test goes on only then, so that each line shows what it expects.
+		drawn := make(chan struct{}, 8)
+		stop := cli.printProgress(&w, tty, func() progressReport {
+			r := p.report()
+			drawn <- struct{}{}
+			return r
+		})
 		for range 10 {
 			p.add(false)
 		}
-		ch <- time.Time{} // received: drawn before the stop is seen
+		ch <- time.Time{}
+		<-drawn
 		p.add(true)
 		ch <- time.Time{}
+		<-drawn
 		stop()
 		lines := regexp.MustCompile(`swarm: (\d+)/100 seeds, \d+ seeds/s, (\d) failures, elapsed \d+s(, eta \d+s)?`).FindAllStringSubmatch(w.String(), -1)
 		switch {
