@@ -243,7 +243,7 @@ func traceLineage(h *sim.History, fw []foreignWrite) traced {
 	evs := lineageEvents(h)
 	out := traced{
 		read: make([]writeSet, len(h.Terms)), handOver: make([]writeSet, len(h.Terms)), direct: make([]writeSet, len(h.Terms)),
-		acquired: make([]time.Duration, len(h.Terms)), tookToken: make([]uint64, len(h.Terms)), published: map[string]writeSet{},
+		acquired: make([]time.Duration, len(h.Terms)), tookToken: make([]uint64, len(h.Terms)), published: publishedByForeign(h, foreignOf),
 	}
 	for _, e := range evs {
 		switch e.kind {
@@ -377,4 +377,23 @@ func (cs *contents) superseded(c objectContent, at time.Duration) bool {
 		}
 	}
 	return false
+}
+
+// publishedByForeign is the lineage of each record a foreign write wrote,
+// by its unquoted ETag: the write itself. A record someone else writes
+// (again) publishes its watermark anew, at that write.
+func publishedByForeign(h *sim.History, foreignOf map[int]int) map[string]writeSet {
+	out := map[string]writeSet{}
+	for i := range h.S3 {
+		f, ok := foreignOf[i]
+		if !ok {
+			continue
+		}
+		if c, ok := written(&h.S3[i]); ok && c.etag != "" {
+			var self writeSet
+			self.add(f)
+			out[c.etag] = out[c.etag].union(self)
+		}
+	}
+	return out
 }
