@@ -46,13 +46,16 @@ func newLockContents(h *sim.History) *lockContents {
 		switch {
 		case op.Op == "PutObject" && op.Body != "":
 			w := lockWrite{op: op, send: first[op.BodyETag], etag: unquote(op.BodyETag)}
+			// As encoding/json reads it into the elector's Record: a
+			// "holder": null after a holder leaves the holder as it was.
+			// A record without a holder is none (the elector refuses it).
 			var r struct {
-				Holder   *string `json:"holder"`
-				Token    uint64  `json:"token"`
-				Released bool    `json:"released"`
+				Holder   string `json:"holder"`
+				Token    uint64 `json:"token"`
+				Released bool   `json:"released"`
 			}
-			if json.Unmarshal([]byte(op.Body), &r) == nil && r.Holder != nil {
-				w.record, w.holder, w.token, w.released = true, *r.Holder, r.Token, r.Released
+			if json.Unmarshal([]byte(op.Body), &r) == nil && r.Holder != "" {
+				w.record, w.holder, w.token, w.released = true, r.Holder, r.Token, r.Released
 			}
 			l.byETag[w.etag] = append(l.byETag[w.etag], len(l.writes))
 			l.writes = append(l.writes, w)
