@@ -45,6 +45,9 @@ func (j *answerJudge) healthy(a *sim.Answer) string {
 		if returned > a.At && over > a.Tolerance+grace && !j.stoppedBy(a.At) {
 			stuck = fmt.Sprintf("the application of term %d had not returned %v after the term's local deadline on the node's clock", t.Token, over)
 		}
+		if j.finishing(t, a.At, grace) {
+			returned = max(returned, a.At)
+		}
 		if returned+grace >= a.At && mayOver > a.Tolerance-grace {
 			may = "a term's application ran past its deadline"
 		}
@@ -126,4 +129,23 @@ func (j *answerJudge) stoppedBy(at time.Duration) bool {
 		}
 	}
 	return stopped
+}
+
+// finishing reports whether Run may still have been finishing term t at
+// at: a request of its incarnation sent after the term ended, within a
+// lease of its end (a release, the read that checks it), was still
+// without its answer within grace of at. Until Run has finished the term
+// the elector counts it as not over (protocol.Elector.Healthy).
+func (j *answerJudge) finishing(t sim.Term, at, grace time.Duration) bool {
+	if t.Open {
+		return false
+	}
+	for i := range j.h.S3 {
+		op := &j.h.S3[i]
+		if op.Node == j.node && op.Incarnation == t.Incarnation && op.Call >= t.End && op.Call <= min(at, t.End+j.s.LeaseDuration) &&
+			(op.Return < 0 || op.Return+grace >= at) {
+			return true
+		}
+	}
+	return false
 }
