@@ -196,10 +196,11 @@ func (j *answerJudge) termsOf() map[termKey][]*answeredTerm {
 			t = ts[len(ts)-1]
 		}
 		switch {
-		case t == nil || send >= t.last().local:
+		case t == nil || send >= t.last().local || j.endedBy(k, t, l.w.send):
 			// A grant: the first of the token, or one sent after the
-			// term before it with the same token was over (a record no
-			// token can follow, taken again).
+			// term before it with the same token was over, at its
+			// deadline or earlier (a record no token can follow, taken
+			// again).
 			if now < end {
 				terms[k] = append(ts, &answeredTerm{began: l.at, deadlines: []termDeadline{{l.at, end, l.w.send}}})
 			}
@@ -307,4 +308,16 @@ func (j *answerJudge) ownBytes(w *lockWrite, read *sim.S3Op) *lockWrite {
 		}
 	}
 	return w
+}
+
+// endedBy reports whether the history shows term t, of the node's
+// incarnation and token k, ended by at: the node stopped it before its
+// deadline (a read showed its record replaced).
+func (j *answerJudge) endedBy(k termKey, t *answeredTerm, at time.Duration) bool {
+	for _, ht := range j.h.Terms {
+		if ht.Node == j.node && ht.Incarnation == k.inc && ht.Token == k.token && !ht.Open && ht.End >= t.began && ht.End <= at {
+			return true
+		}
+	}
+	return false
 }
