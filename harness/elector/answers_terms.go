@@ -310,12 +310,27 @@ func (j *answerJudge) ownBytes(w *lockWrite, read *sim.S3Op) *lockWrite {
 	return w
 }
 
-// endedBy reports whether the history shows term t, of the node's
-// incarnation and token k, ended by at: the node stopped it before its
-// deadline (a read showed its record replaced).
+// endedBy reports whether the node stopped term t, of its incarnation and
+// token k, by at: a read it sent showed the lock object missing, or a
+// record that is not the term's own (replaced, released, another token),
+// which ends a term before its deadline.
 func (j *answerJudge) endedBy(k termKey, t *answeredTerm, at time.Duration) bool {
-	for _, ht := range j.h.Terms {
-		if ht.Node == j.node && ht.Incarnation == k.inc && ht.Token == k.token && !ht.Open && ht.End >= t.began && ht.End <= at {
+	for i := range j.h.S3 {
+		op := &j.h.S3[i]
+		if op.Node != j.node || op.Incarnation != k.inc || op.Op != "GetObject" || op.Return < t.began || op.Return > at || op.TornBodyETag != "" {
+			continue
+		}
+		if op.Status == 404 {
+			return true
+		}
+		if op.Status != 200 {
+			continue
+		}
+		w, ok := j.lock.latest(op.ETag, op.Return)
+		if ok && w.op.Node < 0 {
+			w = j.ownBytes(w, op)
+		}
+		if !ok || w.op.Node != j.node || w.op.Incarnation != k.inc || !w.record || w.released || w.token != k.token {
 			return true
 		}
 	}
