@@ -192,12 +192,13 @@ func acquisitionSent(ops []*sim.S3Op, runStart time.Duration, t *sim.Term) (time
 
 // actedOn is the send of the latest write of term t that the node
 // certainly acted on before it sent ops[before]: a renewal answered with
-// success, or one of its own writes a check read showed; 0 if none.
+// success, or one of its own writes a check read showed (not torn: the
+// elector reads a torn answer again rather than act on it); 0 if none.
 func actedOn(ops []*sim.S3Op, runStart time.Duration, before int, t *sim.Term) time.Duration {
 	var sent time.Duration
 	for i := before - 1; i >= 0 && ops[i].Call >= t.Start; i-- {
 		op := ops[i]
-		if op.Return < 0 || op.Status != 200 || op.ETag == "" {
+		if op.Return < 0 || op.Status != 200 || op.ETag == "" || op.TornBodyETag != "" {
 			continue
 		}
 		switch op.Op {
