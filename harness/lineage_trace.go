@@ -2,10 +2,12 @@ package harness
 
 import (
 	"cmp"
+	"encoding/json"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -287,6 +289,9 @@ func traceLineage(h *sim.History, fw []foreignWrite) traced {
 			if j := cur[k] - 1; j >= 0 {
 				v.token = h.Terms[j].Token // unless it acquires the next
 			}
+			if t := spentToken(op.Body); t > 0 {
+				v.token = t // whether or not a term begins on it
+			}
 			pending[k] = v
 			if c.etag != "" {
 				out.published[c.etag] = out.published[c.etag].union(from.handOver)
@@ -396,4 +401,22 @@ func publishedByForeign(h *sim.History, foreignOf map[int]int) map[string]writeS
 		}
 	}
 	return out
+}
+
+// spentToken is the token a record's body states (in the generic form
+// faults.EncodeRecord writes, a "token" field), if it is above
+// faults.MaxNativeToken: a write of such a record spends the token space
+// whether or not its writer began a term on it (an acquisition answered
+// too late to lead on still took the token); 0 otherwise.
+func spentToken(body string) uint64 {
+	if !strings.Contains(body, `"token"`) {
+		return 0
+	}
+	var r struct {
+		Token uint64 `json:"token"`
+	}
+	if json.Unmarshal([]byte(body), &r) != nil || r.Token <= faults.MaxNativeToken {
+		return 0
+	}
+	return r.Token
 }
