@@ -42,7 +42,10 @@ import (
 // the order in which applications were told them does not; and, when the
 // node begins a term while another node's term still runs (it took the
 // lock early), overlaps involving that other node until its term ends or
-// could have ended. A pause beyond the bound also excuses a term the node
+// could have ended; and a term begun before the record in the lock object
+// before the run could have run out, when it took over (directly, or
+// through the records taken over in turn) that node's early record. A
+// pause beyond the bound also excuses a term the node
 // began late after one with a higher token: the protocol may begin a term
 // in time and its application hear of it only when the process runs
 // again.
@@ -407,7 +410,10 @@ func excusesFor(v linearizability.Violation, ov *linearizability.Overlap, staleG
 		}
 		return lineage(byPair)
 	case v.Checker == InitialRecordCheck:
-		return window()
+		if es := window(); es != nil {
+			return es
+		}
+		return takenFromEarly(v, xs, h)
 	case v.Checker == AnswerCheck:
 		// A protocol's answer, judged on its node's own clock against the
 		// history's records: only a fault on that node can reach it.
@@ -476,4 +482,43 @@ func staleGrant(v linearizability.Violation, h *sim.History) bool {
 		}
 	}
 	return false
+}
+
+// takenFromEarly returns the excuse of a clock fault (Excuse.Clock) on a
+// node whose write the term of v, a violation of the record before the
+// run, took over, directly or through the records taken over in turn: a
+// node whose clock ran beyond its bound took the record early, and those
+// after it began early too. Nil if there is none.
+func takenFromEarly(v linearizability.Violation, xs []Excuse, h *sim.History) []Excuse {
+	if len(v.Nodes) == 0 {
+		return nil
+	}
+	// The acquisition of v's term: the node's last successful conditional
+	// write sent by v.At.
+	at := -1
+	for i := range h.S3 {
+		op := &h.S3[i]
+		if op.Node == v.Nodes[0] && op.Op == "PutObject" && op.Status == 200 && op.Call <= v.At && op.IfMatch != "" {
+			at = i
+		}
+	}
+	for steps := 0; at >= 0 && steps < 16; steps++ {
+		etag, before := h.S3[at].IfMatch, h.S3[at].Call
+		at = -1
+		for i := range h.S3 {
+			if op := &h.S3[i]; op.Op == "PutObject" && op.Status == 200 && op.BodyETag == etag && op.Call < before {
+				at = i
+			}
+		}
+		if at < 0 || h.S3[at].Node < 0 {
+			return nil
+		}
+		w := &h.S3[at]
+		for _, e := range xs {
+			if e.Clock && e.Node == w.Node && e.From <= w.Call && w.Call <= e.To {
+				return []Excuse{e}
+			}
+		}
+	}
+	return nil
 }
