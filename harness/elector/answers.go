@@ -136,6 +136,10 @@ type answerJudge struct {
 	mono  sim.MonoClock
 	terms map[termKey][]*answeredTerm
 	lock  *lockContents
+	// reads are the node's reads that can end a term early (see endedBy),
+	// listed once, on first use.
+	reads     []endingRead
+	readsDone bool
 }
 
 // newAnswerJudge prepares the judge of node's answers.

@@ -175,11 +175,7 @@ func (j *answerJudge) termsOf() map[termKey][]*answeredTerm {
 		default:
 			continue
 		}
-		w, ok := j.lock.latest(etag, op.Return)
-		if ok && w.op.Node < 0 {
-			w = j.ownBytes(w, op)
-		}
-		if ok && w.op.Node == j.node && w.op.Incarnation == op.Incarnation && w.record && !w.released {
+		if w, ok := j.shown(op, etag); ok && w.op.Node == j.node && w.op.Incarnation == op.Incarnation && w.record && !w.released {
 			ls = append(ls, learned{j.lookedAt(op), w})
 		}
 	}
@@ -310,29 +306,57 @@ func (j *answerJudge) ownBytes(w *lockWrite, read *sim.S3Op) *lockWrite {
 	return w
 }
 
+// shown is the write an answer of op with etag showed the node: the
+// latest write of etag, taken for the node's own where someone else
+// wrote its bytes again (ownBytes).
+func (j *answerJudge) shown(op *sim.S3Op, etag string) (*lockWrite, bool) {
+	w, ok := j.lock.latest(etag, op.Return)
+	if ok && w.op.Node < 0 {
+		w = j.ownBytes(w, op)
+	}
+	return w, ok
+}
+
+// endingRead is a read of the node that showed the lock object missing or
+// a record other than a live one of its own: it ends every term of its
+// incarnation but the one of token keep (0: all of them).
+type endingRead struct {
+	at   time.Duration
+	inc  int
+	keep uint64
+}
+
 // endedBy reports whether the node stopped term t, of its incarnation and
 // token k, by at: a read it sent showed the lock object missing, or a
 // record that is not the term's own (replaced, released, another token),
 // which ends a term before its deadline.
 func (j *answerJudge) endedBy(k termKey, t *answeredTerm, at time.Duration) bool {
-	for i := range j.h.S3 {
-		op := &j.h.S3[i]
-		if op.Node != j.node || op.Incarnation != k.inc || op.Op != "GetObject" || op.Return < t.began || op.Return > at || op.TornBodyETag != "" {
-			continue
-		}
-		if op.Status == 404 {
-			return true
-		}
-		if op.Status != 200 {
-			continue
-		}
-		w, ok := j.lock.latest(op.ETag, op.Return)
-		if ok && w.op.Node < 0 {
-			w = j.ownBytes(w, op)
-		}
-		if !ok || w.op.Node != j.node || w.op.Incarnation != k.inc || !w.record || w.released || w.token != k.token {
+	if !j.readsDone {
+		j.reads, j.readsDone = j.endingReads(), true
+	}
+	for _, r := range j.reads {
+		if r.inc == k.inc && r.at >= t.began && r.at <= at && r.keep != k.token {
 			return true
 		}
 	}
 	return false
+}
+
+// endingReads lists the node's reads that can end a term (endingRead).
+func (j *answerJudge) endingReads() []endingRead {
+	var out []endingRead
+	for i := range j.h.S3 {
+		op := &j.h.S3[i]
+		if op.Node != j.node || op.Op != "GetObject" || op.Return < 0 || op.TornBodyETag != "" || op.Status != 200 && op.Status != 404 {
+			continue
+		}
+		r := endingRead{at: op.Return, inc: op.Incarnation}
+		if op.Status == 200 {
+			if w, ok := j.shown(op, op.ETag); ok && w.op.Node == j.node && w.op.Incarnation == op.Incarnation && w.record && !w.released {
+				r.keep = w.token
+			}
+		}
+		out = append(out, r)
+	}
+	return out
 }
