@@ -137,6 +137,10 @@ func (x Excused) FaultKinds() string {
 	return strings.Join(slices.Compact(kinds), "+")
 }
 
+// longPauseKind is the kind of an excuse of a node that did not run for
+// longer than the pause bound (Excuse.Kind).
+const longPauseKind = "pause"
+
 // pausedKind is the kind of a node's pauses merged into one
 // (mergedPauses).
 const pausedKind = "paused"
@@ -229,7 +233,7 @@ func excuses(p Protocol, plan *faults.Plan, h *sim.History) ([]Excuse, *lineage)
 		case m.To-m.From > p.PauseBound(m.Node):
 			add(m, m.Node, m.From, m.To+term, false, fmt.Sprintf("n%d does not run from %v to %v (%v, %s), beyond the assumed pause of %v",
 				m.Node, m.From, m.To, m.To-m.From, causes, p.PauseBound(m.Node)))
-			kind("pause")
+			kind(longPauseKind)
 		}
 	}
 	out = append(out, preempted(out, h, term)...)
@@ -431,7 +435,7 @@ func excusesFor(v linearizability.Violation, ov *linearizability.Overlap, staleG
 		}
 		if v.Checker == "monotonic-tokens" && staleGrant {
 			for _, e := range xs {
-				if (e.Clock || e.Kind == "pause") && involves(e) && e.From <= v.At && v.At <= e.To {
+				if (e.Clock || e.Kind == longPauseKind) && involves(e) && e.From <= v.At && v.At <= e.To {
 					return []Excuse{e}
 				}
 			}
