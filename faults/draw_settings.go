@@ -1,6 +1,7 @@
 package faults
 
 import (
+	"cmp"
 	"time"
 
 	"github.com/s3lease/s3lease/protocol"
@@ -42,7 +43,8 @@ func (s stream) settings(nodes int) []Settings {
 // milliseconds or, on one draw in eight, with a remainder below a
 // millisecond (subMillis), which the other settings are drawn against (a
 // deadline at the drift-margin limit is at that lease's); a drift bound
-// of a few ppm to the largest accepted (10%); a renew deadline anywhere
+// of a few ppm to the largest accepted (10%), or on one draw in eight 0,
+// the default (protocol.DefaultClockDriftPPM); a renew deadline anywhere
 // from a third of the lease to the lease less the drift margin, a third
 // of the time exactly at that limit; a retry period short (a twentieth of
 // the deadline) or long (just under its 5/6); a request timeout of at
@@ -74,7 +76,10 @@ func (s stream) setting() Settings {
 	default:
 		ppm = s.Int(5000, 100_000)
 	}
-	limit := lease - protocol.DriftMargin(lease, ppm)
+	if s.OneIn(8) {
+		ppm = 0 // the elector's default, which most users leave it at
+	}
+	limit := lease - protocol.DriftMargin(lease, cmp.Or(ppm, protocol.DefaultClockDriftPPM))
 	var renew time.Duration
 	switch s.Pick(3) {
 	case 0:

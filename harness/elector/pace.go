@@ -65,8 +65,8 @@ const paceSlack = time.Microsecond
 // steps: while one lasts the node's pace is not judged.
 var paceDisturbed = []string{"pause", "crash", "restart", "stop", "clock-stall", "answer-pause", "pause-before-write"}
 
-// Pace judges, for the production elector with these settings, how soon
-// node acted on an acquisition that was not answered with a success
+// Pace judges, for the production elector with these settings, that the
+// term it keeps is its configuration's (RulePaceTerm), how soon node acted on an acquisition that was not answered with a success
 // (RulePaceRetry: it reads again at once, or within its back-off), how
 // soon it began leading once a read showed that such an acquisition had
 // applied after all (RulePaceResume), and that it renews no sooner than its
@@ -80,7 +80,7 @@ var paceDisturbed = []string{"pause", "crash", "restart", "stop", "clock-stall",
 // acquisitions of which the run's end leaves no time to judge, are not
 // judged.
 func (s Settings) Pace(h *sim.History, node int, clock sim.ClockModel) []linearizability.Violation {
-	out := s.earlyRenewals(h, node, clock)
+	out := append(s.termRule(node, s.Assumptions()), s.earlyRenewals(h, node, clock)...)
 	var ops []*sim.S3Op
 	if endsEarly(h, node) {
 		ops = paceOps(h, node)

@@ -68,6 +68,10 @@ const codecGap = "The swarm passes with it and the codec's tests kill it. The sw
 	"one that misreads a foreign body acts outside the assumptions, where its effects are excused. " +
 	"The tests that compare the codec with encoding/json on generated bodies (record_fast_test.go, record_test.go) are its judge."
 
+// readsBackAlways is why a mutant of the name differsFrom gives is
+// equivalent.
+const readsBackAlways = "readsBack's self-check: Encode refuses a record that does not read back as written. Every record the elector builds reads back (check refuses what could not: identities, nonces, updates and watermarks that are not UTF-8 or too long; its times are its clock's, written to the nanosecond, or Encode fails for a year beyond 9999; the codec's property tests compare it with encoding/json), so differsFrom always answers \"\" and the name it would give is never read."
+
 // validConfig is why the swarm passes a mutant that makes NewElector accept a
 // configuration it must refuse.
 const validConfig = "NewElector accepts a configuration it must refuse; the swarm builds electors only from settings it draws valid."
@@ -208,6 +212,9 @@ var Triage = []Judgement{
 	{Kind: KindGap, File: "protocol/assumptions.go", Func: "DriftMargin", Operator: OpOffByOne,
 		Original: "q++", Replacement: "", Occurrence: 1, Area: AreaConfig,
 		Reason: "A drift margin rounded down instead of up changes no configuration the original accepts (the term is RenewDeadline either way): it only lets NewElector accept a RenewDeadline 1 ns beyond the drift limit."}, // config-e15b8797
+	{Kind: KindEquivalent, File: "protocol/assumptions.go", Func: "DriftMargin", Operator: OpCompare,
+		Original: "hi >= d", Replacement: "hi > d", Occurrence: 1,
+		Reason: "hi == d never happens for a lease and drift bound NewElector accepts (hi < 2^18 < d), nor for any int64 lease with ppm in [0, MaxClockDriftPPM]: hi < 2^63*2e5/2^64 = 1e5 < d. The two branches take the same way."}, // assumptions-e417e014
 	{Kind: KindGap, File: "protocol/elector.go", Func: "Elector.Leader", Operator: OpArith,
 		Original: "now - o.at", Replacement: "now + o.at", Occurrence: 1, Area: AreaObservability,
 		Reason: "LeaderInfo.Age is reported wrong."}, // elector-3bf49371
@@ -295,6 +302,9 @@ var Triage = []Judgement{
 	{Kind: KindGap, File: "protocol/object.go", Func: "Elector.write", Operator: OpErrStmt,
 		Original: "e.reportRequest(\"PutObject\", purpose, CauseNotSent, e.clock.Monotonic())", Replacement: "", Occurrence: 1, Area: AreaObservability,
 		Reason: "Drops the request report of a write that could not be sent."}, // object-85d0bdef
+	{Kind: KindEquivalent, File: "protocol/object.go", Func: "Elector.readOnce", Operator: OpCancel,
+		Original: "defer cancel()", Replacement: "_ = cancel", Occurrence: 1,
+		Reason: "The per-call context is used only by the GetObject call and the read of its body, both done when readOnce returns: not cancelling it leaves its timer to expire on its own, a leak of up to RequestTimeout that changes no decision (as Elector.write's)."}, // object-a1fd787b
 	{Kind: KindEquivalent, File: "protocol/object.go", Func: "readRecordBody", Operator: OpOffByOne,
 		Original: "0", Replacement: "1", Occurrence: 1,
 		Reason: "A body announced as 0 bytes is read with io.ReadAll instead of into a 1-byte buffer: both read the whole body, up to maxRecordSize+1 bytes."}, // object-b8529e69
@@ -313,6 +323,18 @@ var Triage = []Judgement{
 	{Kind: KindEquivalent, File: "protocol/record.go", Func: "checkSize", Operator: OpReturnZero,
 		Original: "fmt.Errorf(\"s3lease: encode record: %w: %d bytes, more than %d\", ErrMalformedRecord, len(body), maxRecordSize)", Replacement: "nil", Occurrence: 1,
 		Reason: "Unreachable: the elector's records take under 24 KiB (two identities and two updates texts of at most 1 KiB, escaped), far below 64 KiB."}, // record-56deac0e
+	{Kind: KindEquivalent, File: "protocol/record.go", Func: "Record.differsFrom", Operator: OpReturnZero,
+		Original: `"holder"`, Replacement: `""`, Occurrence: 1, Reason: readsBackAlways}, // record-ce5ba3f7
+	{Kind: KindEquivalent, File: "protocol/record.go", Func: "Record.differsFrom", Operator: OpReturnZero,
+		Original: `"token"`, Replacement: `""`, Occurrence: 1, Reason: readsBackAlways}, // record-e756c531
+	{Kind: KindEquivalent, File: "protocol/record.go", Func: "Record.differsFrom", Operator: OpReturnZero,
+		Original: `"previous.nonce"`, Replacement: `""`, Occurrence: 1, Reason: readsBackAlways}, // record-6f69897a
+	{Kind: KindEquivalent, File: "protocol/record.go", Func: "Record.differsFrom", Operator: OpReturnOther,
+		Original: `"previous.nonce"`, Replacement: `"previous.ended"`, Occurrence: 1, Reason: readsBackAlways}, // record-1db25d70
+	{Kind: KindEquivalent, File: "protocol/record.go", Func: "Record.differsFrom", Operator: OpReturnZero,
+		Original: `"previous.ended"`, Replacement: `""`, Occurrence: 1, Reason: readsBackAlways}, // record-f12c74db
+	{Kind: KindEquivalent, File: "protocol/record.go", Func: "Record.differsFrom", Operator: OpReturnZero,
+		Original: `"previous.watermark"`, Replacement: `""`, Occurrence: 1, Reason: readsBackAlways}, // record-290c085d
 	{Kind: KindEquivalent, File: "protocol/record.go", Func: "encodeRecordJSON", Operator: OpCompare,
 		Original: "err != nil", Replacement: "err == nil", Occurrence: 1,
 		Reason: "encodeRecordJSON is the tests' reference encoder; the elector never calls it."}, // record-16f889aa
