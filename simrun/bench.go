@@ -23,6 +23,7 @@ import (
 const benchUsage = `usage:
   simrun bench [-scenario NAME] [-seeds N] [-workers N] [-s3 fast|sdk | -compare-s3] [-json] [-cpuprofile FILE]
   simrun bench -scale [-scenario NAME] [-seeds N] [-json]
+  simrun bench -table [-seeds N]
 
 Measures the simulator with every checker on: seeds per second, time and
 allocations per seed and per step, how the time divides between the
@@ -39,6 +40,12 @@ simulated second of each: constant if the cost grows linearly. -seeds is
 then the number of seeds of the 5-node, 60-second cell; the others run as
 many node-seconds in all.
 
+-table prints the speed table as Markdown: for the reference and swarm
+scenarios, seeds per second on one core (GOMAXPROCS 1), the time per
+seed, the checkers' share, allocations and bytes per seed, how two workers
+(GOMAXPROCS 2) compare with one, and how the real SDK's path compares
+with the fast path on a tenth of the seeds.
+
 flags:
 `
 
@@ -52,6 +59,7 @@ func (cli *program) cmdBench(args []string, stdout, stderr io.Writer) (int, erro
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the runs to `FILE` (- for standard output)")
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
 	s3 := s3Flag(fs)
+	table := fs.Bool("table", false, "print the speed table (reference and swarm; one core, two workers, the SDK's path) as Markdown")
 	compareS3 := fs.Bool("compare-s3", false, "run the seeds on the fast path and through the real SDK, one after the other, and print both")
 	quiet := quietFlag(fs)
 	if err := cmdline.Parse(fs, args); err != nil {
@@ -65,6 +73,19 @@ func (cli *program) cmdBench(args []string, stdout, stderr io.Writer) (int, erro
 		return 0, fmt.Errorf("%w: -scale measures one goroutine; do not combine it with -workers", errUsage)
 	case *compareS3 && (*scale || *s3 != s3Fast):
 		return 0, fmt.Errorf("%w: -compare-s3 measures both paths; do not combine it with -scale or -s3", errUsage)
+	case *table && (*scale || *compareS3 || *s3 != s3Fast || *workers != 1 || *asJSON || *cpuprofile != "" || *scenario != cli.def):
+		return 0, fmt.Errorf("%w: -table measures its own scenarios, paths and workers; combine it only with -seeds and -quiet", errUsage)
+	}
+	if *table {
+		prog := newProgress("speed table", "seeds", uint64(len(tableScenarios)*(*seeds*2+2*max(1, *seeds/tableSDKShare))))
+		stopProgress := cli.showProgress(stderr, *quiet, prog.report)
+		rows, err := cli.benchTable(*seeds, prog)
+		stopProgress()
+		if err != nil {
+			return 0, err
+		}
+		printTable(stdout, rows)
+		return exitOK, nil
 	}
 	if err := checkOutput("-cpuprofile", *cpuprofile); err != nil {
 		return 0, err

@@ -124,6 +124,8 @@ func TestBadUsageExitsTwo(t *testing.T) {
 		{"replay", "-seed", "-1"},
 		{"replay", "-seed", "1", "-scenario", "nope"},
 		{"bench", "-seeds", "-5"},
+		{"bench", "-table", "-workers", "2"},
+		{"bench", "-table", "-scenario", "reference"},
 		{"list", "extra"},
 		{"explore", "-nodes", "0"},
 		{"explore", "-duration", "-1s"},
