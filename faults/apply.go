@@ -36,6 +36,7 @@ func ApplyEncoded(p *Plan, cfg *sim.Config, enc RecordEncoder) error {
 	if p.ErrorPages != "" {
 		cfg.ErrorPages, _ = p.errorPages() // valid: Validate checked it
 	}
+	cfg.OpaqueETags = cfg.OpaqueETags || p.S3.OpaqueETags
 	if p.Names != nil {
 		cfg.Identities = slices.Clone(p.Names)
 	}

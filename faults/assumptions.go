@@ -29,8 +29,14 @@ func (p *Plan) Outside(a protocol.Assumptions) []string {
 	if p.Initial.Foreign() && !a.ForeignWrites {
 		why = append(why, "someone else wrote the lock object before the run (initial)")
 	}
-	if p.S3.TornPPM > 0 && !a.TornReads {
+	switch {
+	case p.S3.TornPPM > 0 && !a.TornReads:
 		why = append(why, fmt.Sprintf("S3 answers %d ppm of the reads a write races torn (the body of one version, the ETag of another)", p.S3.TornPPM))
+	case p.S3.TornPPM > 0 && p.S3.OpaqueETags:
+		why = append(why, fmt.Sprintf("S3 answers %d ppm of the reads a write races torn, and its ETags are not MD5s: no reader can tell a torn read", p.S3.TornPPM))
+	}
+	if p.S3.OpaqueETags && !a.OpaqueETags {
+		why = append(why, "S3's ETags are not the MD5s of the bodies (SSE-KMS)")
 	}
 	for _, ap := range p.Apps {
 		if ap.Work.D() > a.MaxPause {

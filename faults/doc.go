@@ -178,6 +178,9 @@
 //     its assumptions), S3 answers every GetObject that a write races, or
 //     10% to all of them, with the body of one version and the ETag of
 //     the other;
+//   - ETags: on one draw in 6 of those without torn reads, for a protocol
+//     that works with them (protocol.Assumptions.OpaqueETags), a store
+//     whose ETags are not the MD5s of the bodies (a bucket under SSE-KMS);
 //   - identities (for a protocol that states its longest): on one draw
 //     in 5, names a codec must carry exactly (quotes,
 //     backslashes, non-ASCII, HTML and control characters, names of

@@ -135,6 +135,7 @@ var families = []family{
 	{"pages", drawPages},
 	{"restore-own", drawRestoreOwn},
 	{"torn-reads", drawTornReads},
+	{"etags", drawETags}, // after torn-reads: it draws no opaque ETags with them
 	{"callers", drawCallers},
 	{"names", drawNames}, // last: it fits the names to the identities restarts give
 }

@@ -126,6 +126,16 @@ func drawBeyond(d *drawing, s stream) {
 	}
 }
 
+// drawETags draws, for a protocol that works with them
+// (Assumptions.OpaqueETags), a store whose ETags are not the MD5s of the
+// bodies (Knobs.OpaqueETags: a bucket under SSE-KMS), on one draw in 6 of
+// those without torn reads, which no reader could tell from a read then.
+func drawETags(d *drawing, s stream) {
+	if d.b.OpaqueETags && d.plan.S3.TornPPM == 0 && s.OneIn(6) {
+		d.plan.S3.OpaqueETags = true
+	}
+}
+
 // drawTornReads draws a store that tears reads (Knobs.TornPPM): of the
 // GetObjects a write races, every one on half the draws that have it,
 // else 10% to all of them. A protocol that tolerates torn reads

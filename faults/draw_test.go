@@ -301,3 +301,59 @@ func TestSwarmDrawsTornReads(t *testing.T) {
 		t.Error("a chance of torn reads above 1e6 ppm is accepted")
 	}
 }
+
+// TestSwarmDrawsOpaqueETags: a protocol that works on a store whose ETags
+// are not MD5s gets one on about one draw in 6 of those without torn
+// reads, and never with them; any other protocol never. Such a plan
+// leaves the assumptions of a protocol that does not claim it, and torn
+// reads on such a store leave everyone's.
+func TestSwarmDrawsOpaqueETags(t *testing.T) {
+	const seeds = 4000
+	for _, works := range []bool{true, false} {
+		sp := space()
+		sp.Bounds.OpaqueETags, sp.Bounds.TornReads = works, true
+		b := sp.Bounds
+		sp.Configure = func([]faults.Settings, int) (faults.Bounds, bool) { return b, true }
+		drawn, whole := 0, 0
+		for seed := uint64(1); seed <= seeds; seed++ {
+			p := faults.Draw(faults.NewSource(seed), sp)
+			if p.S3.TornPPM == 0 {
+				whole++
+			}
+			if !p.S3.OpaqueETags {
+				continue
+			}
+			drawn++
+			if !works || p.S3.TornPPM > 0 {
+				t.Fatalf("seed %d: opaque ETags drawn for a protocol that works with them: %v, torn reads at %d ppm", seed, works, p.S3.TornPPM)
+			}
+			if why := p.Outside(b.Assumptions); len(why) > 0 {
+				for _, w := range why {
+					if strings.Contains(w, "ETag") {
+						t.Fatalf("seed %d: opaque ETags leave the assumptions of a protocol that works with them: %q", seed, why)
+					}
+				}
+			}
+		}
+		want := 0
+		if works {
+			want = whole / 6
+		}
+		if drawn < want*8/10 || drawn > want*12/10 {
+			t.Errorf("works %v: %d of %d draws without torn reads have opaque ETags; want about %d", works, drawn, whole, want)
+		}
+	}
+	opaque := faults.Knobs{OpaqueETags: true}
+	for _, c := range []struct {
+		a    protocol.Assumptions
+		k    faults.Knobs
+		want string
+	}{
+		{protocol.Assumptions{}, opaque, "not the MD5s"},
+		{protocol.Assumptions{OpaqueETags: true, TornReads: true}, faults.Knobs{OpaqueETags: true, TornPPM: 1000}, "no reader can tell"},
+	} {
+		if why := (&faults.Plan{S3: c.k}).Outside(c.a); !strings.Contains(strings.Join(why, "; "), c.want) {
+			t.Errorf("%+v under %+v: outside %q, want a reason with %q", c.k, c.a, why, c.want)
+		}
+	}
+}

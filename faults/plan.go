@@ -93,6 +93,9 @@ type Knobs struct {
 	// one version and the ETag of another, as versitygw v1.8.0 answered a
 	// few in ten thousand (sim.RequestFault.TornPPM).
 	TornPPM int64 `json:"tornPPM,omitempty"`
+	// OpaqueETags: S3's ETags are not the MD5s of the bodies, as for a
+	// bucket whose objects are under SSE-KMS (sim.Config.OpaqueETags).
+	OpaqueETags bool `json:"opaqueETags,omitempty"`
 }
 
 // Kind names a fault event.

@@ -41,7 +41,7 @@ func Within(src *Source, p *Plan, nodes int) Run {
 		func() { k.ConflictOnOverlapPPM = 0 }, func() { k.ConflictPPM = 0 }, func() { k.InternalBeforePPM = 0 },
 		func() { k.SlowDownPPM = 0 }, func() { k.InternalAfterPPM = 0 }, func() { k.LostPPM = 0 },
 		func() { k.SlowPPM, k.SlowMax = 0, 0 }, func() { q.SDKAttempts = 0 }, func() { q.ErrorPages = "" },
-		func() { k.TornPPM = 0 }}
+		func() { k.TornPPM = 0 }, func() { k.OpaqueETags = false }}
 	if o := q.Initial; o != nil && o.Record != nil {
 		c, r := *o, *o.Record
 		q.Initial, c.Record = &c, &r

@@ -35,8 +35,8 @@ type Configure func(faults.Settings) (Protocol, error)
 //     node's bound beyond its own lease: a follower may have to wait out
 //     the longest lease a leader wrote, then read and write at its own
 //     pace.
-//   - Offsets, steps, stalls, foreign writes, lingering and torn reads:
-//     the strictest.
+//   - Offsets, steps, stalls, foreign writes, lingering, torn reads and
+//     opaque ETags: the strictest.
 //   - Each node's pace is judged, and what it writes audited, by its own
 //     protocol (Nodes, Node).
 func (p Protocol) withSettings(settings []faults.Settings, nodes int) (Protocol, error) {
@@ -91,6 +91,7 @@ func (p Protocol) withSettings(settings []faults.Settings, nodes int) (Protocol,
 		a.ForeignWrites = a.ForeignWrites && qa.ForeignWrites
 		a.Linger = a.Linger && qa.Linger
 		a.TornReads = a.TornReads && qa.TornReads
+		a.OpaqueETags = a.OpaqueETags && qa.OpaqueETags
 		maxLease = max(maxLease, qa.Lease)
 		if q.LivenessBound > 0 {
 			beyond = max(beyond, q.LivenessBound-qa.Lease)

@@ -76,6 +76,11 @@ type Assumptions struct {
 	// (S3's, for an object written in one part without SSE-KMS or SSE-C):
 	// it reads such a body again rather than act on it.
 	TornReads bool
+	// OpaqueETags says whether the lock works on a store whose ETags are
+	// not the MD5s of the bodies (S3's for objects under SSE-KMS or SSE-C,
+	// or written in parts). Torn reads are then beyond any reader's
+	// detection: TornReads holds only where ETags are MD5s.
+	OpaqueETags bool
 }
 
 // DriftMargin is how much shorter than a lease a leader's term must be so

@@ -263,9 +263,9 @@ func (c Config) RenewInterval() time.Duration {
 // monotonic clocks that do not stop, a strongly consistent S3, no writes of
 // the lock object except by electors, and applications that stop when their
 // context ends. It tolerates torn reads (TornReads) from a store whose ETags
-// are MD5s. The values are meaningful only for a Config that NewElector
-// accepts; for another they mean nothing, though computing them does not
-// panic. Only the duration and drift fields of c are read.
+// are MD5s, and works on one whose ETags are not (OpaqueETags). The values
+// are meaningful only for a Config that NewElector accepts; for another
+// they mean nothing, though computing them does not panic. Only the duration and drift fields of c are read.
 func (c Config) Assumptions() Assumptions {
 	ppm := c.driftPPM()
 	return Assumptions{
@@ -274,6 +274,7 @@ func (c Config) Assumptions() Assumptions {
 		MaxDriftPPM: ppm,
 		MaxPause:    PauseBound(c.LeaseDuration, c.RenewDeadline, ppm),
 		TornReads:   true,
+		OpaqueETags: true,
 	}
 }
 

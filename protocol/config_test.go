@@ -299,7 +299,7 @@ func TestAssumptionsExamples(t *testing.T) {
 	c := validConfig() // 15 s, 10 s, 2 s; 1000 ppm and 2 s timeout by default
 	want := Assumptions{
 		MaxDriftPPM: 1000, Lease: 15 * time.Second, Term: 10 * time.Second,
-		MaxPause: 5*time.Second - 60*time.Millisecond, TornReads: true,
+		MaxPause: 5*time.Second - 60*time.Millisecond, TornReads: true, OpaqueETags: true,
 	}
 	if got := c.Assumptions(); got != want {
 		t.Errorf("defaults: Assumptions() = %+v, want %+v", got, want)

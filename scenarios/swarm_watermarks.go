@@ -118,11 +118,6 @@ func withWatermarkApplication(sc harness.Scenario, s elector.Settings, ignore bo
 			}
 			run.start(w)
 		}
-		if wrap := st.Config.WrapStore; wrap != nil {
-			st.Config.WrapStore = func(o sim.S3Client) sim.S3Client { return run.wm.wrap(wrap(o)) }
-		} else {
-			st.Config.WrapStore = run.wm.wrap
-		}
 		st.Audit, st.Watermarks = run.audit, run.wm.watermarks
 		return st
 	}

@@ -1,17 +1,12 @@
 package scenarios
 
 import (
-	"bytes"
 	"context"
-	"crypto/md5"
-	"encoding/hex"
 	"encoding/json"
-	"io"
 	"maps"
 	"slices"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/s3lease/s3lease/faults"
 	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/harness/elector"
@@ -80,7 +75,6 @@ func watermarkSetupRun(seed uint64, ignore bool) (harness.Setup, *watermarkRun) 
 	cfg.Nodes = 3
 	cfg.Duration = 45 * time.Second
 	cfg.Setup = run.start
-	cfg.WrapStore = run.wrap
 	plan := &faults.Plan{HealAt: faults.Duration(21 * time.Second)}
 	for i := range cfg.Nodes {
 		plan.Events = append(plan.Events,
@@ -94,13 +88,11 @@ func watermarkSetupRun(seed uint64, ignore bool) (harness.Setup, *watermarkRun) 
 	return harness.Setup{Config: cfg, Plan: plan, Protocol: p, Watermarks: run.watermarks}, run
 }
 
-// watermarkRun is the state of one run: the entries written and every lock
-// record the electors sent, by the ETag its body has. Config.Setup resets
-// it at the start of each run.
+// watermarkRun is the state of one run: the entries written. Config.Setup
+// resets it at the start of each run.
 type watermarkRun struct {
 	w       *sim.World
 	entries []watermarkEntry
-	records map[string]protocol.Record
 }
 
 // watermarkEntry is one entry written, with its writer's wall clock then.
@@ -110,38 +102,7 @@ type watermarkEntry struct {
 }
 
 func (r *watermarkRun) start(w *sim.World) {
-	r.w, r.entries, r.records = w, nil, map[string]protocol.Record{}
-}
-
-// wrap is Config.WrapStore: it notes the record of every PutObject.
-func (r *watermarkRun) wrap(st sim.S3Client) sim.S3Client {
-	return &recordingStore{S3Client: st, run: r}
-}
-
-type recordingStore struct {
-	sim.S3Client
-	run *watermarkRun
-}
-
-func (s *recordingStore) PutObject(ctx context.Context, in *s3.PutObjectInput, opts ...func(*s3.Options)) (*s3.PutObjectOutput, error) {
-	if in != nil && in.Body != nil {
-		body, err := io.ReadAll(in.Body)
-		if err != nil {
-			return nil, err
-		}
-		// Decoded by encoding/json, not by the elector's own codec: the
-		// judge of what the records carried must not share the code it
-		// judges.
-		var rec protocol.Record
-		if err := json.Unmarshal(body, &rec); err == nil && rec.Token > 0 {
-			sum := md5.Sum(body)
-			s.run.records[`"`+hex.EncodeToString(sum[:])+`"`] = rec
-		}
-		cp := *in
-		cp.Body = bytes.NewReader(body)
-		in = &cp
-	}
-	return s.S3Client.PutObject(ctx, in, opts...)
+	r.w, r.entries = w, nil
 }
 
 // watermarkCandidate runs the production elector with settings s and the
@@ -221,10 +182,23 @@ func (r *watermarkRun) write(ctx context.Context, env sim.Env, e *protocol.Elect
 }
 
 // history is the run's watermark history: the entries, and every record of
-// an elector that S3 applied, known applied at the earliest of its
-// answer, a read that returned it, or a write conditioned on it that
-// succeeded.
+// an elector that S3 applied (by the ETag of its body), known applied at
+// the earliest of its answer, a read that returned it, or a write
+// conditioned on it that succeeded.
 func (r *watermarkRun) history(h *sim.History) linearizability.WatermarkHistory {
+	records := map[string]protocol.Record{}
+	for _, op := range h.S3 {
+		if _, ok := records[op.BodyETag]; ok || op.Op != "PutObject" || op.Node < 0 || op.Body == "" {
+			continue
+		}
+		// Decoded by encoding/json, not by the elector's own codec: the
+		// judge of what the records carried must not share the code it
+		// judges.
+		var rec protocol.Record
+		if err := json.Unmarshal([]byte(op.Body), &rec); err == nil && rec.Token > 0 {
+			records[op.BodyETag] = rec
+		}
+	}
 	known := map[string]time.Duration{}
 	note := func(etag string, at time.Duration) {
 		if k, ok := known[etag]; etag != "" && at >= 0 && (!ok || at < k) {
@@ -245,7 +219,7 @@ func (r *watermarkRun) history(h *sim.History) linearizability.WatermarkHistory 
 	}
 	var wh linearizability.WatermarkHistory
 	for _, etag := range slices.Sorted(maps.Keys(known)) { // in an order of ours, not the map's
-		if rec, ok := r.records[etag]; ok {
+		if rec, ok := records[etag]; ok {
 			wh.Publications = append(wh.Publications, linearizability.Publication{Token: rec.Token, Watermark: rec.Watermark, Known: known[etag], ETag: etag})
 		}
 	}

@@ -36,6 +36,14 @@ type Config struct {
 	// RequestFault.TornPPM for a fault plan's). 0, as S3 and both
 	// dialects: never; versitygw was measured at a few hundred.
 	TornReadPPM int64
+	// OpaqueETags makes the store's ETags not the MD5s of the bodies, as
+	// S3's are for objects under SSE-KMS or SSE-C: 32 hex digits, quoted,
+	// that look like an MD5 and are not one. The simulator derives them
+	// from the body with a key of its own, so that a write's ETag is
+	// known before it applies (S3Op.BodyETag); S3 gives two writes of the
+	// same bytes different ETags, the simulator the same. Only the AWS
+	// dialect has them (gofakes3's ETags are MD5s).
+	OpaqueETags bool
 	// ErrorPages says how the nodes receive S3's error answers: S3's own
 	// error documents (the default), or the pages of a proxy in between,
 	// which keep the status but not S3's error code.
@@ -140,6 +148,8 @@ func (c *Config) Validate() error {
 		return bad("Coverage is %d; it must not be negative", c.Coverage)
 	case c.ErrorPages >= numErrorPages:
 		return bad("ErrorPages is %v", c.ErrorPages)
+	case c.OpaqueETags && c.Dialect != DialectAWS:
+		return bad("OpaqueETags is set for the %v dialect, whose ETags are MD5s", c.Dialect)
 	case c.TornReadPPM < 0 || c.TornReadPPM > 1_000_000:
 		return bad("TornReadPPM is %d; it must lie in [0, 1e6]", c.TornReadPPM)
 	case c.S3ClientTimeout < 0:

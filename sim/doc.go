@@ -115,7 +115,9 @@
 // breaks the atomicity of its updates, as versitygw does under races, is
 // modelled too (Config.TornReadPPM, RequestFault.TornPPM): a GetObject that
 // a write raced may be answered torn, the body of one version with the ETag
-// of another (FaultTornRead; S3Op.TornBodyETag).
+// of another (FaultTornRead; S3Op.TornBodyETag). A store whose ETags are
+// not the MD5s of the bodies, as S3's are for objects under SSE-KMS or
+// SSE-C, is Config.OpaqueETags.
 //
 // [S3Client] is the calls a node may make (GetObject, PutObject,
 // HeadObject, DeleteObject, ListObjectsV2, with the SDK's signatures;

@@ -51,7 +51,8 @@ type S3Op struct {
 	// IfMatch and IfNoneMatch are the request's preconditions, "" if none.
 	IfMatch, IfNoneMatch string
 	// BodyETag is, for a PutObject, the ETag its body will have if it is
-	// applied (the quoted MD5, which the client can compute itself).
+	// applied (the quoted MD5, which the client can compute itself; under
+	// Config.OpaqueETags the store's own digest).
 	BodyETag string
 	// Call is when the request was sent. Return is when its answer
 	// arrived, or -1 if none did (the caller gave up, or the answer was

@@ -100,6 +100,7 @@ func newWorld(cfg *Config) *World {
 		w.por = ex
 	}
 	w.store = NewStore(cfg.Dialect)
+	w.store.opaqueETags = cfg.OpaqueETags
 	w.store.CreateBucket(cfg.Bucket)
 	w.s3 = s3Side{request: cfg.S3Request, response: cfg.S3Response, clock: cfg.S3ClockOffset}
 	var judge Fence

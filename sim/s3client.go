@@ -481,7 +481,7 @@ func (c *nodeS3) PutObject(ctx context.Context, in *s3.PutObjectInput, _ ...func
 		}
 		pc.body = b
 	}
-	pc.bodyETag = etagOf(pc.body)
+	pc.bodyETag = w.store.etag(pc.body)
 	rq := request{op: OpPutObject, bucket: str(pc.put.Bucket), key: str(pc.put.Key), ifMatch: pc.put.IfMatch, ifNoneMatch: pc.put.IfNoneMatch, bodyETag: pc.bodyETag, body: pc.body, write: true}
 	err := c.call(ctx, rq, pc)
 	out := pc.putOut

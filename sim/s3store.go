@@ -36,6 +36,8 @@ type Store struct {
 	last     *storeBucket
 	// requests counts calls; the n-th call's request id is formatRequestID(n).
 	requests uint64
+	// opaqueETags: ETags are not the MD5s of the bodies (Config.OpaqueETags).
+	opaqueETags bool
 }
 
 type storeBucket struct {
@@ -125,7 +127,7 @@ func (s *Store) PutObject(now time.Time, in *s3.PutObjectInput, body []byte) (*s
 }
 
 // putObject is PutObject with body's ETag, if the caller has computed it
-// (etagOf(body)), or "".
+// (Store.etag(body)), or "".
 func (s *Store) putObject(now time.Time, in *s3.PutObjectInput, body []byte, etag string) (*s3.PutObjectOutput, error) {
 	const op = OpPutObject
 	seq := s.begin()
@@ -170,7 +172,7 @@ func (s *Store) putObject(now time.Time, in *s3.PutObjectInput, body []byte, eta
 	}
 
 	if etag == "" {
-		etag = etagOf(body)
+		etag = s.etag(body)
 	}
 	obj := &storedObject{
 		body:         string(body),
@@ -656,10 +658,25 @@ func goFakeS3PutETagMatch(header, etag string) bool {
 	return header == etag[1:len(etag)-1]
 }
 
-// etagOf returns the quoted hex MD5 of body: S3's ETag for a single-part,
-// unencrypted or SSE-S3 upload.
-func etagOf(body []byte) string {
-	sum := md5.Sum(body)
+// etag is the ETag the store gives an object written with body: its MD5
+// (S3's ETag for a single-part, unencrypted or SSE-S3 upload), or, with
+// opaqueETags, the MD5 of opaqueKey and body, which looks like the MD5
+// of the body and is not (an SSE-KMS or SSE-C upload's).
+func (s *Store) etag(body []byte) string {
+	if !s.opaqueETags {
+		return quotedHex(md5.Sum(body))
+	}
+	h := md5.New()
+	h.Write([]byte(opaqueKey))
+	h.Write(body)
+	return quotedHex([md5.Size]byte(h.Sum(nil)))
+}
+
+// opaqueKey is the key of the simulated store's opaque ETags.
+const opaqueKey = "s3lease-sim-sse-kms-etag\x00"
+
+// quotedHex is sum in hex, quoted: the form of an ETag.
+func quotedHex(sum [md5.Size]byte) string {
 	var buf [2 + 2*md5.Size]byte
 	buf[0] = '"'
 	hex.Encode(buf[1:], sum[:])

@@ -488,6 +488,42 @@ func TestStoreETagIsQuotedMD5(t *testing.T) {
 	}
 }
 
+// TestStoreOpaqueETags: with Config.OpaqueETags (a bucket under SSE-KMS)
+// every ETag looks like an MD5, 32 hex digits quoted, and is not the MD5
+// of the body; a read answers the ETag the write was given; the bodies
+// are S3's as ever. The gofakes3 dialect refuses the setting.
+func TestStoreOpaqueETags(t *testing.T) {
+	f := newStoreFixture(t, DialectAWS)
+	f.s.opaqueETags = true
+	for i, body := range []string{"", "hello", strings.Repeat("x", 1<<16)} {
+		key := "k" + strconv.Itoa(i)
+		out, err := f.s.PutObject(f.tick(), &s3.PutObjectInput{Bucket: aws.String("b"), Key: aws.String(key)}, []byte(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		etag := *out.ETag
+		if len(etag) != 34 || etag[0] != '"' || etag[33] != '"' || etag == md5ETag(body) {
+			t.Errorf("PutObject(%q) ETag = %s, want 32 hex digits, quoted, other than the MD5 %s", key, etag, md5ETag(body))
+		}
+		if _, err := hex.DecodeString(etag[1:33]); err != nil {
+			t.Errorf("PutObject(%q) ETag = %s: %v", key, etag, err)
+		}
+		got, err := f.s.GetObject(f.tick(), &s3.GetObjectInput{Bucket: aws.String("b"), Key: aws.String(key)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(got.Body)
+		if *got.ETag != etag || string(b) != body {
+			t.Errorf("GetObject(%q) = ETag %s, %d bytes; want %s, %d bytes", key, *got.ETag, len(b), etag, len(body))
+		}
+	}
+	cfg := Config{Nodes: 1, Duration: time.Second, Candidate: func(context.Context, Env) error { return nil }, Bucket: "b", Key: "k",
+		WriteInterval: time.Second, Dialect: DialectGoFakeS3, OpaqueETags: true}
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "OpaqueETags") {
+		t.Errorf("OpaqueETags with the gofakes3 dialect: Validate = %v, want an error naming OpaqueETags", err)
+	}
+}
+
 func TestStoreLastModified(t *testing.T) {
 	s := NewStore(DialectAWS)
 	s.CreateBucket("b")

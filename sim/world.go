@@ -342,7 +342,7 @@ func (w *World) OutsideWrite(body []byte) error {
 	if body == nil {
 		_, err = w.store.DeleteObject(w.s3Now(), &s3.DeleteObjectInput{Bucket: &b, Key: &k})
 	} else {
-		op.Op, op.BodyETag = "PutObject", etagOf(body)
+		op.Op, op.BodyETag = "PutObject", w.store.etag(body)
 		var out *s3.PutObjectOutput
 		out, err = w.store.PutObject(w.s3Now(), &s3.PutObjectInput{Bucket: &b, Key: &k}, body)
 		if out != nil {

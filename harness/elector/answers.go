@@ -140,6 +140,9 @@ type answerJudge struct {
 	// listed once, on first use.
 	reads     []endingRead
 	readsDone bool
+	// rereads are the reads the elector read again at once, and did not
+	// act on.
+	rereads rereads
 }
 
 // newAnswerJudge prepares the judge of node's answers.
@@ -150,7 +153,7 @@ func newAnswerJudge(s Settings, h *sim.History, node int, clock sim.ClockModel) 
 			clock.Stalls = append(clock.Stalls, sim.ClockStall{At: f.From, For: f.To - f.From})
 		}
 	}
-	j := &answerJudge{s: s, h: h, node: node, mono: clock.Mono(), lock: newLockContents(h)}
+	j := &answerJudge{s: s, h: h, node: node, mono: clock.Mono(), lock: newLockContents(h), rereads: rereadsOf(h)}
 	j.terms = j.termsOf()
 	return j
 }

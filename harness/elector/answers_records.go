@@ -28,7 +28,7 @@ func (j *answerJudge) leader(a *sim.Answer) string {
 func (j *answerJudge) observed(inc int, at time.Duration) (*lockWrite, *sim.S3Op) {
 	for i := len(j.h.S3) - 1; i >= 0; i-- {
 		op := &j.h.S3[i]
-		if op.Node != j.node || op.Incarnation != inc || op.Return < 0 || op.Return > at || op.Status != 200 || op.TornBodyETag != "" {
+		if op.Node != j.node || op.Incarnation != inc || op.Return < 0 || op.Return > at || op.Status != 200 || op.TornBodyETag != "" || j.rereads[op] {
 			continue
 		}
 		switch op.Op {

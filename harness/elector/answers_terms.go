@@ -163,7 +163,7 @@ func (j *answerJudge) termsOf() map[termKey][]*answeredTerm {
 	var ls []learned
 	for i := range j.h.S3 {
 		op := &j.h.S3[i]
-		if op.Node != j.node || op.Return < 0 || op.Status != 200 || op.TornBodyETag != "" {
+		if op.Node != j.node || op.Return < 0 || op.Status != 200 || op.TornBodyETag != "" || j.rereads[op] {
 			continue
 		}
 		var etag string
@@ -347,7 +347,7 @@ func (j *answerJudge) endingReads() []endingRead {
 	var out []endingRead
 	for i := range j.h.S3 {
 		op := &j.h.S3[i]
-		if op.Node != j.node || op.Op != "GetObject" || op.Return < 0 || op.TornBodyETag != "" || op.Status != 200 && op.Status != 404 {
+		if op.Node != j.node || op.Op != "GetObject" || op.Return < 0 || op.TornBodyETag != "" || j.rereads[op] || op.Status != 200 && op.Status != 404 {
 			continue
 		}
 		r := endingRead{at: op.Return, inc: op.Incarnation}

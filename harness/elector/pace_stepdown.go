@@ -169,7 +169,7 @@ func ownWrite(ops []*sim.S3Op, runStart time.Duration, before int, etag string) 
 func locate(h *sim.History, ops []*sim.S3Op, t *sim.Term, before int) (runStart, acquired, acted time.Duration, ok bool) {
 	runStart = runStartOf(h, t.Node, t.Start)
 	acquired, ok = acquisitionSent(ops, runStart, t)
-	return runStart, acquired, max(acquired, actedOn(ops, runStart, before, t)), ok
+	return runStart, acquired, max(acquired, actedOn(h, ops, runStart, before, t)), ok
 }
 
 // acquisitionSent is the send of the earliest write of the node's Run
@@ -192,13 +192,14 @@ func acquisitionSent(ops []*sim.S3Op, runStart time.Duration, t *sim.Term) (time
 
 // actedOn is the send of the latest write of term t that the node
 // certainly acted on before it sent ops[before]: a renewal answered with
-// success, or one of its own writes a check read showed (not torn: the
-// elector reads a torn answer again rather than act on it); 0 if none.
-func actedOn(ops []*sim.S3Op, runStart time.Duration, before int, t *sim.Term) time.Duration {
+// success, or one of its own writes a check read showed (not torn, nor
+// read again at once: the elector reads such an answer again rather than
+// act on it); 0 if none.
+func actedOn(h *sim.History, ops []*sim.S3Op, runStart time.Duration, before int, t *sim.Term) time.Duration {
 	var sent time.Duration
 	for i := before - 1; i >= 0 && ops[i].Call >= t.Start; i-- {
 		op := ops[i]
-		if op.Return < 0 || op.Status != 200 || op.ETag == "" || op.TornBodyETag != "" {
+		if op.Return < 0 || op.Status != 200 || op.ETag == "" || op.TornBodyETag != "" || i+1 < len(ops) && reread(h, op, ops[i+1]) {
 			continue
 		}
 		switch op.Op {

@@ -186,11 +186,13 @@ func newRecordAudit(h *sim.History, lease func(node int) time.Duration) *recordA
 // in the order of the history: what the nodes learned from. A torn read
 // (sim.S3Op.TornBodyETag) is not among them: the elector reads its body
 // again rather than act on it (protocol.ETagMismatch), and it carries no
-// one version to judge.
+// one version to judge; nor is any read the elector read again at once
+// (rereads).
 func answered(h *sim.History) iter.Seq[*sim.S3Op] {
 	return func(yield func(*sim.S3Op) bool) {
+		rr := rereadsOf(h)
 		for i := range h.S3 {
-			if op := &h.S3[i]; op.Node >= 0 && op.Return >= 0 && op.Status == 200 && op.TornBodyETag == "" && !yield(op) {
+			if op := &h.S3[i]; op.Node >= 0 && op.Return >= 0 && op.Status == 200 && op.TornBodyETag == "" && !rr[op] && !yield(op) {
 				return
 			}
 		}

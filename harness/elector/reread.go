@@ -1,0 +1,63 @@
+package elector
+
+import (
+	"time"
+
+	"github.com/s3lease/s3lease/sim"
+)
+
+// The elector reads a body that does not match its ETag again before it
+// does anything with it (protocol.ETagMismatch): a torn read, the body of
+// one version under another's ETag; or, on a store whose ETags are not
+// MD5s, every read until it has seen the same bytes under the same ETag
+// twice. It does not act on such a read: only the read after it shows
+// what it then knew. A read so superseded is a GetObject answered 200
+// whose node's incarnation sent its next request, a GetObject, the
+// instant the answer came or, if the process stopped then (a pause), the
+// instant it ran again.
+
+// reread reports whether read, a request of a node, was superseded by
+// next, the node's next request.
+func reread(h *sim.History, read, next *sim.S3Op) bool {
+	return read.Op == "GetObject" && read.Status == 200 && read.Return >= 0 && next.Op == "GetObject" &&
+		next.Incarnation == read.Incarnation && next.Call == resumed(h, read.Node, read.Return)
+}
+
+// rereads are the superseded reads of a history (rereadsOf).
+type rereads map[*sim.S3Op]bool
+
+// rereadsOf finds the superseded reads of h; nil if there are none.
+func rereadsOf(h *sim.History) rereads {
+	var out rereads
+	last := map[int]*sim.S3Op{} // by node
+	for i := range h.S3 {
+		op := &h.S3[i]
+		if op.Node < 0 {
+			continue
+		}
+		if prev := last[op.Node]; prev != nil && reread(h, prev, op) {
+			if out == nil {
+				out = rereads{}
+			}
+			out[prev] = true
+		}
+		last[op.Node] = op
+	}
+	return out
+}
+
+// resumed is when node ran again after at: at, or the end of a stop of
+// its process that at falls in (an answer pause from at, a timed pause, a
+// pause before a write, a suspended VM).
+func resumed(h *sim.History, node int, at time.Duration) time.Duration {
+	for _, f := range h.Faults {
+		if f.Node != node || at < f.From || at >= f.To {
+			continue
+		}
+		switch f.Kind {
+		case sim.FaultPause.String(), sim.FaultAnswerPause.String(), sim.FaultPauseBeforeWrite.String(), sim.FaultClockStall.String():
+			return resumed(h, node, f.To)
+		}
+	}
+	return at
+}
