@@ -48,10 +48,14 @@ func (c Config) protocol(name string, w *watch) harness.Protocol {
 // assumes nothing of wall clocks: outside the bound, bags refuse messages
 // (a writer whose clock is behind writes into bags already closed, a
 // closer whose clock is ahead closes bags still written), which a safe
-// writer reports as not committed.
+// writer reports as not committed. Unlike the elector, the design needs
+// S3's ETags to be the MD5s of the bodies (not OpaqueETags): a writer
+// recognises its message, after an answer it did not get, by the MD5 of
+// what it sent.
 func (c Config) Assumptions() protocol.Assumptions {
 	a := c.Elector.Assumptions()
 	a.MaxOffset, a.MaxWallStep = c.MaxOffset, c.MaxOffset
+	a.OpaqueETags = false
 	return a
 }
 
