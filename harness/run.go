@@ -126,6 +126,7 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 		return o, nil // cut short by an exploration as equivalent to a run explored: nothing to judge
 	}
 	defer markShapes(&o.Reached, own, o, p.Assumptions.Lease)
+	defer judging(res.History)()
 	if res.History != nil {
 		o.Excuses, o.lineage = excuses(p, plan, res.History)
 		for _, e := range o.Excuses {
