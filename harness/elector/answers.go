@@ -153,7 +153,7 @@ func newAnswerJudge(s Settings, h *sim.History, node int, clock sim.ClockModel) 
 			clock.Stalls = append(clock.Stalls, sim.ClockStall{At: f.From, For: f.To - f.From})
 		}
 	}
-	j := &answerJudge{s: s, h: h, node: node, mono: clock.Mono(), lock: newLockContents(h), rereads: rereadsOf(h)}
+	j := &answerJudge{s: s, h: h, node: node, mono: clock.Mono(), lock: lockContentsOf(h), rereads: rereadsOf(h)}
 	j.terms = j.termsOf()
 	return j
 }

@@ -4,9 +4,11 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -23,18 +25,41 @@ type lockWrite struct {
 	holder            string
 	token             uint64
 	released, deleted bool
+	// replaced is the earliest answer of a write that surely came after
+	// this one (sent after its answer): the lock object held this write's
+	// content at no instant after it. The largest duration if none did, or
+	// if the history does not bound when this write applied.
+	replaced time.Duration
 }
 
 // lockContents are the writes of the lock object, in the order of the
-// history.
+// history, indexed by ETag and by the live record each wrote. One run's
+// answer judges share them (lockContentsOf).
 type lockContents struct {
 	writes []lockWrite
 	byETag map[string][]int
+	live   map[liveRecord][]int
+}
+
+// liveRecord names a live record: its holder and token.
+type liveRecord struct {
+	holder string
+	token  uint64
+}
+
+// lockContentsKey is the key of h's lockContents among what its judges
+// share (harness.Shared).
+type lockContentsKey struct{}
+
+// lockContentsOf is newLockContents(h), built once per run for the
+// answers of all its nodes.
+func lockContentsOf(h *sim.History) *lockContents {
+	return harness.Shared(h, lockContentsKey{}, newLockContents)
 }
 
 // newLockContents lists h's writes of the lock object.
 func newLockContents(h *sim.History) *lockContents {
-	l := &lockContents{byETag: map[string][]int{}}
+	l := &lockContents{byETag: map[string][]int{}, live: map[liveRecord][]int{}}
 	first := map[string]time.Duration{}
 	for i := range h.S3 {
 		op := &h.S3[i]
@@ -58,12 +83,65 @@ func newLockContents(h *sim.History) *lockContents {
 				w.record, w.holder, w.token, w.released = true, r.Holder, r.Token, r.Released
 			}
 			l.byETag[w.etag] = append(l.byETag[w.etag], len(l.writes))
+			if w.record && !w.released {
+				k := liveRecord{w.holder, w.token}
+				l.live[k] = append(l.live[k], len(l.writes))
+			}
 			l.writes = append(l.writes, w)
 		case op.Op == "DeleteObject" && op.Return >= 0 && op.Status/100 == 2:
 			l.writes = append(l.writes, lockWrite{op: op, send: op.Call, deleted: true})
 		}
 	}
+	l.indexReplaced()
 	return l
+}
+
+// indexReplaced sets each write's replaced: the earliest answer among the
+// writes sent after its answer, found by the writes in the order of their
+// sends.
+func (l *lockContents) indexReplaced() {
+	bySend := make([]int, len(l.writes))
+	for i := range bySend {
+		bySend[i] = i
+	}
+	slices.SortStableFunc(bySend, func(a, b int) int { return cmp.Compare(l.writes[a].op.Call, l.writes[b].op.Call) })
+	// earliest[k] is the earliest answer of the writes bySend[k:].
+	earliest := make([]time.Duration, len(bySend)+1)
+	earliest[len(bySend)] = math.MaxInt64
+	for k := len(bySend) - 1; k >= 0; k-- {
+		earliest[k] = earliest[k+1]
+		if r := l.writes[bySend[k]].op.Return; r >= 0 && r < earliest[k] {
+			earliest[k] = r
+		}
+	}
+	for i := range l.writes {
+		w := &l.writes[i]
+		switch {
+		case w.op.Return < 0:
+			w.replaced = math.MaxInt64 // applied at an instant the history does not bound
+		case w.op.Call > w.op.Return:
+			w.replaced = l.replacedScan(w) // sent after its own answer: not among its own successors
+		default:
+			k, _ := slices.BinarySearchFunc(bySend, w.op.Return, func(i int, at time.Duration) int {
+				if l.writes[i].op.Call > at {
+					return 1
+				}
+				return -1
+			})
+			w.replaced = earliest[k]
+		}
+	}
+}
+
+// replacedScan is w's replaced, by a scan of every other write.
+func (l *lockContents) replacedScan(w *lockWrite) time.Duration {
+	out := time.Duration(math.MaxInt64)
+	for i := range l.writes {
+		if x := &l.writes[i]; x != w && x.op.Call > w.op.Return && x.op.Return >= 0 {
+			out = min(out, x.op.Return)
+		}
+	}
+	return out
 }
 
 // latest is the latest write of etag sent by at: what a read answered
@@ -84,27 +162,8 @@ func (l *lockContents) latest(etag string, at time.Duration) (*lockWrite, bool) 
 // far as the history's intervals tell: sent by to, and not replaced by a
 // write that surely came after it and surely applied before from.
 func (l *lockContents) currentWithin(holder string, token uint64, from, to time.Duration) bool {
-	for i := range l.writes {
-		w := &l.writes[i]
-		if !w.record || w.released || w.holder != holder || w.token != token || w.op.Call > to {
-			continue
-		}
-		if !l.replacedBefore(w, from) {
-			return true
-		}
-	}
-	return false
-}
-
-// replacedBefore reports whether another write surely came after w and
-// surely applied before at.
-func (l *lockContents) replacedBefore(w *lockWrite, at time.Duration) bool {
-	if w.op.Return < 0 {
-		return false // applied at an instant the history does not bound
-	}
-	for i := range l.writes {
-		x := &l.writes[i]
-		if x != w && x.op.Call > w.op.Return && x.op.Return >= 0 && x.op.Return < at {
+	for _, i := range l.live[liveRecord{holder, token}] {
+		if w := &l.writes[i]; w.op.Call <= to && w.replaced >= from {
 			return true
 		}
 	}

@@ -3,6 +3,7 @@ package elector
 import (
 	"time"
 
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -26,8 +27,17 @@ func reread(h *sim.History, read, next *sim.S3Op) bool {
 // rereads are the superseded reads of a history (rereadsOf).
 type rereads map[*sim.S3Op]bool
 
-// rereadsOf finds the superseded reads of h; nil if there are none.
+// rereadsKey is the key of h's rereads among what its judges share
+// (harness.Shared).
+type rereadsKey struct{}
+
+// rereadsOf is findRereads(h), found once per run for all its judges.
 func rereadsOf(h *sim.History) rereads {
+	return harness.Shared(h, rereadsKey{}, findRereads)
+}
+
+// findRereads finds the superseded reads of h; nil if there are none.
+func findRereads(h *sim.History) rereads {
 	var out rereads
 	last := map[int]*sim.S3Op{} // by node
 	for i := range h.S3 {
