@@ -289,7 +289,7 @@ func traceLineage(h *sim.History, fw []foreignWrite) traced {
 			if j := cur[k] - 1; j >= 0 {
 				v.token = h.Terms[j].Token // unless it acquires the next
 			}
-			if t := spentToken(op.Body); t > 0 {
+			if t := spentToken(h, op.Body); t > 0 {
 				v.token = t // whether or not a term begins on it
 			}
 			pending[k] = v
@@ -408,14 +408,22 @@ func publishedByForeign(h *sim.History, foreignOf map[int]int) map[string]writeS
 // faults.MaxNativeToken: a write of such a record spends the token space
 // whether or not its writer began a term on it (an acquisition answered
 // too late to lead on still took the token); 0 otherwise.
-func spentToken(body string) uint64 {
+func spentToken(h *sim.History, body string) uint64 {
 	if !strings.Contains(body, `"token"`) {
 		return 0
 	}
 	var r struct {
 		Token uint64 `json:"token"`
 	}
-	if json.Unmarshal([]byte(body), &r) != nil || r.Token <= faults.MaxNativeToken {
+	if j := ReadRecordFields(h, body); j.ForFewerFields() {
+		r.Token = j.Token
+		if j.Err != nil {
+			return 0
+		}
+	} else if json.Unmarshal([]byte(body), &r) != nil {
+		return 0
+	}
+	if r.Token <= faults.MaxNativeToken {
 		return 0
 	}
 	return r.Token

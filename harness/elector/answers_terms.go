@@ -2,7 +2,6 @@ package elector
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -71,15 +70,7 @@ func newLockContents(h *sim.History) *lockContents {
 		switch {
 		case op.Op == "PutObject" && op.Body != "":
 			w := lockWrite{op: op, send: first[op.BodyETag], etag: unquote(op.BodyETag)}
-			// As encoding/json reads it into the elector's Record: a
-			// "holder": null after a holder leaves the holder as it was.
-			// A record without a holder is none (the elector refuses it).
-			var r struct {
-				Holder   string `json:"holder"`
-				Token    uint64 `json:"token"`
-				Released bool   `json:"released"`
-			}
-			if json.Unmarshal([]byte(op.Body), &r) == nil && r.Holder != "" {
+			if r, ok := lockRecord(h, op.Body); ok {
 				w.record, w.holder, w.token, w.released = true, r.Holder, r.Token, r.Released
 			}
 			l.byETag[w.etag] = append(l.byETag[w.etag], len(l.writes))
@@ -94,6 +85,15 @@ func newLockContents(h *sim.History) *lockContents {
 	}
 	l.indexReplaced()
 	return l
+}
+
+// lockRecord is the record body holds, as encoding/json reads it into the
+// elector's Record (harness.ReadRecordFields), if it is one: a "holder":
+// null after a holder leaves the holder as it was, and a record without a
+// holder is none (the elector refuses it).
+func lockRecord(h *sim.History, body string) (harness.RecordFields, bool) {
+	r := harness.ReadRecordFields(h, body)
+	return r, r.Err == nil && r.Holder != ""
 }
 
 // indexReplaced sets each write's replaced: the earliest answer among the

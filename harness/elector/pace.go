@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/s3lease/s3lease/harness"
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -125,9 +126,9 @@ func (s Settings) Pace(h *sim.History, node int, clock sim.ClockModel) []lineari
 			if written == nil {
 				written = appliedBodies(h)
 			}
-			token = recordToken(ops[applied].Body)
+			token = recordToken(h, ops[applied].Body)
 		}
-		if applied >= 0 && !paceAcquisition(written, ops[applied], token) || applied < 0 && !campaignWrite(ops, call) {
+		if applied >= 0 && !paceAcquisition(h, written, ops[applied], token) || applied < 0 && !campaignWrite(ops, call) {
 			continue
 		}
 		sent := ops[call].Call
@@ -356,14 +357,14 @@ func retryable(op *sim.S3Op) bool {
 
 // paceAcquisition reports whether op, a write S3 applied, began a term: it
 // created the object, or its record's token is not the token of the
-// record it replaced. written is appliedBodies of op's history; token,
+// record it replaced. written is appliedBodies of op's history, h; token,
 // recordToken of op's body.
-func paceAcquisition(written map[string]string, op *sim.S3Op, token uint64) bool {
+func paceAcquisition(h *sim.History, written map[string]string, op *sim.S3Op, token uint64) bool {
 	if op.IfNoneMatch == "*" {
 		return true
 	}
 	if body, ok := written[unquote(op.IfMatch)]; ok {
-		return recordToken(body) != token
+		return recordToken(h, body) != token
 	}
 	return true // it replaced a body the history does not hold: no record of a run's term
 }
@@ -382,8 +383,12 @@ func appliedBodies(h *sim.History) map[string]string {
 	return bodies
 }
 
-// recordToken is the token of a record's body, 0 if it has none.
-func recordToken(body string) uint64 {
+// recordToken is the token of a record's body, a body of h's writes, 0 if
+// it has none.
+func recordToken(h *sim.History, body string) uint64 {
+	if j := harness.ReadRecordFields(h, body); j.ForFewerFields() {
+		return j.Token
+	}
 	var r struct {
 		Token uint64 `json:"token"`
 	}

@@ -1,0 +1,73 @@
+package harness
+
+import (
+	"encoding/json"
+	"errors"
+
+	"github.com/s3lease/s3lease/sim"
+)
+
+// RecordFields are the fields of a record that every record format the
+// harness writes names (faults.EncodeRecord's generic form, the
+// elector's): its holder, its token and whether it is released, as
+// encoding/json reads a body into them. The judges read records so, never
+// with a protocol's own codec, which they judge.
+type RecordFields struct {
+	Holder   string
+	Token    uint64
+	Released bool
+	// Err is json.Unmarshal's error.
+	Err error
+}
+
+// ReadRecordFields is body, a body of h's writes, read by json.Unmarshal
+// into the fields "holder" (a string), "token" (a uint64) and "released"
+// (a bool): once per distinct body while the harness judges h (Shared),
+// for every judge that reads it.
+func ReadRecordFields(h *sim.History, body string) RecordFields {
+	if _, judged := judgements.Load(h); judged {
+		if r, ok := Shared(h, recordFieldsKey{}, readAllRecordFields)[body]; ok {
+			return *r
+		}
+	}
+	return readRecordFields(body)
+}
+
+// ForFewerFields reports whether r says what json.Unmarshal reads of the
+// body into a struct of fewer of its fields (with their names and types):
+// their values, and an error if and only if r has one. It does unless r's
+// error is of a field (which that struct may not have), or one that
+// stopped the decoding part way; the judge then unmarshals the body
+// itself.
+func (r RecordFields) ForFewerFields() bool {
+	var syntax *json.SyntaxError
+	return r.Err == nil || errors.As(r.Err, &syntax) // a syntax error fails before any field
+}
+
+// recordFieldsKey is the key of readAllRecordFields among what a run's
+// judges share.
+type recordFieldsKey struct{}
+
+// readAllRecordFields reads every distinct body of h's writes
+// (readRecordFields).
+func readAllRecordFields(h *sim.History) map[string]*RecordFields {
+	out := map[string]*RecordFields{}
+	for i := range h.S3 {
+		if body := h.S3[i].Body; body != "" && out[body] == nil {
+			r := readRecordFields(body)
+			out[body] = &r
+		}
+	}
+	return out
+}
+
+// readRecordFields reads body (ReadRecordFields).
+func readRecordFields(body string) RecordFields {
+	var r struct {
+		Holder   string `json:"holder"`
+		Token    uint64 `json:"token"`
+		Released bool   `json:"released"`
+	}
+	err := json.Unmarshal([]byte(body), &r)
+	return RecordFields{Holder: r.Holder, Token: r.Token, Released: r.Released, Err: err}
+}
