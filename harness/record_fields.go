@@ -27,7 +27,7 @@ type RecordFields struct {
 func ReadRecordFields(h *sim.History, body string) RecordFields {
 	if _, judged := judgements.Load(h); judged {
 		if r, ok := Shared(h, recordFieldsKey{}, readAllRecordFields)[body]; ok {
-			return *r
+			return r
 		}
 	}
 	return readRecordFields(body)
@@ -50,12 +50,19 @@ type recordFieldsKey struct{}
 
 // readAllRecordFields reads every distinct body of h's writes
 // (readRecordFields).
-func readAllRecordFields(h *sim.History) map[string]*RecordFields {
-	out := map[string]*RecordFields{}
+func readAllRecordFields(h *sim.History) map[string]RecordFields {
+	n := 0
 	for i := range h.S3 {
-		if body := h.S3[i].Body; body != "" && out[body] == nil {
-			r := readRecordFields(body)
-			out[body] = &r
+		if h.S3[i].Body != "" {
+			n++
+		}
+	}
+	out := make(map[string]RecordFields, n)
+	for i := range h.S3 {
+		if body := h.S3[i].Body; body != "" {
+			if _, ok := out[body]; !ok {
+				out[body] = readRecordFields(body)
+			}
 		}
 	}
 	return out

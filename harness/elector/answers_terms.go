@@ -58,8 +58,14 @@ func lockContentsOf(h *sim.History) *lockContents {
 
 // newLockContents lists h's writes of the lock object.
 func newLockContents(h *sim.History) *lockContents {
-	l := &lockContents{byETag: map[string][]int{}, live: map[liveRecord][]int{}}
-	first := map[string]time.Duration{}
+	n := 0
+	for i := range h.S3 {
+		if op := &h.S3[i]; op.Op == "PutObject" && op.Body != "" {
+			n++
+		}
+	}
+	l := &lockContents{writes: make([]lockWrite, 0, n), byETag: make(map[string][]int, n), live: map[liveRecord][]int{}}
+	first := make(map[string]time.Duration, n)
 	for i := range h.S3 {
 		op := &h.S3[i]
 		if op.Op == "PutObject" && op.BodyETag != "" {
