@@ -63,7 +63,9 @@
 //     callers asked (Env.ReportObserver, sim.History.Answers): a wrong
 //     answer Unsafe (AnswerCheck; a fault outside the assumptions on that
 //     node excuses it only where its window covers the answer's instant),
-//     a wrong health report Liveness.
+//     a wrong health report Liveness. The judges of one run share what
+//     they derive from its history ([Shared]): each body's holder, token
+//     and release, read once by encoding/json ([ReadRecordFields]).
 //
 // A plan may give nodes settings of their own (faults.Plan.Settings, which
 // the swarm draws for a protocol with Configure): Configured then makes

@@ -2,7 +2,6 @@ package harness
 
 import (
 	"cmp"
-	"encoding/json"
 	"slices"
 	"strings"
 	"time"
@@ -412,19 +411,8 @@ func spentToken(h *sim.History, body string) uint64 {
 	if !strings.Contains(body, `"token"`) {
 		return 0
 	}
-	var r struct {
-		Token uint64 `json:"token"`
+	if t, err := ReadRecordToken(h, body); err == nil && t > faults.MaxNativeToken {
+		return t
 	}
-	if j := ReadRecordFields(h, body); j.ForFewerFields() {
-		r.Token = j.Token
-		if j.Err != nil {
-			return 0
-		}
-	} else if json.Unmarshal([]byte(body), &r) != nil {
-		return 0
-	}
-	if r.Token <= faults.MaxNativeToken {
-		return 0
-	}
-	return r.Token
+	return 0
 }

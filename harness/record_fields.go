@@ -33,15 +33,22 @@ func ReadRecordFields(h *sim.History, body string) RecordFields {
 	return readRecordFields(body)
 }
 
-// ForFewerFields reports whether r says what json.Unmarshal reads of the
-// body into a struct of fewer of its fields (with their names and types):
-// their values, and an error if and only if r has one. It does unless r's
-// error is of a field (which that struct may not have), or one that
-// stopped the decoding part way; the judge then unmarshals the body
-// itself.
-func (r RecordFields) ForFewerFields() bool {
+// ReadRecordToken is what json.Unmarshal reads of body, a body of h's
+// writes, into its one field "token" (a uint64), and its error: by
+// ReadRecordFields where that reading stands for it (no error, or a
+// syntax error, which fails before any field), else by a reading of its
+// own (an error of another field).
+func ReadRecordToken(h *sim.History, body string) (uint64, error) {
+	r := ReadRecordFields(h, body)
 	var syntax *json.SyntaxError
-	return r.Err == nil || errors.As(r.Err, &syntax) // a syntax error fails before any field
+	if r.Err == nil || errors.As(r.Err, &syntax) {
+		return r.Token, r.Err
+	}
+	var t struct {
+		Token uint64 `json:"token"`
+	}
+	err := json.Unmarshal([]byte(body), &t)
+	return t.Token, err
 }
 
 // recordFieldsKey is the key of readAllRecordFields among what a run's

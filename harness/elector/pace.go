@@ -1,7 +1,6 @@
 package elector
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -386,14 +385,8 @@ func appliedBodies(h *sim.History) map[string]string {
 // recordToken is the token of a record's body, a body of h's writes, 0 if
 // it has none.
 func recordToken(h *sim.History, body string) uint64 {
-	if j := harness.ReadRecordFields(h, body); j.ForFewerFields() {
-		return j.Token
-	}
-	var r struct {
-		Token uint64 `json:"token"`
-	}
-	_ = json.Unmarshal([]byte(body), &r)
-	return r.Token
+	t, _ := harness.ReadRecordToken(h, body)
+	return t
 }
 
 // begins reports whether node began a term with token at instant at (the
