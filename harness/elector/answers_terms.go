@@ -128,8 +128,8 @@ func (l *lockContents) indexReplaced() {
 		case w.op.Call > w.op.Return:
 			w.replaced = l.replacedScan(w) // sent after its own answer: not among its own successors
 		default:
-			k, _ := slices.BinarySearchFunc(bySend, w.op.Return, func(i int, at time.Duration) int {
-				if l.writes[i].op.Call > at {
+			k, _ := slices.BinarySearchFunc(bySend, w.op.Return, func(x int, at time.Duration) int {
+				if l.writes[x].op.Call > at {
 					return 1
 				}
 				return -1
