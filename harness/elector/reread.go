@@ -56,17 +56,24 @@ func findRereads(h *sim.History) rereads {
 	return out
 }
 
-// resumed is when node ran again after at: at, or the end of a stop of
-// its process that at falls in (an answer pause from at, a timed pause, a
-// pause before a write, a suspended VM).
+// resumed is when node looked at an answer that came at at: at, or the end
+// of a stop of its process that the answer came in (an answer pause from
+// at, a timed pause or a suspended VM that began before at). A pause
+// before a write is the application's, after the elector acted.
 func resumed(h *sim.History, node int, at time.Duration) time.Duration {
 	for _, f := range h.Faults {
 		if f.Node != node || at < f.From || at >= f.To {
 			continue
 		}
 		switch f.Kind {
-		case sim.FaultPause.String(), sim.FaultAnswerPause.String(), sim.FaultPauseBeforeWrite.String(), sim.FaultClockStall.String():
-			return resumed(h, node, f.To)
+		case sim.FaultAnswerPause.String():
+			if f.From == at {
+				return resumed(h, node, f.To)
+			}
+		case sim.FaultPause.String(), sim.FaultClockStall.String():
+			if f.From < at {
+				return resumed(h, node, f.To)
+			}
 		}
 	}
 	return at
