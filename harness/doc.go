@@ -64,8 +64,9 @@
 //     answer Unsafe (AnswerCheck; a fault outside the assumptions on that
 //     node excuses it only where its window covers the answer's instant),
 //     a wrong health report Liveness. The judges of one run share what
-//     they derive from its history ([Shared]): each body's holder, token
-//     and release, read once by encoding/json ([ReadRecordFields]).
+//     they derive from its history (each body's holder, token and release,
+//     read once by encoding/json; the lock's writes; the reads the elector
+//     read again), built once per run.
 //
 // A plan may give nodes settings of their own (faults.Plan.Settings, which
 // the swarm draws for a protocol with Configure): Configured then makes

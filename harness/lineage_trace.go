@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/internal/judging"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -411,7 +412,7 @@ func spentToken(h *sim.History, body string) uint64 {
 	if !strings.Contains(body, `"token"`) {
 		return 0
 	}
-	if t, err := ReadRecordToken(h, body); err == nil && t > faults.MaxNativeToken {
+	if t, err := judging.ReadRecordToken(h, body); err == nil && t > faults.MaxNativeToken {
 		return t
 	}
 	return 0

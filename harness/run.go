@@ -7,6 +7,7 @@ import (
 
 	"github.com/anishathalye/porcupine"
 	"github.com/s3lease/s3lease/faults"
+	"github.com/s3lease/s3lease/internal/judging"
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -126,7 +127,7 @@ func RunSetup(s Setup, keepTrace bool) (*Outcome, error) {
 		return o, nil // cut short by an exploration as equivalent to a run explored: nothing to judge
 	}
 	defer markShapes(&o.Reached, own, o, p.Assumptions.Lease)
-	defer judging(res.History)()
+	defer judging.Judging(res.History)()
 	if res.History != nil {
 		o.Excuses, o.lineage = excuses(p, plan, res.History)
 		for _, e := range o.Excuses {

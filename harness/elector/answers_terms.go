@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/internal/judging"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -47,13 +47,13 @@ type liveRecord struct {
 }
 
 // lockContentsKey is the key of h's lockContents among what its judges
-// share (harness.Shared).
+// share (judging.Shared).
 type lockContentsKey struct{}
 
 // lockContentsOf is newLockContents(h), built once per run for the
 // answers of all its nodes.
 func lockContentsOf(h *sim.History) *lockContents {
-	return harness.Shared(h, lockContentsKey{}, newLockContents)
+	return judging.Shared(h, lockContentsKey{}, newLockContents)
 }
 
 // newLockContents lists h's writes of the lock object.
@@ -94,11 +94,11 @@ func newLockContents(h *sim.History) *lockContents {
 }
 
 // lockRecord is the record body holds, as encoding/json reads it into the
-// elector's Record (harness.ReadRecordFields), if it is one: a "holder":
+// elector's Record (judging.ReadRecordFields), if it is one: a "holder":
 // null after a holder leaves the holder as it was, and a record without a
 // holder is none (the elector refuses it).
-func lockRecord(h *sim.History, body string) (harness.RecordFields, bool) {
-	r := harness.ReadRecordFields(h, body)
+func lockRecord(h *sim.History, body string) (judging.RecordFields, bool) {
+	r := judging.ReadRecordFields(h, body)
 	return r, r.Err == nil && r.Holder != ""
 }
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/internal/judging"
 	"github.com/s3lease/s3lease/linearizability"
 	"github.com/s3lease/s3lease/sim"
 )
@@ -385,7 +385,7 @@ func appliedBodies(h *sim.History) map[string]string {
 // recordToken is the token of a record's body, a body of h's writes, 0 if
 // it has none.
 func recordToken(h *sim.History, body string) uint64 {
-	t, _ := harness.ReadRecordToken(h, body)
+	t, _ := judging.ReadRecordToken(h, body)
 	return t
 }
 

@@ -3,7 +3,7 @@ package elector
 import (
 	"time"
 
-	"github.com/s3lease/s3lease/harness"
+	"github.com/s3lease/s3lease/internal/judging"
 	"github.com/s3lease/s3lease/sim"
 )
 
@@ -28,12 +28,12 @@ func reread(h *sim.History, read, next *sim.S3Op) bool {
 type rereads map[*sim.S3Op]bool
 
 // rereadsKey is the key of h's rereads among what its judges share
-// (harness.Shared).
+// (judging.Shared).
 type rereadsKey struct{}
 
 // rereadsOf is findRereads(h), found once per run for all its judges.
 func rereadsOf(h *sim.History) rereads {
-	return harness.Shared(h, rereadsKey{}, findRereads)
+	return judging.Shared(h, rereadsKey{}, findRereads)
 }
 
 // findRereads finds the superseded reads of h; nil if there are none.

@@ -1,4 +1,4 @@
-package harness
+package judging
 
 import (
 	"encoding/json"
@@ -51,7 +51,7 @@ func TestReadRecordFieldsAndToken(t *testing.T) {
 			}
 		}
 	}
-	done := judging(h)
+	done := Judging(h)
 	check("judged")
 	done()
 	check("not judged")

@@ -1,4 +1,4 @@
-package harness
+package judging
 
 import (
 	"sync"
@@ -22,9 +22,9 @@ type judgement struct {
 	made map[any]any
 }
 
-// judging makes Shared keep what it builds of h until done is called, at
+// Judging makes Shared keep what it builds of h until done is called, at
 // the end of h's judgement: h must not change in between.
-func judging(h *sim.History) (done func()) {
+func Judging(h *sim.History) (done func()) {
 	if h == nil {
 		return func() {}
 	}

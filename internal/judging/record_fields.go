@@ -1,4 +1,4 @@
-package harness
+package judging
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package harness
+package judging
 
 import (
 	"testing"
@@ -14,7 +14,7 @@ func TestSharedBuildsOncePerJudgement(t *testing.T) {
 	builds := 0
 	build := func(h *sim.History) int { builds++; return builds }
 	h, other := &sim.History{}, &sim.History{}
-	done := judging(h)
+	done := Judging(h)
 	if a, b := Shared(h, key{1}, build), Shared(h, key{1}, build); a != 1 || b != 1 {
 		t.Fatalf("two asks of one key during the judgement: %d and %d, want 1 and 1", a, b)
 	}
