@@ -50,7 +50,10 @@ import (
 // in time and its application hear of it only when the process runs
 // again.
 // A wrong answer of a protocol to its application (AnswerCheck) is
-// excused only by a fault on its node whose window covers the answer.
+// excused only by a fault on its node whose window covers the answer; a
+// foreign write reaches a node so through a torn read of the node's that
+// carries its version (written back byte for byte, its ETag comes back, and
+// two tears alike look like a store whose ETags are not MD5s).
 // Nothing excuses a stale write the fence accepted (its rule), nor an
 // overlap once faults and the time they can affect are over.
 type Excuse struct {
@@ -175,6 +178,13 @@ func excuses(p Protocol, plan *faults.Plan, h *sim.History) ([]Excuse, *lineage)
 		spans = append(spans, f)
 		add(f, -1, f.From, h.End, true, why)
 		add(f, -1, f.From, f.From+a.Lease+term, false, why)
+		for _, op := range tornWithForeign(h, f) {
+			// The write's version in a tear: written back byte for byte,
+			// it may make two tears alike, which a reader takes for an
+			// object whose ETag is not its MD5, and believes. Its node's
+			// answers too are then the write's doing.
+			add(f, op.Node, op.Return, op.Return+a.Lease+term, false, fmt.Sprintf("S3 answered n%d's read sent at %v torn with the version someone else wrote at %v (%s)", op.Node, op.Call, f.From, f.Kind))
+		}
 	}
 	for _, c := range plan.Clocks {
 		until := c.DriftUntil.D()
@@ -261,6 +271,29 @@ var tornKind = sim.FaultTornRead.String()
 
 // tornOp returns the index in h.S3 of the torn read f records: its node's
 // GetObject sent at f.From and answered torn; -1 if none.
+// tornWithForeign returns the torn reads of h (by the nodes, from f on)
+// that carry the body or the ETag of the version that f, a write from
+// outside the nodes, wrote.
+func tornWithForeign(h *sim.History, f sim.FaultSpan) []*sim.S3Op {
+	var etag string
+	for i := range h.S3 {
+		if op := &h.S3[i]; op.Node < 0 && op.Op == "PutObject" && op.Call == f.From && op.BodyETag != "" {
+			etag = op.BodyETag
+		}
+	}
+	if etag == "" {
+		return nil
+	}
+	var out []*sim.S3Op
+	for i := range h.S3 {
+		if op := &h.S3[i]; op.Node >= 0 && op.TornBodyETag != "" && op.Return >= f.From &&
+			(op.ETag == etag || op.TornBodyETag == etag) {
+			out = append(out, op)
+		}
+	}
+	return out
+}
+
 func tornOp(h *sim.History, f sim.FaultSpan) int {
 	for i := range h.S3 {
 		if op := &h.S3[i]; op.Node == f.Node && op.Call == f.From && op.TornBodyETag != "" {

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -204,5 +205,28 @@ func TestExcusePreemptedTerm(t *testing.T) {
 	xs, _ = excuses(testProtocol, p, h)
 	if judge(overlap(0, 3, 11, 12)) {
 		t.Errorf("n0's term not cut by n1: its overlap with n3 excused")
+	}
+}
+
+// TestTornWithForeign: the torn reads that carry a foreign write's version,
+// its ETag or its body, from the write on, are the ones whose node the
+// write's excuse reaches; a tear of the nodes' own versions, or one before
+// the write, is not.
+func TestTornWithForeign(t *testing.T) {
+	ms := time.Millisecond
+	h := &sim.History{S3: []sim.S3Op{
+		{Node: 1, Op: "GetObject", Call: 5 * ms, Return: 8 * ms, ETag: `"f"`, TornBodyETag: `"a"`}, // before the write
+		{Node: -1, Op: "PutObject", Call: 10 * ms, Return: 10 * ms, BodyETag: `"f"`},
+		{Node: 2, Op: "GetObject", Call: 11 * ms, Return: 14 * ms, ETag: `"f"`, TornBodyETag: `"b"`}, // its ETag
+		{Node: 3, Op: "GetObject", Call: 12 * ms, Return: 15 * ms, ETag: `"c"`, TornBodyETag: `"f"`}, // its body
+		{Node: 4, Op: "GetObject", Call: 12 * ms, Return: 15 * ms, ETag: `"c"`, TornBodyETag: `"d"`}, // others'
+		{Node: 0, Op: "GetObject", Call: 13 * ms, Return: 16 * ms, ETag: `"f"`},                      // whole
+	}}
+	var nodes []int
+	for _, op := range tornWithForeign(h, sim.FaultSpan{Kind: "overwrite", Node: -1, From: 10 * ms, To: 10 * ms}) {
+		nodes = append(nodes, op.Node)
+	}
+	if !slices.Equal(nodes, []int{2, 3}) {
+		t.Errorf("torn reads with the foreign version: nodes %v, want [2 3]", nodes)
 	}
 }
