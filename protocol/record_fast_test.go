@@ -637,3 +637,16 @@ func BenchmarkEncodeRecord(b *testing.B) {
 		})
 	}
 }
+
+// TestDecodeRecordCutInEscape: a body that ends inside a \u escape, with
+// nothing in memory after it, is refused as encoding/json refuses it: no
+// read past its end.
+func TestDecodeRecordCutInEscape(t *testing.T) {
+	for _, s := range []string{`{"holder":"\u`, `{"holder":"\u1`, `{"holder":"\u12`, `{"holder":"\u123`, `{"holder":"a\u00e`} {
+		b := []byte(s)
+		b = b[:len(b):len(b)] // no capacity beyond the body
+		if _, err := DecodeRecord(b); err == nil {
+			t.Errorf("DecodeRecord(%q) accepted a body cut inside an escape", s)
+		}
+	}
+}

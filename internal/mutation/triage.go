@@ -378,6 +378,9 @@ var Triage = []Judgement{
 	codecGapAt("recordParser.byte", OpOffByOne, "p.i++", "", 1),                                  // record_fast-56d18420
 	codecGapAt("recordParser.key", OpCompare, "rest[len(k)] == '\"'", "rest[len(k)] != '\"'", 1), // record_fast-187889e2
 	codecGapAt("recordParser.key", OpOffByOne, "0", "1", 2),                                      // record_fast-647c1f2c
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "hex4", Operator: OpOffByOne,
+		Original: "4", Replacement: "3", Occurrence: 1,
+		Reason: "Reached only by a body that ends three hex digits into a \\u escape: hex4 then reads a byte past the body's end (a panic where the slice has no capacity beyond it, else a string that runs off the end and fails). The swarm's foreign bodies do not end so; TestDecodeRecordCutInEscape kills it."}, // record_fast-a1ddeb6a
 	{Kind: KindEquivalent, File: "protocol/record_fast.go", Func: "recordParser.foreign", Operator: OpOffByOne,
 		Original: "1", Replacement: "0", Occurrence: 2,
 		Reason: "For a foreign key with a control character, a byte above ASCII or an escape, foreign returns 0 instead of -1: the key is taken for \"holder\" without being consumed, so the next byte is its quote, not a colon, and the parse fails as before, leaving the body to encoding/json."}, // record_fast-4427dbb5
