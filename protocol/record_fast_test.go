@@ -650,3 +650,14 @@ func TestDecodeRecordCutInEscape(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeRecordBadEscapeDigit: a \u escape with a digit that is not
+// hexadecimal is refused, as encoding/json refuses it, in every position.
+func TestDecodeRecordBadEscapeDigit(t *testing.T) {
+	for _, esc := range []string{`\uG000`, `\u0g00`, `\u00:0`, `\u000/`, `\u00 1`} {
+		body := `{"holder":"a` + esc + `","token":1,"leaseDurationMs":1000,"nonce":"0123456789abcdef"}`
+		if _, err := DecodeRecord([]byte(body)); err == nil {
+			t.Errorf("DecodeRecord(%s) accepted an escape with a digit that is not hexadecimal", body)
+		}
+	}
+}

@@ -381,6 +381,18 @@ var Triage = []Judgement{
 	{Kind: KindGap, File: "protocol/record_fast.go", Func: "hex4", Operator: OpOffByOne,
 		Original: "4", Replacement: "3", Occurrence: 1,
 		Reason: "Reached only by a body that ends three hex digits into a \\u escape: hex4 then reads a byte past the body's end (a panic where the slice has no capacity beyond it, else a string that runs off the end and fails). The swarm's foreign bodies do not end so; TestDecodeRecordCutInEscape kills it."}, // record_fast-a1ddeb6a
+	{Kind: KindEquivalent, File: "protocol/record_fast.go", Func: "hex4", Operator: OpOffByOne,
+		Original: "0", Replacement: "-1", Occurrence: 2,
+		Reason: "The rune returned with false is never used: the caller refuses the escape on false."}, // record_fast-b5820db1
+	{Kind: KindEquivalent, File: "protocol/record_fast.go", Func: "hex4", Operator: OpOffByOne,
+		Original: "0", Replacement: "1", Occurrence: 2,
+		Reason: "The rune returned with false is never used: the caller refuses the escape on false."}, // record_fast-82ef5854
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "hex4", Operator: OpReturnOther,
+		Original: "0, false", Replacement: "r, true", Occurrence: 2,
+		Reason: "A \\u escape with a digit that is not hexadecimal is read as a rune instead of refused: reached only by such a body, which no elector writes and none of the swarm's foreign bodies holds; TestDecodeRecordBadEscapeDigit kills it."}, // record_fast-eb9866ff
+	{Kind: KindGap, File: "protocol/record_fast.go", Func: "hex4", Operator: OpReturnBool,
+		Original: "false", Replacement: "true", Occurrence: 2,
+		Reason: "A \\u escape with a digit that is not hexadecimal is read as a rune instead of refused: reached only by such a body, which no elector writes and none of the swarm's foreign bodies holds; TestDecodeRecordBadEscapeDigit kills it."}, // record_fast-7d82b59f
 	{Kind: KindEquivalent, File: "protocol/record_fast.go", Func: "recordParser.foreign", Operator: OpOffByOne,
 		Original: "1", Replacement: "0", Occurrence: 2,
 		Reason: "For a foreign key with a control character, a byte above ASCII or an escape, foreign returns 0 instead of -1: the key is taken for \"holder\" without being consumed, so the next byte is its quote, not a colon, and the parse fails as before, leaving the body to encoding/json."}, // record_fast-4427dbb5
