@@ -402,9 +402,9 @@ var Triage = []Judgement{
 	{Kind: KindEquivalent, File: "protocol/record_fast.go", Func: "recordParser.key", Operator: OpOffByOne,
 		Original: "2", Replacement: "1", Occurrence: 1,
 		Reason: "With one byte left, the key is refused either way: after the quote nothing is longer than a key."}, // record_fast-600281c2
-	{Kind: KindEquivalent, File: "protocol/record_fast.go", Func: "recordParser.key", Operator: OpOffByOne,
+	{Kind: KindEquivalent, File: "protocol/record_fast.go", Func: "const foreignKey", Operator: OpOffByOne,
 		Original: "2", Replacement: "3", Occurrence: 1,
-		Reason: "With two bytes left the key is the last thing in the body: whatever key returns, the colon and the value the object needs after it are missing, so the parse fails either way and the body is left to encoding/json."}, // record_fast-bb5bb9f4
+		Reason: "foreignKey is a sentinel: any negative value but -1 (key's refusal) serves, and -3 is compared as -2 was, never shifted or indexed (object tests for it before it uses a key as an index)."}, // record_fast-bb5bb9f4
 	codecGapAt("recordParser.object", OpOffByOne, "0", "-1", 3),                          // record_fast-b0e668f9
 	codecGapAt("recordParser.object", OpOffByOne, "0", "1", 1),                           // record_fast-459c6575
 	codecGapAt("recordParser.object", OpOffByOne, "1", "2", 2),                           // record_fast-2ae7f741
