@@ -162,7 +162,7 @@ func (s Settings) Pace(h *sim.History, node int, clock sim.ClockModel) []lineari
 			continue // not shown its record (a torn read shows another body with its ETag, and the elector reads again); or shown a record that no token follows, which the elector refuses to read
 		}
 		superseded := false
-		for k := last + 2; k < len(ops) && reread(h, next, ops[k]); k++ {
+		for k := last + 2; k < len(ops) && rereadsOf(h)[next]; k++ {
 			// Read again at once (on a store whose ETags are not MD5s):
 			// the elector acts on the read that shows the same, if one
 			// does.

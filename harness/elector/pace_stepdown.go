@@ -199,7 +199,7 @@ func actedOn(h *sim.History, ops []*sim.S3Op, runStart time.Duration, before int
 	var sent time.Duration
 	for i := before - 1; i >= 0 && ops[i].Call >= t.Start; i-- {
 		op := ops[i]
-		if op.Return < 0 || op.Status != 200 || op.ETag == "" || op.TornBodyETag != "" || i+1 < len(ops) && reread(h, op, ops[i+1]) {
+		if op.Return < 0 || op.Status != 200 || op.ETag == "" || op.TornBodyETag != "" || rereadsOf(h)[op] {
 			continue
 		}
 		switch op.Op {
