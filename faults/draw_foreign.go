@@ -43,7 +43,7 @@ func drawForeign(d *drawing, s stream) {
 			}
 			e = Event{Kind: Overwrite, Record: r}
 		case k < 15:
-			e = Event{Kind: Overwrite, Body: foreignBodies[s.Pick(len(foreignBodies))]}
+			e = Event{Kind: Overwrite, Body: s.foreignBody()}
 		default:
 			e = Event{Kind: Restore, For: ms(s.timed(100*time.Millisecond, 3*d.b.Lease))}
 		}

@@ -39,7 +39,7 @@ func drawInitial(d *drawing, s stream) {
 	case k < 19:
 		o = &Object{Record: &Record{Holder: s.holder(), Token: 1<<40 + uint64(s.Int(0, 3)), Lease: lease(), Released: s.OneIn(2)}}
 	case s.OneIn(2):
-		o = &Object{Body: foreignBodies[s.Pick(len(foreignBodies))]}
+		o = &Object{Body: s.foreignBody()}
 	default:
 		o = &Object{Record: &Record{Holder: s.holder(), Token: math.MaxUint64 - uint64(s.Int(0, 1)), Lease: lease(), Released: s.OneIn(2)}}
 	}
@@ -60,13 +60,24 @@ func drawInitial(d *drawing, s stream) {
 }
 
 // holder draws the holder of a record written before or outside the run:
-// a process that is gone, or (one in 2) one of the nodes' own names (a
+// a process that is gone (one named as a Windows service names itself, a
+// directory ending in a backslash, which JSON writes as an escape at the
+// very end of the string), or (one in 2) one of the nodes' own names (a
 // process that restarted under the same identity).
 func (s stream) holder() string {
 	if s.OneIn(2) {
 		return fmt.Sprintf("n%d", s.node())
 	}
-	return []string{"gone", "old-deploy", "intruder"}[s.Pick(3)]
+	return []string{"gone", "old-deploy", "intruder", `svc\deploy\`}[s.Pick(4)]
+}
+
+// foreignBody draws bytes that are no lock record: one of foreignBodies,
+// or, one draw in two, a near record (nearRecord).
+func (s stream) foreignBody() string {
+	if s.OneIn(2) {
+		return s.nearRecord()
+	}
+	return foreignBodies[s.Pick(len(foreignBodies))]
 }
 
 // foreignBodies are bytes that are no lock record: empty, text, JSON that

@@ -232,7 +232,7 @@ func drawEnds(d *drawing, s stream) {
 	case 1:
 		w = Event{Kind: Overwrite, Record: &Record{Holder: "intruder", Token: uint64(s.Int(1, 50)), Released: s.OneIn(2)}}
 	default:
-		w = Event{Kind: Overwrite, Body: foreignBodies[s.Pick(len(foreignBodies))]}
+		w = Event{Kind: Overwrite, Body: s.foreignBody()}
 	}
 	w.Role = RoleRenewer
 	w.At = s.at(2*time.Second + down.D())

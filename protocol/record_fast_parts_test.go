@@ -34,17 +34,26 @@ func checkUTCTime(t fatalfer, s string) (read bool) {
 	return true
 }
 
-// checkPlainWords asserts that plainWords(b) is the byte-by-byte run of
-// unmarshalsAsIs bytes at the start of b, cut to whole 8-byte words.
+// checkPlainWords asserts that plainWords(b) is whole 8-byte words of
+// unmarshalsAsIs bytes at the start of b: never past the byte-by-byte
+// run (the parser takes what it returns as plain without looking). That
+// it finds the whole run is a matter of speed (TestPlainWordsFindsTheRun).
 func checkPlainWords(t fatalfer, b []byte) {
 	t.Helper()
+	got, run := plainWords(b), plainRun(b)
+	if got < 0 || got%8 != 0 || got > run {
+		t.Fatalf("plainWords(%q) = %d, beyond the run of %d plain bytes or not whole words", b, got, run)
+	}
+}
+
+// plainRun is the length of the run of unmarshalsAsIs bytes at the start
+// of b, counted byte by byte.
+func plainRun(b []byte) int {
 	n := 0
 	for n < len(b) && unmarshalsAsIs[b[n]] {
 		n++
 	}
-	if got, want := plainWords(b), n-n%8; got != want {
-		t.Fatalf("plainWords(%q) = %d, want %d", b, got, want)
-	}
+	return n
 }
 
 // utcTimeString generates what Encode writes for times in UTC, and strings
@@ -86,43 +95,72 @@ func TestUTCTimeMatchesUnmarshalJSON(t *testing.T) {
 	} {
 		checkUTCTime(t, s)
 	}
+	for _, s := range encodedUTCTimes {
+		checkUTCTime(t, s)
+	}
+}
+
+// encodedUTCTimes are times as Encode writes them in UTC, at the edges
+// of the years, days and fractions utcTime reads.
+var encodedUTCTimes = []string{
+	"0000-01-01T00:00:00Z", "0000-02-29T00:00:00Z", "2000-02-29T23:59:59Z", "2024-02-29T00:00:00.5Z",
+	"9999-12-31T23:59:59.999999999Z", "1969-12-31T23:59:59.000000001Z", "1970-01-01T00:00:00Z",
 }
 
 // TestUTCTimeReadsEncodedTimes guards the speed: utcTime reads every time
 // Encode writes in UTC, years 0 to 9999. A speed guard, like
-// TestRecordCodecFastPaths.
+// TestRecordCodecFastPaths: the values are TestUTCTimeMatchesUnmarshalJSON's.
 func TestUTCTimeReadsEncodedTimes(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		at := timestamp().Draw(t, "at").UTC()
 		if at.Year() < 0 || at.Year() > 9999 {
 			return
 		}
-		if s := at.Format(time.RFC3339Nano); !checkUTCTime(t, s) {
+		if s := at.Format(time.RFC3339Nano); !utcTimeReads(s) {
 			t.Fatalf("utcTime declined %q", s)
 		}
 	})
-	for _, s := range []string{
-		"0000-01-01T00:00:00Z", "0000-02-29T00:00:00Z", "2000-02-29T23:59:59Z", "2024-02-29T00:00:00.5Z",
-		"9999-12-31T23:59:59.999999999Z", "1969-12-31T23:59:59.000000001Z", "1970-01-01T00:00:00Z",
-	} {
-		if !checkUTCTime(t, s) {
+	for _, s := range encodedUTCTimes {
+		if !utcTimeReads(s) {
 			t.Errorf("utcTime declined %q", s)
 		}
 	}
 }
 
-func TestPlainWordsMatchesLoop(t *testing.T) {
+// utcTimeReads reports whether utcTime reads s.
+func utcTimeReads(s string) bool {
+	_, ok := utcTime([]byte(s))
+	return ok
+}
+
+// plainBytes generates byte strings of mostly plain bytes, an odd one
+// in eight.
+func plainBytes() *rapid.Generator[[]byte] {
 	plain := rapid.SampledFrom([]byte(" !#09AZaz~\x7f/"))
 	odd := rapid.OneOf(rapid.SampledFrom([]byte("\"\\\x00\x1f\x80\xc3\xff\x01")), rapid.Byte())
+	return rapid.SliceOfN(rapid.Custom(func(t *rapid.T) byte {
+		if rapid.IntRange(0, 7).Draw(t, "odd?") == 0 {
+			return odd.Draw(t, "odd")
+		}
+		return plain.Draw(t, "plain")
+	}), 0, 40)
+}
+
+func TestPlainWordsStaysInTheRun(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		// Mostly plain bytes, an odd one in eight.
-		b := rapid.SliceOfN(rapid.Custom(func(t *rapid.T) byte {
-			if rapid.IntRange(0, 7).Draw(t, "odd?") == 0 {
-				return odd.Draw(t, "odd")
-			}
-			return plain.Draw(t, "plain")
-		}), 0, 40).Draw(t, "b")
-		checkPlainWords(t, b)
+		checkPlainWords(t, plainBytes().Draw(t, "b"))
+	})
+}
+
+// TestPlainWordsFindsTheRun guards the speed: plainWords returns the
+// whole run of plain bytes, cut to whole words (the parser reads what it
+// leaves byte by byte). A speed guard, like TestRecordCodecFastPaths.
+func TestPlainWordsFindsTheRun(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		b := plainBytes().Draw(t, "b")
+		if got, run := plainWords(b), plainRun(b); got != run-run%8 {
+			t.Fatalf("plainWords(%q) = %d, want %d", b, got, run-run%8)
+		}
 	})
 }
 

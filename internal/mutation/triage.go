@@ -19,7 +19,7 @@ const (
 // the record codec's fast paths are taken, not fallen back from to
 // encoding/json (the values are judged by other tests). A mutant that the
 // swarm passes and that fails only these is SpeedOnly.
-var SpeedGuards = []string{"TestRecordCodecFastPaths", "TestDecodeRecordFastPath"}
+var SpeedGuards = []string{"TestRecordCodecFastPaths", "TestDecodeRecordFastPath", "TestUTCTimeReadsEncodedTimes", "TestPlainWordsFindsTheRun"}
 
 // A Judgement triages the mutants it matches: the same file, function,
 // operator, original and replacement text (compared with white space
