@@ -60,15 +60,16 @@ func drawInitial(d *drawing, s stream) {
 }
 
 // holder draws the holder of a record written before or outside the run:
-// a process that is gone (one named as a Windows service names itself, a
-// directory ending in a backslash, which JSON writes as an escape at the
-// very end of the string), or (one in 2) one of the nodes' own names (a
-// process that restarted under the same identity).
+// a process that is gone (one named after a directory with a backslash
+// left at its end, as a Windows path joined to nothing leaves it, which
+// JSON writes as the string's one escape, at its very end), or (one in 2)
+// one of the nodes' own names (a process that restarted under the same
+// identity).
 func (s stream) holder() string {
 	if s.OneIn(2) {
 		return fmt.Sprintf("n%d", s.node())
 	}
-	return []string{"gone", "old-deploy", "intruder", `svc\deploy\`}[s.Pick(4)]
+	return []string{"gone", "old-deploy", "intruder", `deploy-agent\`}[s.Pick(4)]
 }
 
 // foreignBody draws bytes that are no lock record: one of foreignBodies,
