@@ -8,6 +8,9 @@ import "strings"
 const nearRecordBase = `{"holder":"intruder-\u00e9","token":7,"leaseDurationMs":5000,` +
 	`"acquireTime":"2025-01-02T03:04:05.123456789Z","renewTime":"2025-01-02T03:04:06.5Z","nonce":"0123456789abcdef"}`
 
+// nearRecordValues are the string values of nearRecordBase, quoted.
+var nearRecordValues = []string{`"intruder-\u00e9"`, `"2025-01-02T03:04:05.123456789Z"`, `"2025-01-02T03:04:06.5Z"`, `"0123456789abcdef"`}
+
 // nearRecordTime is the time in nearRecordBase that a bad time replaces.
 const nearRecordTime = `"2025-01-02T03:04:05.123456789Z"`
 
@@ -44,6 +47,7 @@ const (
 	nearDigit         // a digit of a time replaced by one of notDigits
 	nearEscape        // the holder's escape replaced by one of badEscapes
 	nearCut           // the body cut at a byte (a truncated upload)
+	nearInStr         // the body cut inside a string's content
 	nearInEsc         // the body cut inside the holder's escape
 	numNear
 )
@@ -65,6 +69,10 @@ func (s stream) nearRecord() string {
 		body = strings.Replace(body, `\u00e9`, badEscapes[s.Pick(len(badEscapes))], 1)
 	case nearCut:
 		body = body[:s.Int(1, int64(len(body)-1))]
+	case nearInStr:
+		v := nearRecordValues[s.Pick(len(nearRecordValues))]
+		at := strings.Index(body, v) + 1 // after the opening quote
+		body = body[:at+s.Pick(len(v)-1)]
 	default:
 		esc := strings.Index(body, `\u00e9`)
 		body = body[:esc+2+s.Pick(4)] // after \u and zero to three digits

@@ -38,6 +38,11 @@ func TestNearRecordsAreNoRecords(t *testing.T) {
 	if _, err := protocol.DecodeRecord([]byte(nearRecordBase)); err != nil {
 		t.Fatalf("the base of the near records: %v", err)
 	}
+	for _, v := range nearRecordValues {
+		if !strings.Contains(nearRecordBase, v) {
+			t.Errorf("the base of the near records holds no %s", v)
+		}
+	}
 	bodies := nearRecords()
 	for _, b := range bodies {
 		var r protocol.Record
