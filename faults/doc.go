@@ -137,7 +137,10 @@
 //     cancel or not;
 //   - the lock object before the run: none on two draws in five; else a released record, the live record of a node that is
 //     gone, a token of 2^40, and on one in 20 content no elector wrote
-//     (bytes that are no record, the largest tokens); records that publish
+//     (bytes that are no record, half of them near records one mistake
+//     from one: a time out of range or with a slipped digit, a bad escape,
+//     the body cut, inside a string or an escape too; the largest
+//     tokens); records that publish
 //     a watermark, link to the term before, or name the longest holder;
 //     on draws with foreign writes also links an elector must refuse,
 //     holders too long, padding around the largest body and leases near
@@ -145,7 +148,8 @@
 //     edited as another tool might leave it ([Edit]);
 //   - the applications: on two draws in three each node's mode drawn (ignoring the lease check, asking it before every write,
 //     relying on it alone), mostly with slow work between check and write;
-//   - foreign writes (one in 6): deletes, overwrites with bytes or with
+//   - foreign writes (one in 6): deletes, overwrites with bytes (half of
+//     them near records) or with
 //     records of a low, high or topmost token, and restores of an earlier
 //     content byte for byte, at an instant, while a node leads, or just
 //     before a renewal lands, sometimes a delete while the followers cannot
