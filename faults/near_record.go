@@ -41,11 +41,20 @@ var badEscapes = []string{
 	`\x00e9`, `\U00e9`, `\'`, `\u00e`, `\u 0e9`,
 }
 
+// nearRecordNonce is the nonce in nearRecordBase, quoted.
+const nearRecordNonce = `"0123456789abcdef"`
+
+// badNonces are nonces a record may not hold, each one mistake from one:
+// hexadecimal in upper case, a digit short or over, a letter past f,
+// none.
+var badNonces = []string{`"0123456789ABCDEF"`, `"0123456789abcdeF"`, `"0123456789abcde"`, `"0123456789abcdef0"`, `"0123456789abcdeg"`, `""`}
+
 // The kinds of near record.
 const (
 	nearTime   = iota // a time replaced by one of badTimes
 	nearDigit         // a digit of a time replaced by one of notDigits
 	nearEscape        // the holder's escape replaced by one of badEscapes
+	nearNonce         // the nonce replaced by one of badNonces
 	nearCut           // the body cut at a byte (a truncated upload)
 	nearInStr         // the body cut inside a string's content
 	nearInEsc         // the body cut inside the holder's escape
@@ -55,8 +64,9 @@ const (
 // nearRecord draws a body shaped like a lock record that is none: one
 // mistake in nearRecordBase, of a kind that a reader of records written
 // for speed checks apart from encoding/json's rules (times, escapes, the
-// end of the body), which it must refuse as encoding/json does without
-// reading past the end. (Every body is valid UTF-8, so that a plan's
+// end of the body) or that the record format forbids (a nonce that is not
+// sixteen lower-case hexadecimal digits), which it must refuse as the
+// reference does without reading past the end. (Every body is valid UTF-8, so that a plan's
 // JSON holds it exactly.)
 func (s stream) nearRecord() string {
 	body := nearRecordBase
@@ -67,6 +77,8 @@ func (s stream) nearRecord() string {
 		body = strings.Replace(body, nearRecordTime, badDigit(nearRecordTime, s.Pick(14), s.Pick(len(notDigits))), 1)
 	case nearEscape:
 		body = strings.Replace(body, `\u00e9`, badEscapes[s.Pick(len(badEscapes))], 1)
+	case nearNonce:
+		body = strings.Replace(body, nearRecordNonce, badNonces[s.Pick(len(badNonces))], 1)
 	case nearCut:
 		body = body[:s.Int(1, int64(len(body)-1))]
 	case nearInStr:

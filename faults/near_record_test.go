@@ -24,6 +24,9 @@ func nearRecords() []string {
 	for _, e := range badEscapes {
 		out = append(out, strings.Replace(base, `\u00e9`, e, 1))
 	}
+	for _, n := range badNonces {
+		out = append(out, strings.Replace(base, nearRecordNonce, n, 1))
+	}
 	for n := 1; n < len(base); n++ {
 		out = append(out, base[:n])
 	}
@@ -32,8 +35,8 @@ func nearRecords() []string {
 
 // TestNearRecordsAreNoRecords: the base of the near records is a valid
 // record, and each near record is one mistake from it that
-// encoding/json and protocol.DecodeRecord refuse, in valid UTF-8 (a
-// plan's JSON holds it exactly).
+// protocol.DecodeRecord refuses, and encoding/json too but for a nonce the
+// record format forbids, in valid UTF-8 (a plan's JSON holds it exactly).
 func TestNearRecordsAreNoRecords(t *testing.T) {
 	if _, err := protocol.DecodeRecord([]byte(nearRecordBase)); err != nil {
 		t.Fatalf("the base of the near records: %v", err)
@@ -49,14 +52,18 @@ func TestNearRecordsAreNoRecords(t *testing.T) {
 		if !utf8.ValidString(b) {
 			t.Errorf("%q is no UTF-8", b)
 		}
-		if json.Unmarshal([]byte(b), &r) == nil {
+		badNonce := false
+		for _, n := range badNonces {
+			badNonce = badNonce || strings.Contains(b, `"nonce":`+n+`}`)
+		}
+		if json.Unmarshal([]byte(b), &r) == nil && !badNonce { // a bad nonce is valid JSON, in a record the format forbids
 			t.Errorf("encoding/json reads %q", b)
 		}
 		if _, err := protocol.DecodeRecord([]byte(b)); err == nil {
 			t.Errorf("protocol.DecodeRecord reads %q", b)
 		}
 	}
-	for _, want := range []string{`"2025-02-29T03`, `T03:04:05.Z"`, `"2025-01-02T03:04:0:`, `"2025-/1-02`, `\u00g9`, `"intruder-\u00e`} {
+	for _, want := range []string{`"2025-02-29T03`, `T03:04:05.Z"`, `"2025-01-02T03:04:0:`, `"2025-/1-02`, `\u00g9`, `"0123456789ABCDEF"`, `"intruder-\u00e`} {
 		n := 0
 		for _, b := range bodies {
 			if strings.Contains(b, want) {
