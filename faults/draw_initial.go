@@ -178,10 +178,16 @@ func (s stream) overlong() string {
 	return strings.Repeat("u", n-2) + "é"
 }
 
-// watermark draws a watermark: a time near the simulator's epoch, to the
-// nanosecond, up to an hour before or after it (ahead of every node's
-// clock, or behind it).
+// watermark draws a watermark a record publishes: within an hour of the
+// run's start, or, one draw in two, an instant anywhere in the sixty years
+// before it, to the nanosecond (what a deployment long gone left), so
+// that the records read hold dates from every part of the calendar (month
+// ends, leap days, other centuries' years), which the run's own clocks,
+// all near sim.Epoch, never write.
 func (s stream) watermark() time.Time {
+	if s.OneIn(2) {
+		return sim.Epoch.Add(-time.Duration(s.Int(0, 60*365*24*int64(time.Hour)))).UTC()
+	}
 	return sim.Epoch.Add(time.Duration(s.Signed(int64(time.Hour)))).UTC()
 }
 

@@ -105,6 +105,8 @@ func TestUTCTimeMatchesUnmarshalJSON(t *testing.T) {
 var encodedUTCTimes = []string{
 	"0000-01-01T00:00:00Z", "0000-02-29T00:00:00Z", "2000-02-29T23:59:59Z", "2024-02-29T00:00:00.5Z",
 	"9999-12-31T23:59:59.999999999Z", "1969-12-31T23:59:59.000000001Z", "1970-01-01T00:00:00Z",
+	// The last day of each kind of month.
+	"2025-01-31T12:00:00Z", "2025-02-28T12:00:00Z", "2024-02-29T12:00:00Z", "1900-02-28T12:00:00Z", "2025-04-30T12:00:00Z",
 }
 
 // TestUTCTimeReadsEncodedTimes guards the speed: utcTime reads every time
