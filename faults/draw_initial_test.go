@@ -65,3 +65,28 @@ func TestSwarmDrawsLeasesAtTheLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestSwarmDrawsWatermarksAcrossTheCalendar: the watermarks records
+// publish before the run fall in every month, on month ends, and in the
+// years before 2000, not only near the run's start.
+func TestSwarmDrawsWatermarksAcrossTheCalendar(t *testing.T) {
+	months := map[time.Month]bool{}
+	monthEnds, before2000 := 0, 0
+	for seed := uint64(1); seed <= 3000; seed++ {
+		o := swarm(seed).Initial
+		if o == nil || o.Record == nil || o.Record.Watermark.IsZero() {
+			continue
+		}
+		w := o.Record.Watermark
+		months[w.Month()] = true
+		if w.AddDate(0, 0, 1).Day() == 1 {
+			monthEnds++
+		}
+		if w.Year() < 2000 {
+			before2000++
+		}
+	}
+	if len(months) < 12 || monthEnds == 0 || before2000 == 0 {
+		t.Errorf("watermarks in 3000 draws: %d months, %d on a month's last day, %d before 2000", len(months), monthEnds, before2000)
+	}
+}
