@@ -1,6 +1,9 @@
 package elector
 
 import (
+	"crypto/md5"
+	"encoding/hex"
+	"strings"
 	"time"
 
 	"github.com/s3lease/s3lease/internal/judging"
@@ -15,13 +18,37 @@ import (
 // what it then knew. A read so superseded is a GetObject answered 200
 // whose node's incarnation sent its next request, a GetObject, the
 // instant the answer came or, if the process stopped then (a pause), the
-// instant it ran again.
+// instant it ran again; and that was torn, or, on a store whose ETags are
+// not MD5s, did not repeat the read just before it (same ETag, sent so).
+// A read that matched its ETag was acted on, even if a read followed at
+// once (a leader that finds the object taken steps down and reads again
+// to follow).
 
 // reread reports whether read, a request of a node, was superseded by
-// next, the node's next request.
-func reread(h *sim.History, read, next *sim.S3Op) bool {
-	return read.Op == "GetObject" && read.Status == 200 && read.Return >= 0 && next.Op == "GetObject" &&
-		next.Incarnation == read.Incarnation && next.Call == resumed(h, read.Node, read.Return)
+// next, the node's next request; before is the node's request before
+// read (nil if none), and opaque whether the store's ETags are not MD5s.
+func reread(h *sim.History, before, read, next *sim.S3Op, opaque bool) bool {
+	if read.Op != "GetObject" || read.Status != 200 || read.Return < 0 || next.Op != "GetObject" ||
+		next.Incarnation != read.Incarnation || next.Call != resumed(h, read.Node, read.Return) {
+		return false
+	}
+	if read.TornBodyETag != "" {
+		return true
+	}
+	return opaque && !(before != nil && before.Op == "GetObject" && before.Status == 200 && before.Incarnation == read.Incarnation &&
+		before.TornBodyETag == "" && before.ETag == read.ETag && before.Return >= 0 && read.Call == resumed(h, read.Node, before.Return))
+}
+
+// opaqueETags reports whether h's store gives ETags that are not the MD5s
+// of the bodies: an applied write's ETag is not its body's MD5.
+func opaqueETags(h *sim.History) bool {
+	for i := range h.S3 {
+		if op := &h.S3[i]; op.Op == "PutObject" && op.Body != "" && op.BodyETag != "" {
+			sum := md5.Sum([]byte(op.Body))
+			return strings.Trim(op.BodyETag, `"`) != hex.EncodeToString(sum[:])
+		}
+	}
+	return false
 }
 
 // rereads are the superseded reads of a history (rereadsOf).
@@ -39,19 +66,20 @@ func rereadsOf(h *sim.History) rereads {
 // findRereads finds the superseded reads of h; nil if there are none.
 func findRereads(h *sim.History) rereads {
 	var out rereads
-	last := map[int]*sim.S3Op{} // by node
+	opaque := opaqueETags(h)
+	last, before := map[int]*sim.S3Op{}, map[int]*sim.S3Op{} // by node
 	for i := range h.S3 {
 		op := &h.S3[i]
 		if op.Node < 0 {
 			continue
 		}
-		if prev := last[op.Node]; prev != nil && reread(h, prev, op) {
+		if prev := last[op.Node]; prev != nil && reread(h, before[op.Node], prev, op, opaque) {
 			if out == nil {
 				out = rereads{}
 			}
 			out[prev] = true
 		}
-		last[op.Node] = op
+		before[op.Node], last[op.Node] = last[op.Node], op
 	}
 	return out
 }
