@@ -56,7 +56,8 @@ func ReadRecordToken(h *sim.History, body string) (uint64, error) {
 type recordFieldsKey struct{}
 
 // readAllRecordFields reads every distinct body of h's writes
-// (readRecordFields).
+// (readRecordFields), each from the body written before it where that
+// reading stands for its own (sameFieldsAs).
 func readAllRecordFields(h *sim.History) map[string]RecordFields {
 	n := 0
 	for i := range h.S3 {
@@ -65,11 +66,22 @@ func readAllRecordFields(h *sim.History) map[string]RecordFields {
 		}
 	}
 	out := make(map[string]RecordFields, n)
+	var last string // the last body read without error
 	for i := range h.S3 {
-		if body := h.S3[i].Body; body != "" {
-			if _, ok := out[body]; !ok {
-				out[body] = readRecordFields(body)
-			}
+		body := h.S3[i].Body
+		if body == "" {
+			continue
+		}
+		if _, ok := out[body]; ok {
+			continue
+		}
+		if last != "" && sameFieldsAs(last, body) {
+			out[body] = out[last]
+		} else {
+			out[body] = readRecordFields(body)
+		}
+		if out[body].Err == nil {
+			last = body
 		}
 	}
 	return out
