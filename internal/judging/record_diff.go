@@ -80,9 +80,15 @@ func (d *docScanner) next() (gap, str string, ok bool) {
 			gap = d.s[from:d.i]
 			start := d.i + 1
 			j := start
-			for j < len(d.s) && d.s[j] != '"' {
-				if d.s[j] == '\\' {
-					j++
+			for {
+				k := strings.IndexByte(d.s[j:], '"')
+				if k < 0 {
+					j = len(d.s)
+					break
+				}
+				j += k
+				if !escapedQuote(d.s[start:j]) {
+					break
 				}
 				j++
 			}
@@ -99,6 +105,16 @@ func (d *docScanner) next() (gap, str string, ok bool) {
 		}
 	}
 	return d.s[from:], "", false
+}
+
+// escapedQuote reports whether a quote that follows s is escaped: s
+// ends in an odd number of backslashes.
+func escapedQuote(s string) bool {
+	n := 0
+	for n < len(s) && s[len(s)-1-n] == '\\' {
+		n++
+	}
+	return n%2 == 1
 }
 
 // plainName reports whether key is ASCII letters and digits only: a name

@@ -125,3 +125,13 @@ func TestSameFieldsAsReadsRenewals(t *testing.T) {
 		t.Errorf("a link's holder, at depth two, is not read from the body before")
 	}
 }
+
+func BenchmarkSameFieldsAs(b *testing.B) {
+	prev := diffBases[0]
+	body := strings.Replace(strings.Replace(prev, "01.5Z", "02.987654321Z", 1), "0123456789abcdef", "fedcba9876543210", 1)
+	for b.Loop() {
+		if !sameFieldsAs(prev, body) {
+			b.Fatal("not the same")
+		}
+	}
+}
