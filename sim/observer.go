@@ -1,7 +1,8 @@
 package sim
 
 import (
-	"fmt"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -100,7 +101,7 @@ func (n *Node) reportObserver(inc int) func(Observer) {
 func (n *Node) newLeader(inc int) func(string) {
 	return func(identity string) {
 		if n.incarnation == inc && n.up {
-			n.answer(Answer{Ask: AskNewLeader, Holder: identity}, identity)
+			n.answer(Answer{Ask: AskNewLeader, Holder: identity}, []byte(identity))
 		}
 	}
 }
@@ -133,14 +134,15 @@ func (n *Node) ask(c Caller, aimed bool) {
 		return
 	}
 	a := Answer{Ask: c.Ask, Aimed: aimed}
-	var text string
+	var buf [96]byte
+	text := buf[:0]
 	switch c.Ask {
 	case AskIsLeader:
 		if o.IsLeader == nil {
 			return
 		}
 		a.Yes = o.IsLeader()
-		text = yesNo(a.Yes)
+		text = append(text, yesNo(a.Yes)...)
 	case AskLease:
 		if o.Lease == nil {
 			return
@@ -149,17 +151,23 @@ func (n *Node) ask(c Caller, aimed bool) {
 		if !a.Yes {
 			a.Token = 0
 		}
-		text = yesNo(a.Yes)
+		text = append(text, yesNo(a.Yes)...)
 	case AskLeader:
 		if o.Leader == nil {
 			return
 		}
 		v := o.Leader()
 		a.Holder, a.Token, a.Yes, a.Observed, a.Age = v.Identity, v.Token, v.Self, v.Observed, v.Age
-		text = fmt.Sprintf("%q, self %v, observed %v ago", v.Identity, v.Self, v.Age)
 		if !v.Observed {
-			text = "nothing observed"
+			text = append(text, "nothing observed"...)
+			break
 		}
+		text = strconv.AppendQuote(text, v.Identity)
+		text = append(text, ", self "...)
+		text = strconv.AppendBool(text, v.Self)
+		text = append(text, ", observed "...)
+		text = append(text, v.Age.String()...)
+		text = append(text, " ago"...)
 	case AskHealthy:
 		if o.Healthy == nil {
 			return
@@ -167,11 +175,13 @@ func (n *Node) ask(c Caller, aimed bool) {
 		a.Tolerance = c.Tolerance
 		err := o.Healthy(c.Tolerance)
 		a.Yes = err == nil
-		text = "healthy within " + c.Tolerance.String()
 		if err != nil {
 			a.Problem = err.Error()
-			text = a.Problem
+			text = append(text, a.Problem...)
+			break
 		}
+		text = append(text, "healthy within "...)
+		text = append(text, c.Tolerance.String()...)
 	default:
 		return
 	}
@@ -179,15 +189,20 @@ func (n *Node) ask(c Caller, aimed bool) {
 }
 
 // answer records a, the node's answer now, in the history and the trace.
-func (n *Node) answer(a Answer, text string) {
+func (n *Node) answer(a Answer, text []byte) {
 	w := n.w
 	a.Node, a.Incarnation, a.At, a.Local = n.Index, n.incarnation, w.now, n.clock.mono(w.now)
 	w.history.Answers = append(w.history.Answers, a)
 	e := n.event(EvAnswer)
-	e.Token, e.Detail = a.Token, string(a.Ask)+": "+text
+	var d strings.Builder // the detail in one allocation
+	d.Grow(len(a.Ask) + 2 + len(text) + len(" (aimed)"))
+	d.WriteString(string(a.Ask))
+	d.WriteString(": ")
+	d.Write(text)
 	if a.Aimed {
-		e.Detail += " (aimed)"
+		d.WriteString(" (aimed)")
 	}
+	e.Token, e.Detail = a.Token, d.String()
 	w.trace.add(e)
 }
 
