@@ -55,7 +55,7 @@ func (s Settings) releases(h *sim.History, node int, clock sim.ClockModel, ops [
 		if !ok {
 			continue
 		}
-		latest := latestWrite(ops, runStart, r0, t)
+		latest := latestWrite(h, ops, runStart, r0, t)
 		upper := max(sent, latest) + trueTime(clock, term) + stalledAfter(h, clock, node, max(sent, latest)) + paceSlack
 		if v, ok := lateRelease(h, clock, node, t, ops[r0:r1], stop, upper); ok {
 			out = append(out, v)
@@ -156,17 +156,40 @@ func processEnd(h *sim.History, node int, at time.Duration) time.Duration {
 
 // latestWrite is the send of the latest write of term t that S3 applied,
 // among the node's writes of its Run sent before ops[before]: the term's
-// deadline runs from it or from an earlier one.
-func latestWrite(ops []*sim.S3Op, runStart time.Duration, before int, t *sim.Term) time.Duration {
+// deadline runs from it or from an earlier one. A write of the node that
+// S3 did not apply counts if someone else wrote its bytes later (a
+// restore of the node's own write, RestoreOwn): a read that shows them
+// tells the node its attempt applied.
+func latestWrite(h *sim.History, ops []*sim.S3Op, runStart time.Duration, before int, t *sim.Term) time.Duration {
 	for i := before - 1; i >= 0 && ops[i].Call >= runStart; i-- {
-		if ops[i].Op != "PutObject" || ops[i].Body == "" {
+		if ops[i].Op != "PutObject" {
 			continue
 		}
-		if token, released := scanRecord(ops[i].Body); token == t.Token && !released {
+		body := ops[i].Body
+		if body == "" && ops[i].BodyETag != "" {
+			body = writtenLater(h, ops[i])
+		}
+		if body == "" {
+			continue
+		}
+		if token, released := scanRecord(body); token == t.Token && !released {
 			return ops[chainStart(ops, i)].Call
 		}
 	}
 	return 0
+}
+
+// writtenLater is the body of w, a write S3 did not apply, if a write by
+// someone other than the nodes applied the same bytes after it was sent;
+// "" if none did.
+func writtenLater(h *sim.History, w *sim.S3Op) string {
+	l := lockContentsOf(h)
+	for _, i := range l.byETag[unquote(w.BodyETag)] {
+		if op := l.writes[i].op; op.Node < 0 && op.Call >= w.Call {
+			return op.Body
+		}
+	}
+	return ""
 }
 
 // held reports whether a pause or a stall held node's steps up within
