@@ -22,7 +22,9 @@ import (
 // not MD5s, did not repeat the read just before it (same ETag, sent so).
 // A read that matched its ETag was acted on, even if a read followed at
 // once (a leader that finds the object taken steps down and reads again
-// to follow).
+// to follow). And on such a store the elector gives up after three reads
+// in a row of which none repeated the one before: the last of them is
+// superseded too, though nothing follows it at once.
 
 // reread reports whether read, a request of a node, was superseded by
 // next, the node's next request; before is the node's request before
@@ -32,11 +34,7 @@ func reread(h *sim.History, before, read, next *sim.S3Op, opaque bool) bool {
 		next.Incarnation != read.Incarnation || next.Call != resumed(h, read.Node, read.Return) {
 		return false
 	}
-	if read.TornBodyETag != "" {
-		return true
-	}
-	return opaque && !(before != nil && before.Op == "GetObject" && before.Status == 200 && before.Incarnation == read.Incarnation &&
-		before.TornBodyETag == "" && before.ETag == read.ETag && before.Return >= 0 && read.Call == resumed(h, read.Node, before.Return))
+	return read.TornBodyETag != "" || opaque && !repeats(h, before, read)
 }
 
 // opaqueETags reports whether h's store gives ETags that are not the MD5s
@@ -68,18 +66,40 @@ func findRereads(h *sim.History) rereads {
 	var out rereads
 	opaque := opaqueETags(h)
 	last, before := map[int]*sim.S3Op{}, map[int]*sim.S3Op{} // by node
+	chain := map[int]int{}                                   // by node: reads in a row, sent at once, none repeating the one before
 	for i := range h.S3 {
 		op := &h.S3[i]
 		if op.Node < 0 {
 			continue
 		}
-		if prev := last[op.Node]; prev != nil && reread(h, before[op.Node], prev, op, opaque) {
+		prev := last[op.Node]
+		if prev != nil && reread(h, before[op.Node], prev, op, opaque) {
 			if out == nil {
 				out = rereads{}
 			}
 			out[prev] = true
 		}
-		before[op.Node], last[op.Node] = last[op.Node], op
+		if opaque {
+			// The elector gives up after paceMaxReads reads that never
+			// repeated (protocol: errTornRead): it acted on none of them.
+			switch {
+			case op.Op != "GetObject" || op.Status != 200 || op.Return < 0:
+				chain[op.Node] = 0
+			case chain[op.Node] > 0 && prev.Op == "GetObject" && prev.Status == 200 && prev.Incarnation == op.Incarnation &&
+				op.Call == resumed(h, op.Node, prev.Return) && !repeats(h, prev, op):
+				chain[op.Node]++
+			default:
+				chain[op.Node] = 1
+			}
+			if chain[op.Node] == paceMaxReads {
+				if out == nil {
+					out = rereads{}
+				}
+				out[op] = true
+				chain[op.Node] = 0
+			}
+		}
+		before[op.Node], last[op.Node] = prev, op
 	}
 	return out
 }
@@ -105,4 +125,16 @@ func resumed(h *sim.History, node int, at time.Duration) time.Duration {
 		}
 	}
 	return at
+}
+
+// paceMaxReads is how many reads in a row the elector makes of a body
+// that does not match its ETag before it gives up (protocol maxReads).
+const paceMaxReads = 3
+
+// repeats reports whether read repeats before, the request its node sent
+// before it: a GetObject of the same incarnation answered 200 with the
+// same ETag, not torn, after which read was sent at once.
+func repeats(h *sim.History, before, read *sim.S3Op) bool {
+	return before != nil && before.Op == "GetObject" && before.Status == 200 && before.Incarnation == read.Incarnation &&
+		before.TornBodyETag == "" && before.ETag == read.ETag && before.Return >= 0 && read.Call == resumed(h, read.Node, before.Return)
 }

@@ -54,14 +54,18 @@ func TestRereadsOpaque(t *testing.T) {
 	put := sim.S3Op{Node: 1, Incarnation: 1, Op: "PutObject", Call: 0, Return: at(5), Status: 200, Body: "{}", BodyETag: `"0123456789abcdef0123456789abcdef"`}
 	h := &sim.History{S3: []sim.S3Op{
 		put,
-		get(10, 20, `"a"`), // superseded: read again at once
-		get(20, 30, `"a"`), // not: it repeats the read before, though read again at once
-		get(30, 40, `"b"`), // superseded: a new ETag, read again at once
-		get(40, 50, `"c"`), // superseded: not the ETag before
-		get(50, 60, `"c"`), // not: the last
+		get(10, 20, `"a"`),   // superseded: read again at once
+		get(20, 30, `"a"`),   // not: it repeats the read before, though read again at once
+		get(30, 40, `"b"`),   // superseded: a new ETag, read again at once
+		get(40, 50, `"c"`),   // superseded: not the ETag before
+		get(50, 60, `"c"`),   // not: it repeats the read before
+		get(90, 100, `"d"`),  // superseded: read again at once
+		get(100, 110, `"e"`), // superseded: not the ETag before
+		get(110, 120, `"f"`), // superseded: the third in a row that never repeated (the elector gives up)
+		get(500, 510, `"f"`), // not: a new read, followed by nothing
 	}}
 	rr := rereadsOf(h)
-	for i, want := range []bool{false, true, false, true, true, false} {
+	for i, want := range []bool{false, true, false, true, true, false, true, true, true, false} {
 		if rr[&h.S3[i]] != want {
 			t.Errorf("op %d (sent at %v): superseded %v, want %v", i, h.S3[i].Call, rr[&h.S3[i]], want)
 		}
