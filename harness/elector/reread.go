@@ -30,11 +30,7 @@ import (
 // next, the node's next request; before is the node's request before
 // read (nil if none), and opaque whether the store's ETags are not MD5s.
 func reread(h *sim.History, before, read, next *sim.S3Op, opaque bool) bool {
-	if read.Op != "GetObject" || read.Status != 200 || read.Return < 0 || next.Op != "GetObject" ||
-		next.Incarnation != read.Incarnation || next.Call != resumed(h, read.Node, read.Return) {
-		return false
-	}
-	return read.TornBodyETag != "" || opaque && !repeats(h, before, read)
+	return next.Op == "GetObject" && atOnce(h, read, next) && (read.TornBodyETag != "" || opaque && !repeats(h, before, read))
 }
 
 // opaqueETags reports whether h's store gives ETags that are not the MD5s
@@ -74,10 +70,7 @@ func findRereads(h *sim.History) rereads {
 		}
 		prev := last[op.Node]
 		if prev != nil && reread(h, before[op.Node], prev, op, opaque) {
-			if out == nil {
-				out = rereads{}
-			}
-			out[prev] = true
+			out = out.mark(prev)
 		}
 		if opaque {
 			// The elector gives up after paceMaxReads reads that never
@@ -85,18 +78,13 @@ func findRereads(h *sim.History) rereads {
 			switch {
 			case op.Op != "GetObject" || op.Status != 200 || op.Return < 0:
 				chain[op.Node] = 0
-			case chain[op.Node] > 0 && prev.Op == "GetObject" && prev.Status == 200 && prev.Incarnation == op.Incarnation &&
-				op.Call == resumed(h, op.Node, prev.Return) && !repeats(h, prev, op):
+			case chain[op.Node] > 0 && atOnce(h, prev, op) && !repeats(h, prev, op):
 				chain[op.Node]++
 			default:
 				chain[op.Node] = 1
 			}
 			if chain[op.Node] == paceMaxReads {
-				if out == nil {
-					out = rereads{}
-				}
-				out[op] = true
-				chain[op.Node] = 0
+				out, chain[op.Node] = out.mark(op), 0
 			}
 		}
 		before[op.Node], last[op.Node] = prev, op
@@ -135,6 +123,21 @@ const paceMaxReads = 3
 // before it: a GetObject of the same incarnation answered 200 with the
 // same ETag, not torn, after which read was sent at once.
 func repeats(h *sim.History, before, read *sim.S3Op) bool {
-	return before != nil && before.Op == "GetObject" && before.Status == 200 && before.Incarnation == read.Incarnation &&
-		before.TornBodyETag == "" && before.ETag == read.ETag && before.Return >= 0 && read.Call == resumed(h, read.Node, before.Return)
+	return atOnce(h, before, read) && before.TornBodyETag == "" && before.ETag == read.ETag
+}
+
+// atOnce reports whether read was sent the instant its node looked at the
+// answer of before, a GetObject of the same incarnation answered 200.
+func atOnce(h *sim.History, before, read *sim.S3Op) bool {
+	return before != nil && before.Op == "GetObject" && before.Status == 200 && before.Return >= 0 &&
+		before.Incarnation == read.Incarnation && read.Call == resumed(h, read.Node, before.Return)
+}
+
+// mark adds op to rr, made if nil.
+func (rr rereads) mark(op *sim.S3Op) rereads {
+	if rr == nil {
+		rr = rereads{}
+	}
+	rr[op] = true
+	return rr
 }
